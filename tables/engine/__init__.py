@@ -1,0 +1,19 @@
+"""The rules engine: cards, rankings, house ways, paytables and settlement, in pure Python.
+
+Nothing here imports Django: everything that settles money (the dealer tablet, the REST API,
+the `settle` command) calls this package, so there is one implementation of every rule.
+
+- `cards`: parsing and the round's card ledger (a card is used at most once).
+- `rankings`: three-card poker and lowball values; `mulligan_hands`: Mulligan five-card hands.
+- `paytables`: paytables as data (exact odds), the named defaults, overrides.
+- `second_chance`, `lowball`, `pyramid`: each game's house way and `settle(round, paytable)`.
+- `progressive`: the Lowball progressive meter arithmetic.
+- `contract`: the JSON contract of `manage.py settle`.
+
+A refused round raises `EngineError` (a contract code and a message naming the card, seat or
+wager); nothing of it is settled. Money is integer cents; odds are `Fraction`s.
+"""
+
+from .errors import EngineError, Refusal
+
+__all__ = ["EngineError", "Refusal"]

@@ -1,0 +1,343 @@
+"""The `settle` contract (`shared/contract/settle.md`): a round as JSON in, its settlement as
+JSON out. This module only translates; the rules are in the game modules.
+
+`settle_round(data)` returns the output object or raises `EngineError` (refused whole).
+`settle_line(text)` does the same for one line of JSON Lines and never raises.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from typing import Any
+
+from . import lowball, pyramid, second_chance
+from .cards import Card, format_cards, parse_card, parse_cards
+from .errors import EngineError, Refusal
+from .money import format_breakage, format_cents, parse_cents
+from .paytables import Game, Paytable, resolve
+from .progressive import DEFAULT_AWARDS_CENTS, FIXED_AWARDS, Award, JackpotSplit, MeterConfig
+from .settlement import Line, Settlement
+
+JSON = dict[str, Any]
+
+
+def _obj(value: object, code: Refusal, what: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise EngineError(code, f"{what} must be a JSON object", field=what)
+    return value
+
+
+def _seat_number(raw: Mapping[str, Any], index: int) -> int:
+    number = raw.get("seat")
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise EngineError(
+            Refusal.BAD_SEAT,
+            f"seat entry {index + 1} has no seat number (a whole number from 1 to 7)",
+            field="seats",
+        )
+    return number
+
+
+def _seats(data: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
+    raw = data.get("seats")
+    if not isinstance(raw, list) or not raw:
+        raise EngineError(Refusal.BAD_SEAT, "a round needs a list of at least one seat", field="seats")
+    seats = []
+    seen: set[int] = set()
+    for i, item in enumerate(raw):
+        seat = _obj(item, Refusal.BAD_SEAT, f"seat entry {i + 1}")
+        number = _seat_number(seat, i)
+        if not 1 <= number <= 7:
+            raise EngineError(Refusal.BAD_SEAT, f"seat {number} does not exist: seats are 1 to 7")
+        if number in seen:
+            raise EngineError(Refusal.BAD_SEAT, f"seat {number} appears twice")
+        seen.add(number)
+        seats.append((number, seat))
+    return seats
+
+
+def _wagers(seat: Mapping[str, Any], n: int, allowed: tuple[str, ...]) -> Mapping[str, Any]:
+    wagers = seat.get("wagers")
+    if not isinstance(wagers, Mapping):
+        raise EngineError(Refusal.BAD_WAGER, f"seat {n} has no wagers", field=f"seat {n} wagers")
+    for name in wagers:
+        if name not in allowed:
+            hint = " (a mulligan places the raise)" if name == "raise" else ""
+            raise EngineError(
+                Refusal.BAD_WAGER,
+                f"seat {n} may not wager {name!r}{hint}; wagers here: {', '.join(allowed)}",
+                field=f"seat {n} {name}",
+            )
+    return wagers
+
+
+def _stake(wagers: Mapping[str, Any], name: str, n: int, *, required: bool) -> int:
+    if name not in wagers or wagers[name] is None:
+        if required:
+            raise EngineError(Refusal.BAD_WAGER, f"seat {n} has no {name} wager", field=f"seat {n} {name}")
+        return 0
+    return parse_cents(wagers[name], where=f"seat {n}'s {name}")
+
+
+def _cards(value: object, where: str, *, optional: bool = False) -> tuple[Card, ...]:
+    if value is None and optional:
+        return ()
+    if value is None:
+        raise EngineError(Refusal.CARD_COUNT, f"{where} are missing", field=where)
+    return parse_cards(value, where=where)
+
+
+def _dealer(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    return _obj(data.get("dealer"), Refusal.CARD_COUNT, "dealer")
+
+
+def _parse_second_chance(data: Mapping[str, Any], paytable: Paytable) -> Settlement:
+    seats_raw = _seats(data)
+    dealer = _dealer(data)
+    dealer_cards = _cards(dealer.get("cards"), "the dealer's cards")
+    dealer_draw = _cards(dealer.get("draw"), "the dealer's draw", optional=True)
+    seats = []
+    for n, raw in seats_raw:
+        cards = _cards(raw.get("cards"), f"seat {n}'s cards")
+        mulligan_raw = raw.get("mulligan")
+        mulligan: tuple[Card, ...] | None = None
+        mulligan_pp = 0
+        if mulligan_raw is not None:
+            m = _obj(mulligan_raw, Refusal.CARD_COUNT, f"seat {n}'s mulligan")
+            mulligan = _cards(m.get("cards"), f"seat {n}'s mulligan cards")
+            if m.get("pair_plus") is not None:
+                mulligan_pp = parse_cents(m["pair_plus"], where=f"seat {n}'s mulligan pair plus")
+            if "raise" in m:
+                raise EngineError(
+                    Refusal.BAD_WAGER,
+                    f"seat {n}'s raise is placed by the mulligan (equal to the ante), not given",
+                    field=f"seat {n} raise",
+                )
+        wagers = _wagers(raw, n, ("ante", "pair_plus", "mulligan_pair_plus"))
+        if "mulligan_pair_plus" in wagers:
+            if mulligan is None:
+                raise EngineError(
+                    Refusal.BAD_WAGER,
+                    f"seat {n} has a mulligan pair plus but took no mulligan",
+                    field=f"seat {n} mulligan pair plus",
+                )
+            mulligan_pp = _stake(wagers, "mulligan_pair_plus", n, required=True)
+        seats.append(
+            second_chance.Seat(
+                seat=n,
+                ante_cents=_stake(wagers, "ante", n, required=True),
+                cards=cards,
+                pair_plus_cents=_stake(wagers, "pair_plus", n, required=False),
+                mulligan=mulligan,
+                mulligan_pair_plus_cents=mulligan_pp,
+            )
+        )
+    return second_chance.settle(
+        second_chance.Round(dealer_cards, tuple(seats), dealer_draw), paytable
+    )
+
+
+def _meter(raw: object) -> MeterConfig:
+    if raw is None:
+        return MeterConfig()
+    cfg = _obj(raw, Refusal.BAD_PAYTABLE, "progressive")
+    known = {"meter", "reset", "rate", "wager", "awards", "split", "cap"}
+    for key in cfg:
+        if key not in known:
+            raise EngineError(Refusal.BAD_PAYTABLE, f"the progressive has no setting {key!r}")
+
+    def amount(key: str, default: int) -> int:
+        if cfg.get(key) is None:
+            return default
+        try:
+            return parse_cents(cfg[key], where=f"progressive {key}", allow_zero=True)
+        except EngineError as err:
+            raise EngineError(Refusal.BAD_PAYTABLE, err.message, field=f"progressive {key}") from None
+
+    defaults = MeterConfig()
+    awards = dict(DEFAULT_AWARDS_CENTS)
+    if cfg.get("awards") is not None:
+        given = _obj(cfg["awards"], Refusal.BAD_PAYTABLE, "progressive awards")
+        for name, value in given.items():
+            if name not in {a.value for a in FIXED_AWARDS}:
+                raise EngineError(Refusal.BAD_PAYTABLE, f"the progressive has no award {name!r}")
+            try:
+                awards[Award(name)] = parse_cents(value, where=f"progressive award {name}")
+            except EngineError as err:
+                raise EngineError(Refusal.BAD_PAYTABLE, err.message) from None
+    rate = defaults.rate
+    if cfg.get("rate") is not None:
+        try:
+            rate = Fraction(str(cfg["rate"])) if not isinstance(cfg["rate"], float | bool) else None  # type: ignore[assignment]
+        except (ValueError, ZeroDivisionError):
+            rate = None  # type: ignore[assignment]
+        if rate is None:
+            raise EngineError(
+                Refusal.BAD_PAYTABLE,
+                f"progressive rate must be a decimal string like \"0.20\", not {cfg['rate']!r}",
+            )
+    split = cfg.get("split", JackpotSplit.EQUAL.value)
+    if split not in {s.value for s in JackpotSplit}:
+        raise EngineError(
+            Refusal.BAD_PAYTABLE, f"progressive split must be 'equal' or 'seat_order', not {split!r}"
+        )
+    cap = None if cfg.get("cap") is None else amount("cap", 0)
+    return MeterConfig(
+        meter_cents=amount("meter", defaults.meter_cents),
+        reset_cents=amount("reset", defaults.reset_cents),
+        rate=rate,
+        wager_cents=amount("wager", defaults.wager_cents),
+        awards_cents=awards,
+        split=JackpotSplit(split),
+        cap_cents=cap,
+    )
+
+
+def _parse_lowball(data: Mapping[str, Any], paytable: Paytable) -> Settlement:
+    seats_raw = _seats(data)
+    dealer = _dealer(data)
+    dealer_cards = _cards(dealer.get("cards"), "the dealer's cards")
+    dealer_draw = _cards(dealer.get("draw"), "the dealer's draw", optional=True)
+    discard_raw = dealer.get("discard")
+    dealer_discard = None if discard_raw is None else _cards(discard_raw, "the dealer's discard")
+    meter = _meter(data.get("progressive")) if "progressive" in data else None
+    seats = []
+    for n, raw in seats_raw:
+        cards = _cards(raw.get("cards"), f"seat {n}'s cards")
+        discard = _cards(raw.get("discard"), f"seat {n}'s discard", optional=True)
+        draw = _cards(raw.get("draw"), f"seat {n}'s draw", optional=True)
+        wagers = _wagers(raw, n, ("ante", "bonus", "progressive"))
+        seats.append(
+            lowball.Seat(
+                seat=n,
+                ante_cents=_stake(wagers, "ante", n, required=True),
+                bonus_cents=_stake(wagers, "bonus", n, required=True),
+                cards=cards,
+                discard=discard,
+                draw=draw,
+                progressive_cents=_stake(wagers, "progressive", n, required=False),
+            )
+        )
+    return lowball.settle(
+        lowball.Round(dealer_cards, tuple(seats), dealer_draw, dealer_discard, meter), paytable
+    )
+
+
+def _parse_pyramid(data: Mapping[str, Any], paytable: Paytable) -> Settlement:
+    seats_raw = _seats(data)
+    dealer = _dealer(data)
+    dealer_cards = _cards(dealer.get("cards"), "the dealer's cards")
+    if dealer.get("draw"):
+        raise EngineError(Refusal.HOUSE_WAY, "the Pyramid dealer never draws", field="dealer.draw")
+    seats = []
+    for n, raw in seats_raw:
+        cards = _cards(raw.get("cards"), f"seat {n}'s cards")
+        wagers = _wagers(raw, n, ("ante",))
+        house_way = raw.get("house_way") is True
+        one_raw = raw.get("one_card")
+        if house_way and one_raw is not None:
+            raise EngineError(
+                Refusal.FOUL,
+                f"seat {n} gives both a one_card and house_way: choose one",
+                field=f"seat {n} one_card",
+            )
+        if not house_way and one_raw is None:
+            raise EngineError(
+                Refusal.FOUL,
+                f"seat {n} has not set the hand: give one_card or \"house_way\": true",
+                field=f"seat {n} one_card",
+            )
+        one_card = None if house_way else parse_card(one_raw, where=f"seat {n}'s one_card")
+        seats.append(
+            pyramid.Seat(
+                seat=n, ante_cents=_stake(wagers, "ante", n, required=True), cards=cards, one_card=one_card
+            )
+        )
+    return pyramid.settle(pyramid.Round(dealer_cards, tuple(seats)), paytable)
+
+
+_PARSERS: dict[Game, Callable[[Mapping[str, Any], Paytable], Settlement]] = {
+    Game.SECOND_CHANCE: _parse_second_chance,
+    Game.LOWBALL: _parse_lowball,
+    Game.PYRAMID: _parse_pyramid,
+}
+
+
+def settle_round(data: object) -> JSON:
+    """Settle one contract round (a parsed JSON object); raises EngineError when refused."""
+    if not isinstance(data, Mapping):
+        raise EngineError(Refusal.BAD_JSON, "a round must be a JSON object")
+    game_name = data.get("game")
+    try:
+        game = Game(game_name) if isinstance(game_name, str) else None
+    except ValueError:
+        game = None
+    if game is None:
+        known = ", ".join(g.value for g in Game)
+        raise EngineError(Refusal.UNKNOWN_GAME, f"game {game_name!r} is not one of: {known}", field="game")
+    paytable = resolve(game, data.get("paytable"))
+    return settlement_to_json(_PARSERS[game](data, paytable))
+
+
+def settle_line(text: str) -> tuple[JSON, bool]:
+    """Settle one JSON Lines line: (output object, whether it was refused)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return EngineError(Refusal.BAD_JSON, "the line is not valid JSON").as_dict(), True
+    try:
+        return settle_round(data), False
+    except EngineError as err:
+        return err.as_dict(), True
+
+
+def line_to_json(line: Line) -> JSON:
+    out: JSON = {
+        "wager": line.wager,
+        "stake": format_cents(line.stake_cents),
+        "result": line.result.value,
+        "net": format_cents(line.net_cents),
+    }
+    if line.breakage:
+        out["breakage"] = format_breakage(line.breakage)
+    if line.award is not None:
+        out["award"] = line.award
+    return out
+
+
+def settlement_to_json(s: Settlement) -> JSON:
+    """The contract's output object for a settlement."""
+    d = s.dealer
+    dealer: JSON = {"cards": format_cards(d.cards), "action": d.action.value}
+    if d.two_card is not None and d.one_card is not None:
+        dealer["two_card"] = format_cards(d.two_card)
+        dealer["one_card"] = str(d.one_card)
+    else:
+        dealer["discard"] = format_cards(d.discard)
+        dealer["final"] = format_cards(d.final)
+        dealer["hand"] = d.hand
+    seats = []
+    for seat in s.seats:
+        out: JSON = {"seat": seat.seat, "final": format_cards(seat.final)}
+        if seat.two_card is not None and seat.one_card is not None:
+            out["two_card"] = format_cards(seat.two_card)
+            out["one_card"] = str(seat.one_card)
+        out["hand"] = seat.hand
+        out["lines"] = [line_to_json(line) for line in seat.lines]
+        out["net"] = format_cents(seat.net_cents)
+        seats.append(out)
+    result: JSON = {"game": s.game, "dealer": dealer, "seats": seats}
+    p = s.progressive
+    if p is not None:
+        progressive: JSON = {
+            "meter_before": format_cents(p.meter_before_cents),
+            "contributions": format_cents(p.contributions_cents),
+            "paid": format_cents(p.paid_cents),
+            "meter_after": format_cents(p.meter_after_cents),
+        }
+        if p.capped or p.overflow_cents:
+            progressive["overflow"] = format_cents(p.overflow_cents)
+        result["progressive"] = progressive
+    return result

@@ -1,0 +1,40 @@
+"""Checks shared by the games; each refusal names the seat, card or wager at fault."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .cards import Card
+from .errors import EngineError, Refusal
+
+MAX_SEAT = 7
+
+
+def check_count(cards: Sequence[Card], where: str, count: int = 3) -> None:
+    if len(cards) != count:
+        raise EngineError(
+            Refusal.CARD_COUNT, f"{where} must be {count} cards, not {len(cards)}", field=where
+        )
+
+
+def check_seat_numbers(numbers: Iterable[int]) -> None:
+    seen: set[int] = set()
+    for number in numbers:
+        if not 1 <= number <= MAX_SEAT:
+            raise EngineError(
+                Refusal.BAD_SEAT, f"seat {number} does not exist: seats are 1 to {MAX_SEAT}"
+            )
+        if number in seen:
+            raise EngineError(Refusal.BAD_SEAT, f"seat {number} appears twice")
+        seen.add(number)
+    if not seen:
+        raise EngineError(Refusal.BAD_SEAT, "a round needs at least one occupied seat")
+
+
+def check_stake(cents: int, where: str, *, optional: bool = False) -> None:
+    if cents < 0 or (cents == 0 and not optional):
+        raise EngineError(Refusal.BAD_WAGER, f"{where} must be more than zero", field=where)
+
+
+def describe(cards: Iterable[Card]) -> str:
+    return " ".join(str(c) for c in cards)
