@@ -110,14 +110,18 @@ class CardLedger:
         self._where: dict[Card, str] = {}
 
     def place(self, cards: Sequence[Card], where: str) -> None:
-        for card in cards:
+        """Record `cards` at `where`, all or none: a card already placed is refused."""
+        for i, card in enumerate(cards):
             seen = self._where.get(card)
+            if seen is None and card in cards[:i]:
+                seen = where
             if seen is not None:
                 raise EngineError(
                     Refusal.DUPLICATE_CARD,
                     f"{card} in {where} is already in the round ({seen})",
                     field=where,
                 )
+        for card in cards:
             self._where[card] = where
 
     def where(self, card: Card) -> str | None:
