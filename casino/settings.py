@@ -20,10 +20,14 @@ environ.Env.read_env(BASE_DIR / ".env") if (BASE_DIR / ".env").exists() else Non
 
 DEBUG = env.bool("DJANGO_DEBUG", default=True)
 if DEBUG:
-    SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="insecure-local-development-key-not-for-production")
+    SECRET_KEY = env.str(
+        "DJANGO_SECRET_KEY", default="insecure-local-development-key-not-for-production"
+    )
 else:
     SECRET_KEY = env.str("DJANGO_SECRET_KEY")
-ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
+ALLOWED_HOSTS = env.list(
+    "DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"]
+)
 
 INSTALLED_APPS = [
     "django.contrib.admin",

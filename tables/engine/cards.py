@@ -37,7 +37,16 @@ class Card(NamedTuple):
 
 DECK: Final[tuple[Card, ...]] = tuple(Card(RANK_VALUE[r], s) for r in RANKS for s in SUITS)
 
-_SUIT_SYMBOLS: Final = {"♣": "c", "♦": "d", "♥": "h", "♠": "s", "♧": "c", "♢": "d", "♡": "h", "♤": "s"}
+_SUIT_SYMBOLS: Final = {
+    "♣": "c",
+    "♦": "d",
+    "♥": "h",
+    "♠": "s",
+    "♧": "c",
+    "♢": "d",
+    "♡": "h",
+    "♤": "s",
+}
 
 
 def _spellings() -> dict[str, Card]:
@@ -92,7 +101,9 @@ def parse_cards(
         )
     if at_most is not None and len(cards) > at_most:
         raise EngineError(
-            Refusal.CARD_COUNT, f"{where} may have at most {at_most} cards, not {len(cards)}", field=where
+            Refusal.CARD_COUNT,
+            f"{where} may have at most {at_most} cards, not {len(cards)}",
+            field=where,
         )
     return cards
 

@@ -43,7 +43,9 @@ def _seat_number(raw: Mapping[str, Any], index: int) -> int:
 def _seats(data: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
     raw = data.get("seats")
     if not isinstance(raw, list) or not raw:
-        raise EngineError(Refusal.BAD_SEAT, "a round needs a list of at least one seat", field="seats")
+        raise EngineError(
+            Refusal.BAD_SEAT, "a round needs a list of at least one seat", field="seats"
+        )
     seats = []
     seen: set[int] = set()
     for i, item in enumerate(raw):
@@ -76,7 +78,9 @@ def _wagers(seat: Mapping[str, Any], n: int, allowed: tuple[str, ...]) -> Mappin
 def _stake(wagers: Mapping[str, Any], name: str, n: int, *, required: bool) -> int:
     if name not in wagers or wagers[name] is None:
         if required:
-            raise EngineError(Refusal.BAD_WAGER, f"seat {n} has no {name} wager", field=f"seat {n} {name}")
+            raise EngineError(
+                Refusal.BAD_WAGER, f"seat {n} has no {name} wager", field=f"seat {n} {name}"
+            )
         return 0
     return parse_cents(wagers[name], where=f"seat {n}'s {name}")
 
@@ -154,7 +158,9 @@ def _meter(raw: object) -> MeterConfig:
         try:
             return parse_cents(cfg[key], where=f"progressive {key}", allow_zero=True)
         except EngineError as err:
-            raise EngineError(Refusal.BAD_PAYTABLE, err.message, field=f"progressive {key}") from None
+            raise EngineError(
+                Refusal.BAD_PAYTABLE, err.message, field=f"progressive {key}"
+            ) from None
 
     defaults = MeterConfig()
     awards = dict(DEFAULT_AWARDS_CENTS)
@@ -169,19 +175,12 @@ def _meter(raw: object) -> MeterConfig:
                 raise EngineError(Refusal.BAD_PAYTABLE, err.message) from None
     rate = defaults.rate
     if cfg.get("rate") is not None:
-        try:
-            rate = Fraction(str(cfg["rate"])) if not isinstance(cfg["rate"], float | bool) else None  # type: ignore[assignment]
-        except (ValueError, ZeroDivisionError):
-            rate = None  # type: ignore[assignment]
-        if rate is None:
-            raise EngineError(
-                Refusal.BAD_PAYTABLE,
-                f"progressive rate must be a decimal string like \"0.20\", not {cfg['rate']!r}",
-            )
+        rate = _rate(cfg["rate"])
     split = cfg.get("split", JackpotSplit.EQUAL.value)
     if split not in {s.value for s in JackpotSplit}:
         raise EngineError(
-            Refusal.BAD_PAYTABLE, f"progressive split must be 'equal' or 'seat_order', not {split!r}"
+            Refusal.BAD_PAYTABLE,
+            f"progressive split must be 'equal' or 'seat_order', not {split!r}",
         )
     cap = None if cfg.get("cap") is None else amount("cap", 0)
     return MeterConfig(
@@ -192,6 +191,20 @@ def _meter(raw: object) -> MeterConfig:
         awards_cents=awards,
         split=JackpotSplit(split),
         cap_cents=cap,
+    )
+
+
+def _rate(value: object) -> Fraction:
+    """A contribution rate such as `"0.20"` (20 %), exactly."""
+    if isinstance(value, str | int) and not isinstance(value, bool):
+        try:
+            return Fraction(str(value).strip())
+        except (ValueError, ZeroDivisionError):
+            pass
+    raise EngineError(
+        Refusal.BAD_PAYTABLE,
+        f"progressive rate must be a decimal string like \"0.20\", not {value!r}",
+        field="progressive rate",
     )
 
 
@@ -246,13 +259,16 @@ def _parse_pyramid(data: Mapping[str, Any], paytable: Paytable) -> Settlement:
         if not house_way and one_raw is None:
             raise EngineError(
                 Refusal.FOUL,
-                f"seat {n} has not set the hand: give one_card or \"house_way\": true",
+                f'seat {n} has not set the hand: give one_card or "house_way": true',
                 field=f"seat {n} one_card",
             )
         one_card = None if house_way else parse_card(one_raw, where=f"seat {n}'s one_card")
         seats.append(
             pyramid.Seat(
-                seat=n, ante_cents=_stake(wagers, "ante", n, required=True), cards=cards, one_card=one_card
+                seat=n,
+                ante_cents=_stake(wagers, "ante", n, required=True),
+                cards=cards,
+                one_card=one_card,
             )
         )
     return pyramid.settle(pyramid.Round(dealer_cards, tuple(seats)), paytable)
@@ -276,7 +292,9 @@ def settle_round(data: object) -> JSON:
         game = None
     if game is None:
         known = ", ".join(g.value for g in Game)
-        raise EngineError(Refusal.UNKNOWN_GAME, f"game {game_name!r} is not one of: {known}", field="game")
+        raise EngineError(
+            Refusal.UNKNOWN_GAME, f"game {game_name!r} is not one of: {known}", field="game"
+        )
     paytable = resolve(game, data.get("paytable"))
     return settlement_to_json(_PARSERS[game](data, paytable))
 

@@ -65,6 +65,7 @@ def dealer_house_way(cards: Sequence[Card]) -> HouseWay:
     check_count(cards, "the dealer's cards")
     value = lowball_value(cards)
     hi = _high_first(cards)
+    choice: tuple[Card, ...]
     if value.category is Category.THREE_OF_A_KIND:
         options = frozenset(frozenset(pair) for pair in combinations(cards, 2))
         return HouseWay("Three of a kind: discard any two of the three.", tuple(hi[:2]), options)
@@ -121,10 +122,6 @@ def dealer_house_way(cards: Sequence[Card]) -> HouseWay:
     return HouseWay(rule, choice, frozenset({frozenset(choice)}))
 
 
-def _bonus_hand(cards: Sequence[Card]) -> str:
-    return lowball_hand_name(cards)
-
-
 def progressive_award(
     first: Sequence[Card], final: Sequence[Card], dealer_first: Sequence[Card], player_wins: bool
 ) -> Award | None:
@@ -148,7 +145,9 @@ def progressive_award(
 def settle(round_: Round, paytable: Paytable) -> Settlement:
     """Settle a whole round; refuses (EngineError) a round that breaks a rule, settling nothing."""
     if paytable.game is not Game.LOWBALL:
-        raise EngineError(Refusal.BAD_PAYTABLE, f"paytable {paytable.name!r} is not a Lowball paytable")
+        raise EngineError(
+            Refusal.BAD_PAYTABLE, f"paytable {paytable.name!r} is not a Lowball paytable"
+        )
     check_seat_numbers(s.seat for s in round_.seats)
     ledger = CardLedger()
     check_count(round_.dealer_cards, "the dealer's cards")
@@ -238,14 +237,16 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
                 lines.append(Line.lost("progressive", stake))
             else:
                 amount = shares[seat.seat] if award is Award.JACKPOT else config.awards_cents[award]
-                lines.append(Line("progressive", stake, Result.WIN, amount - stake, award=award.value))
-        seats.append(SeatResult(seat.seat, final, _bonus_hand(final), tuple(lines)))
+                lines.append(
+                    Line("progressive", stake, Result.WIN, amount - stake, award=award.value)
+                )
+        seats.append(SeatResult(seat.seat, final, lowball_hand_name(final), tuple(lines)))
     dealer = DealerResult(
         cards=round_.dealer_cards,
         action=DealerAction.DRAW if discard else DealerAction.STAND,
         discard=tuple(discard),
         final=dealer_final,
-        hand=_bonus_hand(dealer_final),
+        hand=lowball_hand_name(dealer_final),
     )
     return Settlement(Game.LOWBALL.value, paytable.name, dealer, tuple(seats), result)
 
@@ -260,7 +261,9 @@ def _player_final(seat: Seat, where: str) -> tuple[Card, ...]:
         )
     if len(set(seat.discard)) != len(seat.discard):
         raise EngineError(
-            Refusal.DUPLICATE_CARD, f"{where} discards the same card twice", field=f"{where} discard"
+            Refusal.DUPLICATE_CARD,
+            f"{where} discards the same card twice",
+            field=f"{where} discard",
         )
     for card in seat.discard:
         if card not in seat.cards:
@@ -272,7 +275,8 @@ def _player_final(seat: Seat, where: str) -> tuple[Card, ...]:
     if len(seat.draw) != len(seat.discard):
         raise EngineError(
             Refusal.CARD_COUNT,
-            f"{where} discards {len(seat.discard)} and must draw as many cards, not {len(seat.draw)}",
+            f"{where} discards {len(seat.discard)} and must draw as many cards, "
+            f"not {len(seat.draw)}",
             field=f"{where} draw",
         )
     return tuple(c for c in seat.cards if c not in seat.discard) + seat.draw
@@ -285,7 +289,7 @@ def _main_lines(
         return [Line.lost("ante", seat.ante_cents), Line.lost("bonus", seat.bonus_cents)]
     if score == dealer_score:
         return [Line.pushed("ante", seat.ante_cents), Line.pushed("bonus", seat.bonus_cents)]
-    odds = bonus.get(_bonus_hand(final))
+    odds = bonus.get(lowball_hand_name(final))
     bonus_line = (
         Line.won("bonus", seat.bonus_cents, odds)
         if odds is not None

@@ -30,12 +30,16 @@ def parse_cents(value: object, *, where: str, allow_zero: bool = False) -> int:
             cents = int(m.group(1)) * 100 + int((m.group(2) or "0").ljust(2, "0"))
         elif value.strip().startswith("-"):
             cents = -1
-    elif isinstance(value, Decimal) and value.is_finite() and value == value.quantize(Decimal("0.01")):
+    elif (
+        isinstance(value, Decimal)
+        and value.is_finite()
+        and value == value.quantize(Decimal("0.01"))
+    ):
         cents = int(value * 100)
     if cents is None:
         raise EngineError(
             Refusal.BAD_WAGER,
-            f"{where} must be an amount written as a decimal string like \"10.00\", not {value!r}",
+            f'{where} must be an amount written as a decimal string like "10.00", not {value!r}',
             field=where,
         )
     if cents < 0 or (cents == 0 and not allow_zero):
@@ -106,7 +110,7 @@ def parse_odds(value: object, *, where: str) -> Fraction:
     if odds is None or odds <= 0:
         raise EngineError(
             Refusal.BAD_PAYTABLE,
-            f"{where}: odds must be a positive number such as \"3\" (3 to 1) or \"3/2\", not {value!r}",
+            f'{where}: odds must be a positive number such as "3" (3 to 1) or "3/2", not {value!r}',
             field=where,
         )
     return odds

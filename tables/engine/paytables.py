@@ -176,15 +176,17 @@ def override(base: Paytable, lines: Mapping[str, object]) -> Paytable:
     of the game's tables is ambiguous and must be nested under its wager:
     `{"pair_plus": {"straight": "5"}}`.
     """
-    tables = {w: dict(t) for w, t in base.tables.items()}
+    tables: dict[str, dict[str, object]] = {w: dict(t) for w, t in base.tables.items()}
     for key, value in lines.items():
         if key in tables and isinstance(value, Mapping):
             for line, odds in value.items():
                 if line not in tables[key]:
                     raise EngineError(
-                        Refusal.BAD_PAYTABLE, f"{key} has no paytable line {line!r}", field="paytable"
+                        Refusal.BAD_PAYTABLE,
+                        f"{key} has no paytable line {line!r}",
+                        field="paytable",
                     )
-                tables[key][line] = odds  # type: ignore[assignment]
+                tables[key][line] = odds
             continue
         holders = [w for w, t in tables.items() if key in t]
         if not holders:
@@ -195,10 +197,10 @@ def override(base: Paytable, lines: Mapping[str, object]) -> Paytable:
             raise EngineError(
                 Refusal.BAD_PAYTABLE,
                 f"paytable line {key!r} is in both {' and '.join(holders)}: "
-                f"nest it under its wager, e.g. {{\"{holders[-1]}\": {{\"{key}\": ...}}}}",
+                f'nest it under its wager, e.g. {{"{holders[-1]}": {{"{key}": ...}}}}',
                 field="paytable",
             )
-        tables[holders[0]][key] = value  # type: ignore[assignment]
+        tables[holders[0]][key] = value
     return make_paytable(base.game, f"{base.name}+override", tables)
 
 
@@ -210,6 +212,8 @@ def resolve(game: Game, spec: object) -> Paytable:
         base = named(game, spec.get("base", DEFAULT_NAME[game]))
         lines = spec.get("lines", {})
         if not isinstance(lines, Mapping):
-            raise EngineError(Refusal.BAD_PAYTABLE, "paytable lines must be an object", field="paytable")
+            raise EngineError(
+                Refusal.BAD_PAYTABLE, "paytable lines must be an object", field="paytable"
+            )
         return override(base, lines)
     return named(game, spec)

@@ -54,15 +54,22 @@ class MeterConfig:
             raise EngineError(Refusal.BAD_PAYTABLE, "the progressive wager must be more than zero")
         if not 0 <= self.rate < 1:
             raise EngineError(
-                Refusal.BAD_PAYTABLE, f"the progressive rate must be from 0 up to 1, not {self.rate}"
+                Refusal.BAD_PAYTABLE,
+                f"the progressive rate must be from 0 up to 1, not {self.rate}",
             )
         if self.meter_cents < 0 or self.reset_cents < 0:
-            raise EngineError(Refusal.BAD_PAYTABLE, "the progressive meter and reset may not be negative")
+            raise EngineError(
+                Refusal.BAD_PAYTABLE, "the progressive meter and reset may not be negative"
+            )
         if self.cap_cents is not None and self.cap_cents < self.reset_cents:
-            raise EngineError(Refusal.BAD_PAYTABLE, "the progressive cap may not be below the reset amount")
+            raise EngineError(
+                Refusal.BAD_PAYTABLE, "the progressive cap may not be below the reset amount"
+            )
         missing = [a.value for a in FIXED_AWARDS if a not in self.awards_cents]
         if missing:
-            raise EngineError(Refusal.BAD_PAYTABLE, f"the progressive award {missing[0]} is not configured")
+            raise EngineError(
+                Refusal.BAD_PAYTABLE, f"the progressive award {missing[0]} is not configured"
+            )
 
 
 def contribution_cents(config: MeterConfig, stakes_cents: Sequence[int]) -> int:

@@ -126,14 +126,17 @@ def player_setting(cards: Sequence[Card]) -> Setting:
 
 
 def house_way_advice(cards: Sequence[Card]) -> str:
-    setting = dealer_setting(cards)
-    return f"Set {setting.two_card[0]} {setting.two_card[1]} as the two-card hand and {setting.one_card} alone."
+    """The dealer's setting, in words for the tablet."""
+    s = dealer_setting(cards)
+    return f"Set {s.two_card[0]} {s.two_card[1]} as the two-card hand and {s.one_card} alone."
 
 
 def settle(round_: Round, paytable: Paytable) -> Settlement:
     """Settle a whole round; refuses (EngineError) a round that breaks a rule, settling nothing."""
     if paytable.game is not Game.PYRAMID:
-        raise EngineError(Refusal.BAD_PAYTABLE, f"paytable {paytable.name!r} is not a Pyramid paytable")
+        raise EngineError(
+            Refusal.BAD_PAYTABLE, f"paytable {paytable.name!r} is not a Pyramid paytable"
+        )
     check_seat_numbers(s.seat for s in round_.seats)
     ledger = CardLedger()
     check_count(round_.dealer_cards, "the dealer's cards")
@@ -150,7 +153,9 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
         try:
             settings.append(split(seat.cards, seat.one_card))
         except EngineError as err:
-            raise EngineError(err.code, f"seat {seat.seat}: {err.message}", field=f"seat {seat.seat} one_card") from None
+            raise EngineError(
+                err.code, f"seat {seat.seat}: {err.message}", field=f"seat {seat.seat} one_card"
+            ) from None
     dealer = dealer_setting(round_.dealer_cards)
     odds = paytable.tables["ante"]["win"]
     seats = []

@@ -105,7 +105,9 @@ def lowball_hand_name(cards: Sequence[Card]) -> str:
     ranks = sorted((c.low_rank for c in cards), reverse=True)
     if ranks == [4, 2, 1]:
         colours = {c.is_red for c in cards}
-        return (LowballHand.A24_ONE_COLOUR if len(colours) == 1 else LowballHand.A24_TWO_COLOUR).value
+        return (
+            LowballHand.A24_ONE_COLOUR if len(colours) == 1 else LowballHand.A24_TWO_COLOUR
+        ).value
     if ranks == [4, 3, 1]:
         return LowballHand.A34.value
     return {5: LowballHand.FIVE_HIGH, 6: LowballHand.SIX_HIGH, 7: LowballHand.SEVEN_HIGH}.get(

@@ -55,7 +55,9 @@ def house_way_advice(cards: Sequence[Card]) -> str:
 def settle(round_: Round, paytable: Paytable) -> Settlement:
     """Settle a whole round; refuses (EngineError) a round that breaks a rule, settling nothing."""
     if paytable.game is not Game.SECOND_CHANCE:
-        raise EngineError(Refusal.BAD_PAYTABLE, f"paytable {paytable.name!r} is not a 2nd Chance paytable")
+        raise EngineError(
+            Refusal.BAD_PAYTABLE, f"paytable {paytable.name!r} is not a 2nd Chance paytable"
+        )
     check_seat_numbers(s.seat for s in round_.seats)
     ledger = CardLedger()
     check_count(round_.dealer_cards, "the dealer's cards")
@@ -117,7 +119,10 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
         if seat.mulligan is not None and seat.mulligan_pair_plus_cents:
             lines.append(
                 _pair_plus(
-                    "mulligan_pair_plus", seat.mulligan_pair_plus_cents, seat.mulligan, pair_plus_table
+                    "mulligan_pair_plus",
+                    seat.mulligan_pair_plus_cents,
+                    seat.mulligan,
+                    pair_plus_table,
                 )
             )
         seats.append(SeatResult(seat.seat, final, value.category.value, tuple(lines)))
@@ -131,7 +136,9 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
     return Settlement(Game.SECOND_CHANCE.value, paytable.name, dealer, tuple(seats))
 
 
-def _pair_plus(wager: str, stake: int, cards: Sequence[Card], table: Mapping[str, Fraction]) -> Line:
+def _pair_plus(
+    wager: str, stake: int, cards: Sequence[Card], table: Mapping[str, Fraction]
+) -> Line:
     """Pair Plus is decided by that hand alone, whatever the dealer holds."""
     odds = table.get(poker_value(cards).category.value)
     return Line.won(wager, stake, odds) if odds is not None else Line.lost(wager, stake)

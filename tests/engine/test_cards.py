@@ -29,7 +29,9 @@ def test_every_accepted_spelling_parses_to_the_canonical_card(text: str, canonic
     assert str(parse_card(text)) == canonical
 
 
-@pytest.mark.parametrize("text", ["", "1h", "11h", "Ax", "A", "hA", "AhK", "0s", "Ah ", "1 0h", None, 14, ["Ah"]])
+@pytest.mark.parametrize(
+    "text", ["", "1h", "11h", "Ax", "A", "hA", "AhK", "0s", "Ah ", "1 0h", None, 14, ["Ah"]]
+)
 def test_anything_else_is_refused_naming_the_card_and_place(text: object) -> None:
     if text == "Ah ":
         assert str(parse_card(text)) == "Ah"  # surrounding spaces are forgiven

@@ -57,12 +57,16 @@ SC = {"game": "second_chance", "dealer": {"cards": ["Ks", "7d", "2c"]}, "seats":
 LB = {
     "game": "lowball",
     "dealer": {"cards": ["Kd", "8s", "3h"], "draw": ["6c"]},
-    "seats": [{"seat": 1, "wagers": {"ante": "10.00", "bonus": "10.00"}, "cards": ["5d", "3c", "Jh"]}],
+    "seats": [
+        {"seat": 1, "wagers": {"ante": "10.00", "bonus": "10.00"}, "cards": ["5d", "3c", "Jh"]}
+    ],
 }
 PY = {
     "game": "pyramid",
     "dealer": {"cards": ["Kc", "9d", "5h"]},
-    "seats": [{"seat": 1, "wagers": {"ante": "10.00"}, "cards": ["Ah", "Qd", "3c"], "one_card": "Qd"}],
+    "seats": [
+        {"seat": 1, "wagers": {"ante": "10.00"}, "cards": ["Ah", "Qd", "3c"], "one_card": "Qd"}
+    ],
 }
 
 
@@ -112,7 +116,11 @@ DELETE = object()
         (with_(PY, "seats.0.one_card", "Kd"), "foul", "Kd"),
         (with_(PY, "seats.0.one_card", DELETE), "foul", "seat 1"),
         (with_(SC, "seats", []), "bad_seat", ""),
-        (with_(SC, "seats", [SC_SEAT, {**SC_SEAT, "cards": ["3h", "4h", "5s"]}]), "bad_seat", "seat 1"),
+        (
+            with_(SC, "seats", [SC_SEAT, {**SC_SEAT, "cards": ["3h", "4h", "5s"]}]),
+            "bad_seat",
+            "seat 1",
+        ),
         (with_(SC, "seats.0.seat", 8), "bad_seat", "seat 8"),
         (with_(SC, "seats.0.seat", DELETE), "bad_seat", "seat"),
         (with_(SC, "paytable", "generous"), "bad_paytable", "generous"),
@@ -120,7 +128,9 @@ DELETE = object()
         (with_(LB, "paytable", {"base": "1", "lines": {"royal": "9"}}), "bad_paytable", "royal"),
     ],
 )
-def test_every_refusal_code_with_a_message_naming_what_is_wrong(round_: Any, code: str, named: str) -> None:
+def test_every_refusal_code_with_a_message_naming_what_is_wrong(
+    round_: Any, code: str, named: str
+) -> None:
     text = round_ if isinstance(round_, str) else json.dumps(round_)
     output, refused = settle_line(text)
     assert refused
@@ -133,12 +143,22 @@ def test_amounts_are_decimal_strings_and_nets_sum() -> None:
         {
             "game": "second_chance",
             "dealer": {"cards": ["Ks", "4d", "2c"]},
-            "seats": [{"seat": 3, "wagers": {"ante": "0.05", "pair_plus": "1"}, "cards": ["9s", "Td", "Jc"]}],
+            "seats": [
+                {
+                    "seat": 3,
+                    "wagers": {"ante": "0.05", "pair_plus": "1"},
+                    "cards": ["9s", "Td", "Jc"],
+                }
+            ],
         }
     )
     (seat,) = out["seats"]
     assert seat["lines"][0] == {
-        "wager": "ante", "stake": "0.05", "result": "win", "net": "0.07", "breakage": "0.005",
+        "wager": "ante",
+        "stake": "0.05",
+        "result": "win",
+        "net": "0.07",
+        "breakage": "0.005",
     }
     assert seat["lines"][1]["net"] == "6.00"
     assert Decimal(seat["net"]) == sum(Decimal(line["net"]) for line in seat["lines"])
@@ -151,19 +171,40 @@ def test_lowball_override_and_progressive_settings_are_applied() -> None:
             "paytable": {"base": "2", "lines": {"five_high": "4"}},
             "dealer": {"cards": ["Kd", "8s", "3h"], "draw": ["6c"]},
             "seats": [
-                {"seat": 1, "wagers": {"ante": "10.00", "bonus": "10.00", "progressive": "5.00"},
-                 "cards": ["5d", "3c", "Jh"], "discard": ["Jh"], "draw": ["Ac"]}
+                {
+                    "seat": 1,
+                    "wagers": {"ante": "10.00", "bonus": "10.00", "progressive": "5.00"},
+                    "cards": ["5d", "3c", "Jh"],
+                    "discard": ["Jh"],
+                    "draw": ["Ac"],
+                }
             ],
-            "progressive": {"meter": "100.00", "reset": "50.00", "rate": "0.10", "wager": "5.00",
-                            "awards": {"five_high": "20.00"}, "cap": "100.25"},
+            "progressive": {
+                "meter": "100.00",
+                "reset": "50.00",
+                "rate": "0.10",
+                "wager": "5.00",
+                "awards": {"five_high": "20.00"},
+                "cap": "100.25",
+            },
         }
     )
     lines = out["seats"][0]["lines"]
     assert lines[1]["net"] == "40.00"
-    assert lines[2] == {"wager": "progressive", "stake": "5.00", "result": "win", "net": "15.00",
-                        "award": "five_high"}
-    assert out["progressive"] == {"meter_before": "100.00", "contributions": "0.25", "paid": "0.00",
-                                  "meter_after": "100.25", "overflow": "0.25"}
+    assert lines[2] == {
+        "wager": "progressive",
+        "stake": "5.00",
+        "result": "win",
+        "net": "15.00",
+        "award": "five_high",
+    }
+    assert out["progressive"] == {
+        "meter_before": "100.00",
+        "contributions": "0.25",
+        "paid": "0.00",
+        "meter_after": "100.25",
+        "overflow": "0.25",
+    }
 
 
 def test_a_refused_round_raises_from_settle_round() -> None:

@@ -12,7 +12,6 @@ from tables.engine.errors import EngineError, Refusal
 from tables.engine.lowball import Round, Seat, dealer_house_way, progressive_award, settle
 from tables.engine.paytables import Game, named
 from tables.engine.progressive import Award, MeterConfig
-from tables.engine.rankings import lowball_value
 from tables.engine.settlement import Result
 
 from .helpers import cards
@@ -119,9 +118,18 @@ def test_house_way_covers_every_hand_and_draws_at_most_two() -> None:
         assert all(set(o) <= set(hand) for o in way.options)
 
 
-def seat(n: int, hand: str, *, ante: int = 1000, progressive: int = 0, discard: str = "", draw: str = "") -> Seat:
-    return Seat(n, ante, ante, cards(hand), cards(discard) if discard else (), cards(draw) if draw else (),
-                progressive)
+def seat(
+    n: int, hand: str, *, ante: int = 1000, progressive: int = 0, discard: str = "", draw: str = ""
+) -> Seat:
+    return Seat(
+        n,
+        ante,
+        ante,
+        cards(hand),
+        cards(discard) if discard else (),
+        cards(draw) if draw else (),
+        progressive,
+    )
 
 
 @pytest.mark.parametrize("table", ["1", "2", "3"])
@@ -136,8 +144,12 @@ def seat(n: int, hand: str, *, ante: int = 1000, progressive: int = 0, discard: 
         ("7h 3c Ah", "seven_high", {"1": 1, "2": 1, "3": 1}),
     ],
 )
-def test_bonus_pays_every_paytable_line(table: str, hand: str, line: str, odds: dict[str, int]) -> None:
-    s = settle(Round(cards("Kd Qs 9c"), (seat(1, hand),), cards("8s 9s")), named(Game.LOWBALL, table))
+def test_bonus_pays_every_paytable_line(
+    table: str, hand: str, line: str, odds: dict[str, int]
+) -> None:
+    s = settle(
+        Round(cards("Kd Qs 9c"), (seat(1, hand),), cards("8s 9s")), named(Game.LOWBALL, table)
+    )
     assert s.seats[0].hand == line
     ante, bonus = s.seats[0].lines
     assert (ante.result, ante.net_cents) == (Result.WIN, 1000)
@@ -168,7 +180,9 @@ def test_player_discards_and_draws_before_the_comparison() -> None:
 
 
 def test_dealer_equivalent_free_choice_is_accepted_and_recorded() -> None:
-    round_ = Round(cards("5s 5h 2c"), (seat(1, "8h 3h As"),), cards("Kd"), dealer_discard=cards("5h"))
+    round_ = Round(
+        cards("5s 5h 2c"), (seat(1, "8h 3h As"),), cards("Kd"), dealer_discard=cards("5h")
+    )
     s = settle(round_, PT1)
     assert s.dealer.discard == cards("5h")
     assert set(s.dealer.final) == set(cards("5s 2c Kd"))
@@ -188,8 +202,12 @@ def test_dealer_equivalent_free_choice_is_accepted_and_recorded() -> None:
 def test_dealer_discard_or_draw_against_the_house_way_is_refused(
     dealer: str, discard: str | None, draw: str, part: str
 ) -> None:
-    round_ = Round(cards(dealer), (seat(1, "9h 4c 6s"),), cards(draw) if draw else (),
-                   dealer_discard=cards(discard) if discard else None)
+    round_ = Round(
+        cards(dealer),
+        (seat(1, "9h 4c 6s"),),
+        cards(draw) if draw else (),
+        dealer_discard=cards(discard) if discard else None,
+    )
     with pytest.raises(EngineError) as err:
         settle(round_, PT1)
     assert err.value.code is Refusal.HOUSE_WAY
@@ -248,9 +266,16 @@ def test_progressive_highest_qualifying_award(
 
 
 def test_fixed_award_pays_the_award_less_the_collected_stake() -> None:
-    s = settle(Round(cards("Kd Qs 9c"), (seat(1, "4h 2d Ah", progressive=100),), cards("8s 9s")), PT1)
+    s = settle(
+        Round(cards("Kd Qs 9c"), (seat(1, "4h 2d Ah", progressive=100),), cards("8s 9s")), PT1
+    )
     line = s.seats[0].lines[-1]
-    assert (line.wager, line.result, line.award, line.net_cents) == ("progressive", Result.WIN, "one_colour", 19_900)
+    assert (line.wager, line.result, line.award, line.net_cents) == (
+        "progressive",
+        Result.WIN,
+        "one_colour",
+        19_900,
+    )
     assert s.progressive is not None
     assert s.progressive.contributions_cents == 20
     assert s.progressive.meter_after_cents == 2_500_020

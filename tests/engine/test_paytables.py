@@ -17,7 +17,11 @@ def test_second_chance_default_lines() -> None:
     assert p.tables["ante"]["straight"] == Fraction(3, 2)
     assert {p.tables["ante"][k] for k in ("flush", "pair", "high_card")} == {1}
     assert dict(p.tables["pair_plus"]) == {
-        "straight_flush": 40, "three_of_a_kind": 30, "straight": 6, "flush": 3, "pair": 1,
+        "straight_flush": 40,
+        "three_of_a_kind": 30,
+        "straight": 6,
+        "flush": 3,
+        "pair": 1,
     }
     assert p.odds("pair_plus", "high_card") is None  # anything else loses
 
@@ -82,4 +86,6 @@ def test_every_required_line_must_be_present_and_ante_pays_at_least_even_money()
     pair_plus = dict.fromkeys(REQUIRED_LINES[Game.SECOND_CHANCE]["pair_plus"], 1)
     make_paytable(Game.SECOND_CHANCE, "ok", {"ante": ante, "pair_plus": pair_plus})
     with pytest.raises(EngineError, match="at least 1 to 1"):
-        make_paytable(Game.SECOND_CHANCE, "x", {"ante": {**ante, "pair": "1/2"}, "pair_plus": pair_plus})
+        make_paytable(
+            Game.SECOND_CHANCE, "x", {"ante": {**ante, "pair": "1/2"}, "pair_plus": pair_plus}
+        )

@@ -23,7 +23,9 @@ def test_fractional_contribution_rounds_down_for_the_round() -> None:
 
 
 def test_jackpot_pays_the_whole_meter_and_resets() -> None:
-    result, shares = apply_round(MeterConfig(meter_cents=2_500_000, reset_cents=1_000_000), [100], [3])
+    result, shares = apply_round(
+        MeterConfig(meter_cents=2_500_000, reset_cents=1_000_000), [100], [3]
+    )
     assert shares == {3: 2_500_020}
     assert result.paid_cents == 2_500_020 and result.meter_after_cents == 1_000_000
 
@@ -36,8 +38,12 @@ def test_equal_split_gives_leftover_cents_to_the_lowest_seats_first() -> None:
 
 
 def test_seat_order_split_pays_the_meter_then_the_reset_amount() -> None:
-    config = MeterConfig(meter_cents=3_000_000, reset_cents=1_000_000, rate=Fraction(0),
-                         split=JackpotSplit.SEAT_ORDER)
+    config = MeterConfig(
+        meter_cents=3_000_000,
+        reset_cents=1_000_000,
+        rate=Fraction(0),
+        split=JackpotSplit.SEAT_ORDER,
+    )
     result, shares = apply_round(config, [100, 100], [6, 2])
     assert shares == {2: 3_000_000, 6: 1_000_000}
     assert result.paid_cents == 4_000_000 and result.meter_after_cents == 1_000_000
@@ -58,7 +64,12 @@ def test_meter_never_goes_down_without_a_jackpot() -> None:
 
 @pytest.mark.parametrize(
     "kwargs",
-    [{"rate": Fraction(3, 2)}, {"wager_cents": 0}, {"meter_cents": -1}, {"cap_cents": 1, "reset_cents": 5}],
+    [
+        {"rate": Fraction(3, 2)},
+        {"wager_cents": 0},
+        {"meter_cents": -1},
+        {"cap_cents": 1, "reset_cents": 5},
+    ],
 )
 def test_bad_meter_settings_are_refused(kwargs: dict[str, object]) -> None:
     with pytest.raises(EngineError):

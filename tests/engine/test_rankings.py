@@ -47,8 +47,14 @@ def test_lowball_category_counts_with_aces_low() -> None:
     assert sum(counts.values()) == 22_100
 
 
-POKER_ORDER = [Category.HIGH_CARD, Category.PAIR, Category.FLUSH, Category.STRAIGHT,
-               Category.THREE_OF_A_KIND, Category.STRAIGHT_FLUSH]
+POKER_ORDER = [
+    Category.HIGH_CARD,
+    Category.PAIR,
+    Category.FLUSH,
+    Category.STRAIGHT,
+    Category.THREE_OF_A_KIND,
+    Category.STRAIGHT_FLUSH,
+]
 
 
 def test_every_poker_category_beats_every_lower_one() -> None:
@@ -58,7 +64,7 @@ def test_every_poker_category_beats_every_lower_one() -> None:
         v = poker_value(h)
         best_of[v.category] = max(best_of.get(v.category, v.score), v.score)
         worst_of[v.category] = min(worst_of.get(v.category, v.score), v.score)
-    for lower, higher in zip(POKER_ORDER, POKER_ORDER[1:]):
+    for lower, higher in zip(POKER_ORDER, POKER_ORDER[1:], strict=False):
         assert best_of[lower] < worst_of[higher]
 
 
@@ -74,7 +80,12 @@ def test_suits_never_break_ties() -> None:
     by_ranks: dict[tuple[int, ...], set[int]] = {}
     for h in ALL_HANDS:
         v = poker_value(h)
-        if v.category in (Category.HIGH_CARD, Category.PAIR, Category.STRAIGHT, Category.THREE_OF_A_KIND):
+        if v.category in (
+            Category.HIGH_CARD,
+            Category.PAIR,
+            Category.STRAIGHT,
+            Category.THREE_OF_A_KIND,
+        ):
             by_ranks.setdefault(tuple(sorted(c.rank for c in h)), set()).add(v.score)
     assert all(len(scores) == 1 for scores in by_ranks.values())
 

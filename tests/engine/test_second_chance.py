@@ -64,7 +64,9 @@ def one_seat(seat: Seat, dealer: str, draw: str = "") -> Round:
         ("As Jd 5c", Fraction(1)),
     ],
 )
-def test_ante_pays_by_the_players_final_hand_when_player_is_higher(player: str, odds: Fraction) -> None:
+def test_ante_pays_by_the_players_final_hand_when_player_is_higher(
+    player: str, odds: Fraction
+) -> None:
     s = settle(one_seat(Seat(1, 1000, cards(player)), "Ks 4d 2c"), DEFAULT)
     (line,) = s.seats[0].lines
     assert line.result is Result.WIN
@@ -72,7 +74,9 @@ def test_ante_pays_by_the_players_final_hand_when_player_is_higher(player: str, 
 
 
 def test_ante_and_raise_push_on_a_tie_and_lose_to_a_higher_dealer() -> None:
-    tie = settle(one_seat(Seat(1, 500, cards("8s 7d 2c"), mulligan=cards("Kc 5d 3h")), "Kd 5s 3c"), DEFAULT)
+    tie = settle(
+        one_seat(Seat(1, 500, cards("8s 7d 2c"), mulligan=cards("Kc 5d 3h")), "Kd 5s 3c"), DEFAULT
+    )
     assert [(line.wager, line.result, line.net_cents) for line in tie.seats[0].lines] == [
         ("ante", Result.PUSH, 0),
         ("raise", Result.PUSH, 0),
@@ -82,7 +86,9 @@ def test_ante_and_raise_push_on_a_tie_and_lose_to_a_higher_dealer() -> None:
 
 
 def test_raise_pays_the_same_odds_as_the_ante_on_the_mulligan_hand() -> None:
-    s = settle(one_seat(Seat(2, 1000, cards("8s 7d 3c"), mulligan=cards("9h Tc Jd")), "Ks 4d 2c"), DEFAULT)
+    s = settle(
+        one_seat(Seat(2, 1000, cards("8s 7d 3c"), mulligan=cards("9h Tc Jd")), "Ks 4d 2c"), DEFAULT
+    )
     assert [(line.wager, line.stake_cents, line.net_cents) for line in s.seats[0].lines] == [
         ("ante", 1000, 1500),
         ("raise", 1000, 1500),
@@ -109,9 +115,17 @@ def test_pair_plus_pays_every_line_whatever_the_dealer_holds(hand: str, net: int
     assert pair_plus.wager == "pair_plus" and pair_plus.net_cents == net
 
 
-def test_first_pair_plus_is_settled_on_the_discarded_hand_and_mulligan_pair_plus_on_the_new() -> None:
-    seat = Seat(3, 100, cards("Js Jd 4c"), pair_plus_cents=200, mulligan=cards("2h 7h 9h"),
-                mulligan_pair_plus_cents=300)
+def test_first_pair_plus_is_settled_on_the_discarded_hand_and_mulligan_pair_plus_on_the_new() -> (
+    None
+):
+    seat = Seat(
+        3,
+        100,
+        cards("Js Jd 4c"),
+        pair_plus_cents=200,
+        mulligan=cards("2h 7h 9h"),
+        mulligan_pair_plus_cents=300,
+    )
     s = settle(one_seat(seat, "Ks 4d 2c"), DEFAULT)
     by_wager = {line.wager: line for line in s.seats[0].lines}
     assert list(by_wager) == ["ante", "raise", "pair_plus", "mulligan_pair_plus"]
@@ -151,7 +165,10 @@ def test_a_draw_against_the_house_way_is_refused(dealer: str, draw: str, message
 
 def test_mulligan_pair_plus_without_a_mulligan_is_refused() -> None:
     with pytest.raises(EngineError) as err:
-        settle(one_seat(Seat(5, 100, cards("9h 8h 2s"), mulligan_pair_plus_cents=100), "Ks 7d 2c"), DEFAULT)
+        settle(
+            one_seat(Seat(5, 100, cards("9h 8h 2s"), mulligan_pair_plus_cents=100), "Ks 7d 2c"),
+            DEFAULT,
+        )
     assert err.value.code is Refusal.BAD_WAGER and "seat 5" in err.value.message
 
 

@@ -28,7 +28,7 @@ def test_celery_broker_is_reachable_redis_when_configured() -> None:
     url = os.environ.get("CELERY_BROKER_URL", "")
     if not url.startswith("redis"):
         pytest.skip("CELERY_BROKER_URL does not name Redis: tasks run in-process")
-    assert settings.CELERY_BROKER_URL == url
+    assert url == settings.CELERY_BROKER_URL
     parsed = urlparse(url)
     with socket.create_connection((parsed.hostname, parsed.port or 6379), timeout=3) as sock:
         sock.sendall(b"PING\r\n")

@@ -12,7 +12,9 @@ ROOT = Path(__file__).resolve().parents[2]
 GOOD = {
     "game": "pyramid",
     "dealer": {"cards": ["Kc", "9d", "5h"]},
-    "seats": [{"seat": 1, "wagers": {"ante": "10.00"}, "cards": ["A♥", "qd", "3c"], "one_card": "Qd"}],
+    "seats": [
+        {"seat": 1, "wagers": {"ante": "10.00"}, "cards": ["A♥", "qd", "3c"], "one_card": "Qd"}
+    ],
 }
 
 

@@ -39,7 +39,10 @@ def settle_stream(lines: Iterable[bytes | str], out: IO[str]) -> int:
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
-                write(dumps(EngineError(Refusal.BAD_JSON, "the line is not UTF-8 text").as_dict()) + "\n")
+                write(
+                    dumps(EngineError(Refusal.BAD_JSON, "the line is not UTF-8 text").as_dict())
+                    + "\n"
+                )
                 refused += 1
                 continue
         else:
