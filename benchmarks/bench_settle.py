@@ -70,12 +70,15 @@ def best_of(runs: int, fn: Callable[[], object]) -> float:
     return best
 
 
-def generate(seed: int, count: int, path: Path) -> tuple[float, dict[str, int]]:
-    """Write `count` random legal rounds to `path` as JSON Lines; (seconds, rounds per game)."""
+def generate(
+    seed: int, count: int, path: Path, seats: int | None
+) -> tuple[float, dict[str, int], float]:
+    """Write `count` random legal rounds to `path` as JSON Lines; (seconds, rounds per game,
+    mean seats per round)."""
     from tables.engine.simulate import random_rounds
 
     start = time.perf_counter()
-    rounds = random_rounds(seed, count)
+    rounds = random_rounds(seed, count, seats=seats)
     with path.open("w", encoding="utf-8") as f:
         for round_ in rounds:
             f.write(json.dumps(round_) + "\n")
@@ -83,7 +86,8 @@ def generate(seed: int, count: int, path: Path) -> tuple[float, dict[str, int]]:
     per_game: dict[str, int] = {}
     for round_ in rounds:
         per_game[round_["game"]] = per_game.get(round_["game"], 0) + 1
-    return elapsed, per_game
+    mean_seats = sum(len(r["seats"]) for r in rounds) / max(len(rounds), 1)
+    return elapsed, per_game, mean_seats
 
 
 def refusals(lines: Sequence[bytes], output: str) -> list[tuple[str, str]]:
@@ -153,6 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=10_000, help="rounds to generate (10000)")
     parser.add_argument("--seed", type=int, default=1, help="generator seed (1)")
+    parser.add_argument("--seats", type=int, help="seats per round, 1-7 (default: random)")
     parser.add_argument("--runs", type=int, default=3, help="timed runs; the best is reported (3)")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     parser.add_argument("--no-command", action="store_true", help="skip the manage.py subprocess")
@@ -163,7 +168,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     figures: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "rounds.jsonl"
-        gen_seconds, per_game = generate(args.seed, args.rounds, path)
+        gen_seconds, per_game, mean_seats = generate(args.seed, args.rounds, path, args.seats)
         lines = path.read_bytes().splitlines(keepends=True)
         settle_seconds, bad = bench_settle(lines, args.runs)
         if not args.no_command:
@@ -175,7 +180,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     eval_ok = max(poker_seconds, lowball_seconds) < EVAL_TARGET
     games = ", ".join(f"{n} {g}" for g, n in sorted(per_game.items()))
     rows = [
-        (f"rounds generated (seed {args.seed})", f"{len(lines):,} ({games}), {gen_seconds:.2f} s"),
+        (
+            f"rounds generated (seed {args.seed})",
+            f"{len(lines):,} ({games}; {mean_seats:.2f} seats/round), {gen_seconds:.2f} s",
+        ),
         (
             f"settle_stream, in process, best of {args.runs}",
             f"{settle_seconds:.3f} s = {rate:,.0f} rounds/s "

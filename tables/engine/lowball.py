@@ -21,6 +21,7 @@ from .settlement import DealerAction, DealerResult, Line, Result, SeatResult, Se
 from .validation import check_count, check_seat_numbers, check_stake, describe
 
 TEN = 10
+_EVEN = Fraction(1)
 _SUIT_ORDER = {"s": 3, "h": 2, "c": 1, "d": 0}
 
 
@@ -123,18 +124,28 @@ def dealer_house_way(cards: Sequence[Card]) -> HouseWay:
 
 
 def progressive_award(
-    first: Sequence[Card], final: Sequence[Card], dealer_first: Sequence[Card], player_wins: bool
+    first: Sequence[Card],
+    final: Sequence[Card],
+    dealer_first: Sequence[Card],
+    player_wins: bool,
+    *,
+    final_name: str | None = None,
+    dealer_a24: bool | None = None,
 ) -> Award | None:
-    """The seat's highest qualifying progressive award, or None (the wager loses)."""
+    """The seat's highest qualifying progressive award, or None (the wager loses).
+
+    `final_name` (the final hand's `lowball_hand_name`) and `dealer_a24` may be passed when
+    the caller has them already.
+    """
     first_a24 = is_a24(first)
-    if first_a24 and is_a24(dealer_first):
+    if first_a24 and (is_a24(dealer_first) if dealer_a24 is None else dealer_a24):
         return Award.JACKPOT
     if not player_wins:
         return None
     if first_a24:
         one_colour = len({c.is_red for c in first}) == 1
         return Award.ONE_COLOUR if one_colour else Award.TWO_COLOUR
-    name = lowball_hand_name(final)
+    name = final_name or lowball_hand_name(final)
     if name in ("a24_one_colour", "a24_two_colour", "a34"):
         return Award.FOUR_HIGH
     if name == "five_high":
@@ -211,12 +222,22 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
     has_progressive = meter is not None or any(s.progressive_cents for s in round_.seats)
     config = meter or MeterConfig()
     awards: dict[int, Award] = {}
+    names: dict[int, str] = {}
+    dealer_a24 = is_a24(round_.dealer_cards)
     partial: list[tuple[Seat, tuple[Card, ...], list[Line]]] = []
     for seat, final in zip(round_.seats, finals, strict=True):
-        score = lowball_value(final).score
-        lines = _main_lines(seat, final, score, dealer_score, bonus_table)
+        value = lowball_value(final)
+        name = names[seat.seat] = lowball_hand_name(final, value)
+        lines = _main_lines(seat, name, value.score, dealer_score, bonus_table)
         if seat.progressive_cents:
-            award = progressive_award(seat.cards, final, round_.dealer_cards, score < dealer_score)
+            award = progressive_award(
+                seat.cards,
+                final,
+                round_.dealer_cards,
+                value.score < dealer_score,
+                final_name=name,
+                dealer_a24=dealer_a24,
+            )
             if award is not None:
                 awards[seat.seat] = award
         partial.append((seat, final, lines))
@@ -240,7 +261,7 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
                 lines.append(
                     Line("progressive", stake, Result.WIN, amount - stake, award=award.value)
                 )
-        seats.append(SeatResult(seat.seat, final, lowball_hand_name(final), tuple(lines)))
+        seats.append(SeatResult(seat.seat, final, names[seat.seat], tuple(lines)))
     dealer = DealerResult(
         cards=round_.dealer_cards,
         action=DealerAction.DRAW if discard else DealerAction.STAND,
@@ -283,16 +304,16 @@ def _player_final(seat: Seat, where: str) -> tuple[Card, ...]:
 
 
 def _main_lines(
-    seat: Seat, final: Sequence[Card], score: int, dealer_score: int, bonus: Mapping[str, Fraction]
+    seat: Seat, hand_name: str, score: int, dealer_score: int, bonus: Mapping[str, Fraction]
 ) -> list[Line]:
     if score > dealer_score:
         return [Line.lost("ante", seat.ante_cents), Line.lost("bonus", seat.bonus_cents)]
     if score == dealer_score:
         return [Line.pushed("ante", seat.ante_cents), Line.pushed("bonus", seat.bonus_cents)]
-    odds = bonus.get(lowball_hand_name(final))
+    odds = bonus.get(hand_name)
     bonus_line = (
         Line.won("bonus", seat.bonus_cents, odds)
         if odds is not None
         else Line.pushed("bonus", seat.bonus_cents)
     )
-    return [Line.won("ante", seat.ante_cents, Fraction(1)), bonus_line]
+    return [Line.won("ante", seat.ante_cents, _EVEN), bonus_line]

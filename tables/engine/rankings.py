@@ -36,6 +36,7 @@ POKER_ORDER: Final = (
 LOWBALL_ORDER: Final = POKER_ORDER  # same sequence; in lowball the first is the best
 _POKER_INDEX: Final = {c: i for i, c in enumerate(POKER_ORDER)}
 _BASE: Final = 15**3
+_LOW: Final = {r: (1 if r == 14 else r) for r in range(2, 15)}  # lowball: the ace is 1
 
 
 class HandValue(NamedTuple):
@@ -76,7 +77,7 @@ def poker_value(cards: Sequence[Card]) -> HandValue:
 def lowball_value(cards: Sequence[Card]) -> HandValue:
     """Lowball value: aces low, straights and flushes count against; the lower `score` wins."""
     a, b, c = cards
-    r1, r2, r3 = sorted((a.low_rank, b.low_rank, c.low_rank), reverse=True)
+    r1, r2, r3 = sorted((_LOW[a.rank], _LOW[b.rank], _LOW[c.rank]), reverse=True)
     return _classify(r1, r2, r3, a.suit == b.suit == c.suit, ace_high=False)
 
 
@@ -97,12 +98,15 @@ def is_a24(cards: Sequence[Card]) -> bool:
     return v.category is Category.HIGH_CARD and sorted(c.low_rank for c in cards) == [1, 2, 4]
 
 
-def lowball_hand_name(cards: Sequence[Card]) -> str:
-    """The contract's `hand` for a lowball hand: a bonus hand name, else the category."""
-    v = lowball_value(cards)
+def lowball_hand_name(cards: Sequence[Card], value: HandValue | None = None) -> str:
+    """The contract's `hand` for a lowball hand: a bonus hand name, else the category.
+
+    `value` may pass the hand's `lowball_value` when the caller has it already.
+    """
+    v = value or lowball_value(cards)
     if v.category is not Category.HIGH_CARD:
         return v.category.value
-    ranks = sorted((c.low_rank for c in cards), reverse=True)
+    ranks = sorted((_LOW[c.rank] for c in cards), reverse=True)
     if ranks == [4, 2, 1]:
         colours = {c.is_red for c in cards}
         return (

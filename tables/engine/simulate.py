@@ -225,9 +225,12 @@ def random_rounds(
     seed: int,
     count: int,
     games: Sequence[str] = GAMES,
+    *,
+    seats: int | None = None,
 ) -> list[dict[str, Any]]:
-    """`count` random legal rounds from one seed, cycling through `games` in order."""
+    """`count` random legal rounds from one seed, cycling through `games` in order
+    (`seats` as in `random_round`)."""
     if not games:
         raise ValueError("games must name at least one game")
     rng = random.Random(seed)
-    return [random_round(rng, games[i % len(games)]) for i in range(count)]
+    return [random_round(rng, games[i % len(games)], seats=seats) for i in range(count)]
