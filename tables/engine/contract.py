@@ -208,14 +208,17 @@ def _rate(value: object) -> Fraction:
     )
 
 
-def _parse_lowball(data: Mapping[str, Any], paytable: Paytable) -> Settlement:
+def _parse_lowball(
+    data: Mapping[str, Any], paytable: Paytable, meter: MeterConfig | None = None
+) -> Settlement:
     seats_raw = _seats(data)
     dealer = _dealer(data)
     dealer_cards = _cards(dealer.get("cards"), "the dealer's cards")
     dealer_draw = _cards(dealer.get("draw"), "the dealer's draw", optional=True)
     discard_raw = dealer.get("discard")
     dealer_discard = None if discard_raw is None else _cards(discard_raw, "the dealer's discard")
-    meter = _meter(data.get("progressive")) if "progressive" in data else None
+    if meter is None and "progressive" in data:
+        meter = _meter(data.get("progressive"))
     seats = []
     for n, raw in seats_raw:
         cards = _cards(raw.get("cards"), f"seat {n}'s cards")
@@ -276,27 +279,44 @@ def _parse_pyramid(data: Mapping[str, Any], paytable: Paytable) -> Settlement:
 
 _PARSERS: dict[Game, Callable[[Mapping[str, Any], Paytable], Settlement]] = {
     Game.SECOND_CHANCE: _parse_second_chance,
-    Game.LOWBALL: _parse_lowball,
     Game.PYRAMID: _parse_pyramid,
 }
 
 
-def settle_round(data: object) -> JSON:
-    """Settle one contract round (a parsed JSON object); raises EngineError when refused."""
-    if not isinstance(data, Mapping):
-        raise EngineError(Refusal.BAD_JSON, "a round must be a JSON object")
+def parse_game(data: Mapping[str, Any]) -> Game:
     game_name = data.get("game")
     try:
-        game = Game(game_name) if isinstance(game_name, str) else None
+        return Game(game_name) if isinstance(game_name, str) else Game("?")
     except ValueError:
-        game = None
-    if game is None:
         known = ", ".join(g.value for g in Game)
         raise EngineError(
             Refusal.UNKNOWN_GAME, f"game {game_name!r} is not one of: {known}", field="game"
-        )
-    paytable = resolve(game, data.get("paytable"))
-    return settlement_to_json(_PARSERS[game](data, paytable))
+        ) from None
+
+
+def settle(
+    data: object, *, paytable: Paytable | None = None, meter: MeterConfig | None = None
+) -> Settlement:
+    """Settle one round given in the contract's input form; raises EngineError when refused.
+
+    The site passes the round's pinned `paytable` and its table's `meter` state; the command
+    line resolves them from the round itself (`paytable`, `progressive`).
+    """
+    if not isinstance(data, Mapping):
+        raise EngineError(Refusal.BAD_JSON, "a round must be a JSON object")
+    game = parse_game(data)
+    if paytable is None:
+        paytable = resolve(game, data.get("paytable"))
+    elif paytable.game is not game:
+        raise EngineError(Refusal.BAD_PAYTABLE, f"paytable {paytable.name!r} is not for {game}")
+    if game is Game.LOWBALL:
+        return _parse_lowball(data, paytable, meter)
+    return _PARSERS[game](data, paytable)
+
+
+def settle_round(data: object) -> JSON:
+    """Settle one contract round (a parsed JSON object); raises EngineError when refused."""
+    return settlement_to_json(settle(data))
 
 
 def settle_line(text: str) -> tuple[JSON, bool]:

@@ -168,7 +168,7 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
         where = f"seat {seat.seat}"
         check_count(seat.cards, f"{where}'s cards")
         ledger.place(seat.cards, f"{where}'s cards")
-        finals.append(_player_final(seat, where))
+        finals.append(player_final(seat, where))
         ledger.place(seat.draw, f"{where}'s draw")
         check_stake(seat.ante_cents, f"{where}'s ante")
         if seat.bonus_cents != seat.ante_cents:
@@ -272,7 +272,8 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
     return Settlement(Game.LOWBALL.value, paytable.name, dealer, tuple(seats), result)
 
 
-def _player_final(seat: Seat, where: str) -> tuple[Card, ...]:
+def player_final(seat: Seat, where: str) -> tuple[Card, ...]:
+    """The seat's final hand after its discards and draws, refusing a draw against the rules."""
     if len(seat.discard) > 2:
         raise EngineError(
             Refusal.CARD_COUNT,

@@ -1,0 +1,39 @@
+"""The audit trail: one append-only, hash-chained event per state change.
+
+Each event stores who (user id and name as text), when, what (a kind), on what object, and
+the data; `prev_hash` is the hash of the event before it and `hash` its own hash over a
+canonical serialisation (see `audit.chain`). `AuditHead` is a one-row table holding the chain's
+head: writers lock it, so concurrent writers append one after another and never fork the chain.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class AuditEvent(models.Model):
+    seq = models.BigIntegerField(unique=True)
+    at = models.DateTimeField()
+    actor_id = models.BigIntegerField(null=True, blank=True)
+    actor_name = models.CharField(max_length=150, blank=True)
+    kind = models.CharField(max_length=60, db_index=True)
+    object_type = models.CharField(max_length=60, blank=True)
+    object_id = models.CharField(max_length=60, blank=True)
+    table_name = models.CharField(max_length=30, blank=True, db_index=True)
+    data = models.JSONField(default=dict)
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64, unique=True)
+
+    class Meta:
+        ordering = ["seq"]
+        indexes = [models.Index(fields=["object_type", "object_id"]), models.Index(fields=["at"])]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.kind} by {self.actor_name or 'system'}"
+
+
+class AuditHead(models.Model):
+    """The chain's head (a single row, id 1): the last event's seq and hash."""
+
+    seq = models.BigIntegerField(default=0)
+    hash = models.CharField(max_length=64)

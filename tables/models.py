@@ -1,0 +1,312 @@
+"""The floor: pits, tables, paytable versions, progressive meters, dealer sign-ins, rounds and
+their settlement lines.
+
+Money is integer cents (`*_cents`). A round pins the paytable version it started with; a
+settled round and its lines are never edited (a correction is a new round, issue 4). The
+database enforces what it can: checks on amounts and statuses, one open sign-in per table and
+per dealer, one round number per table, an idempotency key used once.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from tables.engine.paytables import Game as EngineGame
+
+
+class Game(models.TextChoices):
+    SECOND_CHANCE = EngineGame.SECOND_CHANCE.value, "Three Card 2nd Chance"
+    LOWBALL = EngineGame.LOWBALL.value, "Three Card Lowball"
+    PYRAMID = EngineGame.PYRAMID.value, "Pyramid Poker"
+
+
+# The wagers a seat may place before the deal, per game (limits are set for these).
+SEAT_WAGERS: dict[str, tuple[str, ...]] = {
+    Game.SECOND_CHANCE: ("ante", "pair_plus"),
+    Game.LOWBALL: ("ante", "bonus", "progressive"),
+    Game.PYRAMID: ("ante",),
+}
+LIMITED_WAGERS: dict[str, tuple[str, ...]] = {
+    Game.SECOND_CHANCE: ("ante", "pair_plus"),
+    Game.LOWBALL: ("ante",),
+    Game.PYRAMID: ("ante",),
+}
+
+
+class Pit(models.Model):
+    name = models.CharField(max_length=50, unique=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PaytableVersion(models.Model):
+    """One game's paytable lines and table limits, drafted, then approved by a second admin.
+
+    `lines`: {wager: {line: odds}} as the engine's `make_paytable` takes it (odds "3/2").
+    `limits`: {wager: {"min_cents": int, "max_cents": int}}. Approved versions are immutable.
+    """
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        APPROVED = "approved", "Approved"
+
+    game = models.CharField(max_length=20, choices=Game.choices)
+    name = models.CharField(max_length=60)
+    version = models.PositiveIntegerField()
+    lines = models.JSONField()
+    limits = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    drafted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="paytables_drafted"
+    )
+    drafted_at = models.DateTimeField(auto_now_add=True)
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="paytables_approved",
+    )
+    approved_at = models.DateTimeField(null=True, blank=True)
+    based_on = models.ForeignKey("self", on_delete=models.PROTECT, null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "name", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "name", "version"], name="paytable_version_unique"),
+            models.CheckConstraint(
+                condition=Q(status="draft", approved_by__isnull=True, approved_at__isnull=True)
+                | Q(status="approved", approved_by__isnull=False, approved_at__isnull=False),
+                name="paytable_approval_complete",
+            ),
+            models.CheckConstraint(
+                condition=~Q(approved_by=models.F("drafted_by")),
+                name="paytable_approver_is_not_author",
+            ),
+            models.CheckConstraint(condition=Q(game__in=Game.values), name="paytable_game_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} {self.name} v{self.version} ({self.status})"
+
+    @property
+    def is_approved(self) -> bool:
+        return self.status == self.Status.APPROVED
+
+
+class ProgressiveMeter(models.Model):
+    """A progressive jackpot meter shared by the tables linked to it.
+
+    Its value changes only through `MeterEntry` rows written by services (contributions,
+    jackpots, authorised corrections); the admin shows it read-only.
+    """
+
+    class Split(models.TextChoices):
+        EQUAL = "equal", "Shared equally"
+        SEAT_ORDER = "seat_order", "Seat order (first the meter, next the reset)"
+
+    name = models.CharField(max_length=60, unique=True)
+    value_cents = models.BigIntegerField()
+    reset_cents = models.BigIntegerField()
+    rate = models.DecimalField(max_digits=6, decimal_places=4, help_text="0.2000 is 20 %")
+    wager_cents = models.BigIntegerField(default=100)
+    award_one_colour_cents = models.BigIntegerField(default=20000)
+    award_two_colour_cents = models.BigIntegerField(default=5000)
+    award_four_high_cents = models.BigIntegerField(default=1000)
+    award_five_high_cents = models.BigIntegerField(default=300)
+    split = models.CharField(max_length=12, choices=Split.choices, default=Split.EQUAL)
+    cap_cents = models.BigIntegerField(null=True, blank=True)
+    overflow_cents = models.BigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(condition=Q(value_cents__gte=0), name="meter_value_nonnegative"),
+            models.CheckConstraint(condition=Q(reset_cents__gte=0), name="meter_reset_nonnegative"),
+            models.CheckConstraint(condition=Q(rate__gte=0, rate__lt=1), name="meter_rate_range"),
+            models.CheckConstraint(condition=Q(wager_cents__gt=0), name="meter_wager_positive"),
+            models.CheckConstraint(condition=Q(overflow_cents__gte=0), name="meter_overflow_nonneg"),
+            models.CheckConstraint(
+                condition=Q(cap_cents__isnull=True) | Q(cap_cents__gte=models.F("reset_cents")),
+                name="meter_cap_not_below_reset",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class MeterEntry(models.Model):
+    """Every change to a meter, appended: contribution, jackpot, overflow or correction."""
+
+    class Kind(models.TextChoices):
+        CONTRIBUTION = "contribution", "Contribution"
+        JACKPOT = "jackpot", "Jackpot paid"
+        OVERFLOW = "overflow", "Overflow (past the cap)"
+        CORRECTION = "correction", "Authorised correction"
+
+    meter = models.ForeignKey(ProgressiveMeter, on_delete=models.PROTECT, related_name="entries")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    amount_cents = models.BigIntegerField(help_text="signed change to the meter value")
+    value_after_cents = models.BigIntegerField()
+    round = models.ForeignKey("Round", on_delete=models.PROTECT, null=True, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True)
+    reason = models.TextField(blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "meter entries"
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(kind="correction") | (Q(by__isnull=False) & ~Q(reason="")),
+                name="meter_correction_has_author_and_reason",
+            ),
+            models.CheckConstraint(condition=Q(value_after_cents__gte=0), name="meter_entry_nonneg"),
+        ]
+
+
+class Table(models.Model):
+    name = models.CharField(max_length=30, unique=True)
+    pit = models.ForeignKey(Pit, on_delete=models.PROTECT, related_name="tables")
+    game = models.CharField(max_length=20, choices=Game.choices)
+    seats = models.PositiveSmallIntegerField(default=7)
+    paytable_version = models.ForeignKey(
+        PaytableVersion, on_delete=models.PROTECT, related_name="tables", null=True, blank=True
+    )
+    meter = models.ForeignKey(
+        ProgressiveMeter, on_delete=models.PROTECT, related_name="tables", null=True, blank=True
+    )
+    is_open = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(condition=Q(seats__gte=1, seats__lte=7), name="table_seats_1_to_7"),
+            models.CheckConstraint(condition=Q(game__in=Game.values), name="table_game_valid"),
+            models.CheckConstraint(
+                condition=Q(meter__isnull=True) | Q(game=Game.LOWBALL),
+                name="table_meter_only_for_lowball",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class DealerSession(models.Model):
+    """A dealer signed in at a table; at most one open session per table and per dealer."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="dealer_sessions")
+    dealer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="dealer_sessions"
+    )
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(ended_at__isnull=True), name="one_dealer_per_table"
+            ),
+            models.UniqueConstraint(
+                fields=["dealer"], condition=Q(ended_at__isnull=True), name="one_table_per_dealer"
+            ),
+        ]
+
+
+class Round(models.Model):
+    """One round at a table: what the dealer entered, and once settled, its lines.
+
+    `entry` holds the round in the settle contract's input form (cards, wagers, decisions) as
+    the dealer builds it step by step; `settlement` the engine's output, frozen at settling.
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        SETTLED = "settled", "Settled"
+        VOIDED = "voided", "Voided"
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
+    number = models.PositiveIntegerField()
+    dealer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rounds")
+    paytable_version = models.ForeignKey(PaytableVersion, on_delete=models.PROTECT, related_name="rounds")
+    game = models.CharField(max_length=20, choices=Game.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    entry = models.JSONField(default=dict)
+    house_way = models.JSONField(default=dict, blank=True)
+    settlement = models.JSONField(null=True, blank=True)
+    idempotency_key = models.CharField(max_length=100, null=True, blank=True, unique=True)
+    handle_cents = models.BigIntegerField(default=0)
+    players_net_cents = models.BigIntegerField(default=0)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    settled_at = models.DateTimeField(null=True, blank=True)
+    corrects = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="corrections"
+    )
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="round_number_per_table"),
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(status="open"), name="one_open_round_per_table"
+            ),
+            models.CheckConstraint(condition=Q(status__in=["open", "settled", "voided"]), name="round_status_valid"),
+            models.CheckConstraint(
+                condition=Q(status="open", settlement__isnull=True, settled_at__isnull=True)
+                | Q(status="settled", settlement__isnull=False, settled_at__isnull=False)
+                | Q(status="voided"),
+                name="round_settlement_matches_status",
+            ),
+            models.CheckConstraint(condition=Q(handle_cents__gte=0), name="round_handle_nonnegative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.number}"
+
+    @property
+    def house_win_cents(self) -> int:
+        return -self.players_net_cents
+
+
+class SettlementLine(models.Model):
+    """One wager's settlement, in cents; written once when the round is settled."""
+
+    class Result(models.TextChoices):
+        WIN = "win", "Win"
+        LOSE = "lose", "Lose"
+        PUSH = "push", "Push"
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="lines")
+    seat = models.PositiveSmallIntegerField()
+    wager = models.CharField(max_length=20)
+    stake_cents = models.BigIntegerField()
+    result = models.CharField(max_length=4, choices=Result.choices)
+    net_cents = models.BigIntegerField()
+    breakage = models.DecimalField(max_digits=12, decimal_places=8, default=0)
+    award = models.CharField(max_length=12, blank=True)
+    odds = models.CharField(max_length=20, blank=True)
+
+    class Meta:
+        ordering = ["round", "seat", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "seat", "wager"], name="one_line_per_wager"),
+            models.CheckConstraint(condition=Q(stake_cents__gt=0), name="line_stake_positive"),
+            models.CheckConstraint(condition=Q(seat__gte=1, seat__lte=7), name="line_seat_1_to_7"),
+            models.CheckConstraint(
+                condition=Q(result="lose", net_cents=-models.F("stake_cents"))
+                | Q(result="push", net_cents=0)
+                | Q(result="win", net_cents__gt=0)
+                | Q(result="win", wager="progressive"),
+                name="line_net_matches_result",
+            ),
+            models.CheckConstraint(condition=Q(breakage__gte=0, breakage__lt=1), name="line_breakage_range"),
+        ]

@@ -1,0 +1,100 @@
+"""Progressive meters: the engine's view of a meter, settling a round's effect, corrections."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+
+from audit.services import audit_record
+from tables.engine.progressive import Award, JackpotSplit, MeterConfig
+from tables.engine.settlement import ProgressiveResult
+from tables.models import MeterEntry, ProgressiveMeter, Round
+from tables.roles import Role, has_role
+
+from . import ServiceError
+
+
+def meter_config(meter: ProgressiveMeter) -> MeterConfig:
+    return MeterConfig(
+        meter_cents=meter.value_cents,
+        reset_cents=meter.reset_cents,
+        rate=Fraction(str(meter.rate)),
+        wager_cents=meter.wager_cents,
+        awards_cents={
+            Award.ONE_COLOUR: meter.award_one_colour_cents,
+            Award.TWO_COLOUR: meter.award_two_colour_cents,
+            Award.FOUR_HIGH: meter.award_four_high_cents,
+            Award.FIVE_HIGH: meter.award_five_high_cents,
+        },
+        split=JackpotSplit(meter.split),
+        cap_cents=meter.cap_cents,
+    )
+
+
+def meter_apply_round(*, meter: ProgressiveMeter, result: ProgressiveResult, round_: Round) -> None:
+    """Write a settled round's contributions, overflow and jackpot to a locked meter."""
+    value = meter.value_cents
+    if result.contributions_cents:
+        value += result.contributions_cents
+        MeterEntry.objects.create(
+            meter=meter, kind=MeterEntry.Kind.CONTRIBUTION, amount_cents=result.contributions_cents,
+            value_after_cents=value, round=round_,
+        )
+    if result.overflow_cents:
+        meter.overflow_cents += result.overflow_cents
+        MeterEntry.objects.create(
+            meter=meter, kind=MeterEntry.Kind.OVERFLOW, amount_cents=0, value_after_cents=value,
+            round=round_, reason=f"{result.overflow_cents} cents past the cap went to overflow",
+        )
+    if result.jackpot_seats:
+        MeterEntry.objects.create(
+            meter=meter, kind=MeterEntry.Kind.JACKPOT, amount_cents=result.meter_after_cents - value,
+            value_after_cents=result.meter_after_cents, round=round_,
+            reason=f"jackpot {result.paid_cents} cents to seats "
+            + ", ".join(str(s) for s in result.jackpot_seats),
+        )
+        value = result.meter_after_cents
+    if value != result.meter_after_cents:  # the engine and the ledger must agree to the cent
+        raise AssertionError(f"meter arithmetic mismatch: {value} != {result.meter_after_cents}")
+    meter.value_cents = value
+    meter.save(update_fields=["value_cents", "overflow_cents"])
+    audit_record(
+        actor=round_.dealer,
+        kind="meter.round",
+        obj=meter,
+        table_name=round_.table.name,
+        data={"round_id": round_.pk, "meter_before_cents": result.meter_before_cents,
+              "contributions_cents": result.contributions_cents,
+              "overflow_cents": result.overflow_cents, "paid_cents": result.paid_cents,
+              "jackpot_seats": list(result.jackpot_seats), "meter_after_cents": value},
+    )
+
+
+@transaction.atomic
+def meter_correct(*, meter: ProgressiveMeter, by: AbstractBaseUser, amount_cents: int, reason: str) -> MeterEntry:
+    """An authorised correction (admin only, with a reason), recorded as its own entry."""
+    if not has_role(by, Role.ADMIN):
+        raise PermissionDenied("only an admin may correct a progressive meter")
+    if not reason.strip():
+        raise ServiceError("a meter correction needs a reason", field="reason")
+    if amount_cents == 0:
+        raise ServiceError("a correction of zero changes nothing", field="amount_cents")
+    meter = ProgressiveMeter.objects.select_for_update().get(pk=meter.pk)
+    after = meter.value_cents + amount_cents
+    if after < 0:
+        raise ServiceError("a correction may not make the meter negative", field="amount_cents")
+    entry = MeterEntry.objects.create(
+        meter=meter, kind=MeterEntry.Kind.CORRECTION, amount_cents=amount_cents,
+        value_after_cents=after, by=by, reason=reason.strip(),
+    )
+    before = meter.value_cents
+    meter.value_cents = after
+    meter.save(update_fields=["value_cents"])
+    audit_record(
+        actor=by, kind="meter.corrected", obj=meter,
+        data={"before_cents": before, "amount_cents": amount_cents, "after_cents": after, "reason": reason},
+    )
+    return entry

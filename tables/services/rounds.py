@@ -1,0 +1,401 @@
+"""Rounds at a table, step by step: open (wagers), deal (cards), each seat's decision, the
+dealer's draw by the house way, then settle. Each step is checked by the engine and refused
+whole with a message naming the seat, card or wager; each accepted step is audited.
+
+`round_state` (a selector) says what the dealer must do next; `round_preview` shows every
+seat's payout before the dealer confirms; `round_settle` is idempotent with a key and can
+never settle one round twice (the round row is locked and its status checked).
+"""
+
+from __future__ import annotations
+
+import copy
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from audit.services import audit_record
+from tables.engine import contract, entry
+from tables.engine.errors import EngineError
+from tables.engine.money import format_cents, parse_cents
+from tables.engine.settlement import Settlement
+from tables.models import DealerSession, Game, ProgressiveMeter, Round, SettlementLine, Table
+from tables.roles import Role, has_role
+
+from . import ServiceError
+from .meters import meter_apply_round, meter_config
+from .paytables import engine_paytable
+
+STEP_CARDS = "cards"
+STEP_DECISIONS = "decisions"
+STEP_DEALER = "dealer"
+STEP_CONFIRM = "confirm"
+STEP_DONE = "done"
+
+
+# --- permissions ---------------------------------------------------------------------------
+
+def require_dealer_at(table: Table, dealer: AbstractBaseUser) -> None:
+    """Only a dealer, signed in at this very table, plays its rounds."""
+    if not has_role(dealer, Role.DEALER):
+        raise PermissionDenied("only the dealer signed in at the table plays its rounds")
+    signed_in = DealerSession.objects.filter(table=table, dealer=dealer, ended_at__isnull=True).exists()
+    if not signed_in:
+        raise PermissionDenied(f"{dealer.get_username()} is not signed in at {table}")
+
+
+def _engine_call(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    try:
+        return fn(*args, **kwargs)
+    except EngineError as err:
+        raise ServiceError(err.message, field=err.field, code=err.code.value) from None
+
+
+def _locked_open(round_: Round, dealer: AbstractBaseUser) -> Round:
+    locked = Round.objects.select_for_update().select_related("table").get(pk=round_.pk)
+    require_dealer_at(locked.table, dealer)
+    if locked.status != Round.Status.OPEN:
+        raise ServiceError(f"round {locked} is already {locked.status}", code="not_open", status=409)
+    return locked
+
+
+# --- wagers --------------------------------------------------------------------------------
+
+def _limit(limits: dict[str, Any], wager: str) -> tuple[int, int] | None:
+    lim = limits.get(wager)
+    return (lim["min_cents"], lim["max_cents"]) if lim else None
+
+
+def _check_limit(cents: int, limits: dict[str, Any], wager: str, where: str) -> None:
+    lim = _limit(limits, wager)
+    if lim and not lim[0] <= cents <= lim[1]:
+        raise ServiceError(
+            f"{where} must be from {format_cents(lim[0])} to {format_cents(lim[1])}, "
+            f"not {format_cents(cents)}",
+            field=where,
+            code="bad_wager",
+        )
+
+
+def validate_wagers(table: Table, wagers: dict[Any, Any]) -> list[dict[str, Any]]:
+    """The seats' wagers in the contract's form, checked against the table's limits."""
+    version = table.paytable_version
+    assert version is not None
+    limits = version.limits
+    if not isinstance(wagers, dict) or not wagers:
+        raise ServiceError("no seat has a wager: enter at least one seat's ante", field="wagers")
+    seats: list[dict[str, Any]] = []
+    for key, given in wagers.items():
+        try:
+            n = int(key)
+        except (TypeError, ValueError):
+            raise ServiceError(f"{key!r} is not a seat number", field="wagers") from None
+        if not 1 <= n <= table.seats:
+            raise ServiceError(f"seat {n} does not exist at {table} (seats 1 to {table.seats})",
+                               field=f"seat {n}")
+        if not isinstance(given, dict):
+            raise ServiceError(f"seat {n}'s wagers must be an object", field=f"seat {n}")
+        given = {k: v for k, v in given.items() if v not in (None, "", 0, "0", "0.00")}
+        if not given:
+            continue  # an empty seat
+        allowed = {
+            Game.SECOND_CHANCE: ("ante", "pair_plus"),
+            Game.LOWBALL: ("ante", "bonus", "progressive"),
+            Game.PYRAMID: ("ante",),
+        }[Game(table.game)]
+        for name in given:
+            if name not in allowed:
+                raise ServiceError(f"seat {n} may not wager {name!r} at {table}", field=f"seat {n} {name}",
+                                   code="bad_wager")
+        if "ante" not in given:
+            raise ServiceError(f"seat {n} needs an ante", field=f"seat {n} ante", code="bad_wager")
+        cents = {name: _engine_call(parse_cents, value, where=f"seat {n}'s {name}")
+                 for name, value in given.items()}
+        _check_limit(cents["ante"], limits, "ante", f"seat {n} ante")
+        if "pair_plus" in cents:
+            _check_limit(cents["pair_plus"], limits, "pair_plus", f"seat {n} pair_plus")
+        if table.game == Game.LOWBALL:
+            cents.setdefault("bonus", cents["ante"])
+            if cents["bonus"] != cents["ante"]:
+                raise ServiceError(f"seat {n}'s bonus must equal the ante ({format_cents(cents['ante'])})",
+                                   field=f"seat {n} bonus", code="bad_wager")
+            if "progressive" in cents:
+                if table.meter is None:
+                    raise ServiceError(f"{table} has no progressive", field=f"seat {n} progressive",
+                                       code="bad_wager")
+                if cents["progressive"] != table.meter.wager_cents:
+                    raise ServiceError(
+                        f"seat {n}'s progressive must be {format_cents(table.meter.wager_cents)}",
+                        field=f"seat {n} progressive", code="bad_wager",
+                    )
+        order = [w for w in allowed if w in cents]
+        seats.append({"seat": n, "wagers": {w: format_cents(cents[w]) for w in order}})
+    if not seats:
+        raise ServiceError("no seat has a wager: enter at least one seat's ante", field="wagers")
+    return sorted(seats, key=lambda s: s["seat"])
+
+
+# --- steps ---------------------------------------------------------------------------------
+
+@transaction.atomic
+def round_open(*, table: Table, dealer: AbstractBaseUser, wagers: dict[Any, Any]) -> Round:
+    """Open the next round at a table with the seats' wagers (pinning the paytable in force)."""
+    table = Table.objects.select_for_update().select_related("paytable_version", "meter").get(pk=table.pk)
+    require_dealer_at(table, dealer)
+    if not table.is_open:
+        raise ServiceError(f"{table} is closed", status=409)
+    version = table.paytable_version
+    if version is None or not version.is_approved:
+        raise ServiceError(f"{table} has no approved paytable in force", status=409)
+    open_round = table.rounds.filter(status=Round.Status.OPEN).first()
+    if open_round is not None:
+        raise ServiceError(f"round {open_round} is still open: settle it first", code="round_open", status=409)
+    seats = validate_wagers(table, wagers)
+    number = (table.rounds.aggregate(m=Max("number"))["m"] or 0) + 1
+    round_ = Round.objects.create(
+        table=table, number=number, dealer=dealer, paytable_version=version, game=table.game,
+        entry={"game": table.game, "dealer": {}, "seats": seats, "decided": []},
+    )
+    audit_record(actor=dealer, kind="round.opened", obj=round_, table_name=table.name,
+                 data={"number": number, "paytable_version_id": version.pk, "seats": seats})
+    return round_
+
+
+def _seat(data: dict[str, Any], n: int) -> dict[str, Any]:
+    for seat in data["seats"]:
+        if seat["seat"] == n:
+            return seat  # type: ignore[no-any-return]
+    raise ServiceError(f"seat {n} is not in this round", field=f"seat {n}")
+
+
+@transaction.atomic
+def round_deal(
+    *, round: Round, dealer: AbstractBaseUser, seat_cards: dict[Any, Any], dealer_cards: Any
+) -> Round:
+    """Enter the deal: three cards for every seat in the round and the dealer's three."""
+    round_ = _locked_open(round, dealer)
+    data = copy.deepcopy(round_.entry)
+    if data["dealer"].get("cards"):
+        raise ServiceError("the cards of this round are already entered", status=409)
+    wanted = {s["seat"] for s in data["seats"]}
+    given = {}
+    for key, value in (seat_cards or {}).items():
+        try:
+            given[int(key)] = value
+        except (TypeError, ValueError):
+            raise ServiceError(f"{key!r} is not a seat number", field="cards") from None
+    for n in sorted(wanted | set(given)):
+        if n not in wanted:
+            raise ServiceError(f"seat {n} has no wager in this round", field=f"seat {n} cards")
+        if n not in given or not given[n]:
+            raise ServiceError(f"seat {n}'s cards are missing", field=f"seat {n} cards", code="card_count")
+        cards = _engine_call(entry.parse_cards, given[n], where=f"seat {n}'s cards")
+        _seat(data, n)["cards"] = [str(c) for c in cards]
+    if not dealer_cards:
+        raise ServiceError("the dealer's cards are missing", field="dealer cards", code="card_count")
+    data["dealer"]["cards"] = [
+        str(c) for c in _engine_call(entry.parse_cards, dealer_cards, where="the dealer's cards")
+    ]
+    _engine_call(entry.check_partial, data)
+    round_.entry = data
+    round_.save(update_fields=["entry"])
+    audit_record(actor=dealer, kind="round.cards_entered", obj=round_, table_name=round_.table.name,
+                 data={"dealer": data["dealer"]["cards"],
+                       "seats": {s["seat"]: s["cards"] for s in data["seats"]}})
+    return round_
+
+
+@transaction.atomic
+def round_decide(*, round: Round, dealer: AbstractBaseUser, seat: int, decision: dict[str, Any]) -> Round:
+    """Record one seat's decision: 2nd Chance stand or mulligan (with its new cards), Lowball
+    discards and draws, Pyramid setting (one card alone, or set by the house way)."""
+    round_ = _locked_open(round, dealer)
+    data = copy.deepcopy(round_.entry)
+    if not data["dealer"].get("cards"):
+        raise ServiceError("enter the deal first", status=409)
+    if data["dealer"].get("draw") or data.get("dealer_done"):
+        raise ServiceError("the dealer has already played: decisions are closed", status=409)
+    n = int(seat)
+    target = _seat(data, n)
+    for key in ("mulligan", "discard", "draw", "one_card", "house_way"):
+        target.pop(key, None)
+    where = f"seat {n}"
+    if round_.game == Game.SECOND_CHANCE:
+        if decision.get("mulligan"):
+            cards = _engine_call(entry.parse_cards, decision.get("cards") or [], where=f"{where}'s mulligan cards")
+            mulligan: dict[str, Any] = {"cards": [str(c) for c in cards]}
+            pp = decision.get("pair_plus")
+            if pp not in (None, "", "0", "0.00", 0):
+                cents = _engine_call(parse_cents, pp, where=f"{where}'s mulligan pair plus")
+                _check_limit(cents, round_.paytable_version.limits, "pair_plus", f"{where} mulligan pair_plus")
+                mulligan["pair_plus"] = format_cents(cents)
+            target["mulligan"] = mulligan
+    elif round_.game == Game.LOWBALL:
+        discard = _engine_call(entry.parse_cards, decision.get("discard") or [], where=f"{where}'s discard")
+        draw = _engine_call(entry.parse_cards, decision.get("draw") or [], where=f"{where}'s draw")
+        target["discard"] = [str(c) for c in discard]
+        target["draw"] = [str(c) for c in draw]
+    else:
+        if decision.get("house_way"):
+            target["house_way"] = True
+        elif decision.get("one_card"):
+            one = _engine_call(entry.parse_card, decision["one_card"], where=f"{where}'s one-card hand")
+            target["one_card"] = str(one)
+        else:
+            raise ServiceError(f"{where}: choose the card for the one-card hand, or the house way",
+                               field=f"{where} one_card", code="foul")
+    _engine_call(entry.check_partial, data)
+    if n not in data["decided"]:
+        data["decided"].append(n)
+    round_.entry = data
+    round_.save(update_fields=["entry"])
+    recorded = {k: target[k] for k in ("mulligan", "discard", "draw", "one_card", "house_way") if k in target}
+    if round_.game == Game.PYRAMID and target.get("house_way"):
+        recorded["set_as"] = entry.player_house_way(target["cards"])
+    audit_record(actor=dealer, kind="round.decision", obj=round_, table_name=round_.table.name,
+                 data={"seat": n, "decision": recorded})
+    return round_
+
+
+def _engine_round(round_: Round) -> dict[str, Any]:
+    data = {k: v for k, v in round_.entry.items() if k not in ("decided", "dealer_done")}
+    return data
+
+
+def _settle_with_engine(round_: Round, meter: ProgressiveMeter | None) -> Settlement:
+    return _engine_call(  # type: ignore[no-any-return]
+        contract.settle,
+        _engine_round(round_),
+        paytable=engine_paytable(round_.paytable_version),
+        meter=meter_config(meter) if meter is not None else None,
+    )
+
+
+@transaction.atomic
+def round_dealer(
+    *, round: Round, dealer: AbstractBaseUser, draw: Any = None, discard: Any = None
+) -> Round:
+    """The dealer's hand by the house way: the replacement cards (and, in Lowball, which of
+    the proposed equivalent cards were discarded). The whole round is then checked."""
+    round_ = _locked_open(round, dealer)
+    data = copy.deepcopy(round_.entry)
+    pending = [s["seat"] for s in data["seats"] if s["seat"] not in data["decided"]]
+    if not data["dealer"].get("cards"):
+        raise ServiceError("enter the deal first", status=409)
+    if pending:
+        raise ServiceError(f"seat {pending[0]} has not decided yet", field=f"seat {pending[0]}", status=409)
+    advice = entry.dealer_advice(round_.game, data["dealer"]["cards"])
+    draw_cards = [str(c) for c in _engine_call(entry.parse_cards, draw or [], where="the dealer's draw")]
+    data["dealer"].pop("draw", None)
+    data["dealer"].pop("discard", None)
+    if draw_cards:
+        data["dealer"]["draw"] = draw_cards
+    if round_.game == Game.LOWBALL:
+        chosen = discard if discard not in (None, "") else advice["discard"]
+        data["dealer"]["discard"] = [
+            str(c) for c in _engine_call(entry.parse_cards, chosen, where="the dealer's discard")
+        ]
+    data["dealer_done"] = True
+    round_.entry = data
+    _settle_with_engine(round_, round_.table.meter)  # refuses a draw against the house way
+    round_.house_way = {**advice, "applied_discard": data["dealer"].get("discard", advice["discard"]),
+                        "draw": draw_cards}
+    round_.save(update_fields=["entry", "house_way"])
+    audit_record(actor=dealer, kind="round.house_way", obj=round_, table_name=round_.table.name,
+                 data=round_.house_way)
+    return round_
+
+
+def round_state(round_: Round) -> dict[str, Any]:
+    """What the dealer must do next, and the house-way advice once the deal is in."""
+    data = round_.entry
+    if round_.status != Round.Status.OPEN:
+        return {"step": STEP_DONE, "status": round_.status}
+    if not data.get("dealer", {}).get("cards"):
+        return {"step": STEP_CARDS, "seats": [s["seat"] for s in data["seats"]]}
+    pending = [s["seat"] for s in data["seats"] if s["seat"] not in data.get("decided", [])]
+    advice = entry.dealer_advice(round_.game, data["dealer"]["cards"])
+    if pending:
+        return {"step": STEP_DECISIONS, "pending": pending, "advice": advice}
+    if not data.get("dealer_done"):
+        return {"step": STEP_DEALER, "advice": advice}
+    return {"step": STEP_CONFIRM, "advice": advice}
+
+
+def round_preview(round_: Round) -> dict[str, Any]:
+    """Every seat's result and payout, as the engine settles the round now (nothing saved)."""
+    if round_state(round_)["step"] != STEP_CONFIRM:
+        raise ServiceError("the round is not complete yet", status=409)
+    return contract.settlement_to_json(_settle_with_engine(round_, round_.table.meter))
+
+
+def _store_lines(round_: Round, settlement: Settlement) -> tuple[int, int]:
+    handle = 0
+    lines = []
+    for seat in settlement.seats:
+        for line in seat.lines:
+            handle += line.stake_cents
+            breakage = Fraction(line.breakage) / 100
+            lines.append(SettlementLine(
+                round=round_, seat=seat.seat, wager=line.wager, stake_cents=line.stake_cents,
+                result=line.result.value, net_cents=line.net_cents,
+                breakage=Decimal(breakage.numerator) / Decimal(breakage.denominator),
+                award=line.award or "", odds=str(line.odds) if line.odds is not None else "",
+            ))
+    SettlementLine.objects.bulk_create(lines)
+    return handle, settlement.net_cents
+
+
+@transaction.atomic
+def round_settle(*, round: Round, dealer: AbstractBaseUser, idempotency_key: str | None = None) -> Round:
+    """Settle and close the round. The same idempotency key again returns the same round."""
+    if idempotency_key is not None:
+        idempotency_key = str(idempotency_key).strip()[:100] or None
+    round_ = Round.objects.select_for_update().select_related("table").get(pk=round.pk)
+    require_dealer_at(round_.table, dealer)
+    if idempotency_key:
+        other = Round.objects.filter(idempotency_key=idempotency_key).exclude(pk=round_.pk).first()
+        if other is not None:
+            raise ServiceError("this idempotency key was already used for another round",
+                               code="idempotency_conflict", status=409)
+    if round_.status != Round.Status.OPEN:
+        if idempotency_key and round_.idempotency_key == idempotency_key:
+            return round_
+        raise ServiceError(f"round {round_} is already {round_.status}", code="already_settled", status=409)
+    if round_state(round_)["step"] != STEP_CONFIRM:
+        raise ServiceError("the round is not complete yet", status=409)
+    meter = None
+    if round_.table.meter_id is not None:
+        meter = ProgressiveMeter.objects.select_for_update().get(pk=round_.table.meter_id)
+    settlement = _settle_with_engine(round_, meter)
+    output = contract.settlement_to_json(settlement)
+    now = timezone.now()
+    updated = Round.objects.filter(pk=round_.pk, status=Round.Status.OPEN).update(
+        status=Round.Status.SETTLED, settlement=output, settled_at=now, idempotency_key=idempotency_key,
+    )
+    if updated != 1:  # cannot happen under the row lock; the database has the last word
+        raise ServiceError(f"round {round_} was settled meanwhile", code="already_settled", status=409)
+    round_.refresh_from_db()
+    handle, net = _store_lines(round_, settlement)
+    Round.objects.filter(pk=round_.pk).update(handle_cents=handle, players_net_cents=net)
+    round_.handle_cents, round_.players_net_cents = handle, net
+    if meter is not None and settlement.progressive is not None:
+        meter_apply_round(meter=meter, result=settlement.progressive, round_=round_)
+    audit_record(actor=dealer, kind="round.settled", obj=round_, table_name=round_.table.name,
+                 data={"number": round_.number, "settlement": output, "handle_cents": handle,
+                       "players_net_cents": net, "idempotency_key": idempotency_key})
+    return round_
+
+
+def last_wagers(table: Table) -> dict[int, dict[str, str]]:
+    """Rebet: each seat's wagers in the table's last round (settled or not)."""
+    last = table.rounds.exclude(status=Round.Status.VOIDED).order_by("-number").first()
+    if last is None:
+        return {}
+    return {s["seat"]: dict(s["wagers"]) for s in last.entry.get("seats", [])}

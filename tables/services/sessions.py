@@ -1,0 +1,52 @@
+"""Dealers signing in and out at tables."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+
+from audit.services import audit_record
+from tables.models import DealerSession, Table
+from tables.roles import Role, has_role
+
+from . import ServiceError
+
+
+@transaction.atomic
+def dealer_sign_in(*, dealer: AbstractBaseUser, table: Table) -> DealerSession:
+    """Sign a dealer in at a table (signing them out of any other table first)."""
+    if not has_role(dealer, Role.DEALER):
+        raise PermissionDenied("only dealers sign in at tables")
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    if not table.is_open:
+        raise ServiceError(f"table {table} is closed", field="table", status=409)
+    current = DealerSession.objects.filter(table=table, ended_at__isnull=True).first()
+    if current is not None:
+        if current.dealer_id == dealer.pk:
+            return current
+        raise ServiceError(
+            f"{current.dealer.get_username()} is signed in at {table}", field="table", status=409
+        )
+    dealer_sign_out(dealer=dealer)
+    session = DealerSession.objects.create(table=table, dealer=dealer)
+    audit_record(actor=dealer, kind="dealer.signed_in", obj=session, table_name=table.name)
+    return session
+
+
+@transaction.atomic
+def dealer_sign_out(*, dealer: AbstractBaseUser) -> None:
+    for session in DealerSession.objects.select_for_update().filter(dealer=dealer, ended_at__isnull=True):
+        session.ended_at = timezone.now()
+        session.save(update_fields=["ended_at"])
+        audit_record(actor=dealer, kind="dealer.signed_out", obj=session, table_name=session.table.name)
+
+
+def current_table(dealer: AbstractBaseUser) -> Table | None:
+    session = (
+        DealerSession.objects.select_related("table")
+        .filter(dealer=dealer, ended_at__isnull=True)
+        .first()
+    )
+    return session.table if session else None

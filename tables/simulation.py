@@ -1,0 +1,97 @@
+"""Playing random legal rounds through the same services the tablet uses (demos, load and
+report tests). Cards and decisions come from `tables.engine.simulate`; wagers are chosen
+within the table's limits."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser, Group
+from django.db.models import QuerySet
+
+from tables.engine.money import format_cents
+from tables.engine.simulate import random_round
+from tables.models import DealerSession, Game, Round, Table
+from tables.roles import Role
+from tables.services import rounds as svc
+from tables.services.sessions import dealer_sign_in
+
+STAKES_CENTS = (500, 1000, 2500, 5000, 10000, 100, 200)
+
+
+def _stake(rng: random.Random, limits: dict[str, Any], wager: str) -> str:
+    lim = limits.get(wager, {"min_cents": 100, "max_cents": 10**9})
+    options = [c for c in STAKES_CENTS if lim["min_cents"] <= c <= lim["max_cents"]] or [lim["min_cents"]]
+    return format_cents(rng.choice(options))
+
+
+def dealer_for(table: Table) -> AbstractBaseUser:
+    """The dealer signed in at the table, else a simulation dealer signed in for the purpose."""
+    session = DealerSession.objects.filter(table=table, ended_at__isnull=True).select_related("dealer").first()
+    if session is not None:
+        return session.dealer
+    User = get_user_model()
+    user, created = User.objects.get_or_create(username=f"sim-{table.name}".lower()[:150])
+    if created:
+        user.set_unusable_password()
+        user.save()
+    user.groups.add(Group.objects.get(name=Role.DEALER.value))
+    dealer_sign_in(dealer=user, table=table)
+    return user
+
+
+def play_round(table: Table, dealer: AbstractBaseUser, rng: random.Random, *, seats: int | None = None) -> Round:
+    """One random legal round at `table`, step by step through the services, settled."""
+    version = table.paytable_version
+    assert version is not None
+    seats = min(seats, table.seats) if seats else None
+    data = random_round(rng, table.game, seats=seats)
+    data["seats"] = [s for s in data["seats"] if s["seat"] <= table.seats] or data["seats"][:1]
+    for s in data["seats"]:
+        s["seat"] = min(s["seat"], table.seats)
+    wagers: dict[int, dict[str, str]] = {}
+    for s in data["seats"]:
+        w = {"ante": _stake(rng, version.limits, "ante")}
+        if table.game == Game.SECOND_CHANCE and "pair_plus" in s["wagers"]:
+            w["pair_plus"] = _stake(rng, version.limits, "pair_plus")
+        if table.game == Game.LOWBALL and "progressive" in s["wagers"] and table.meter is not None:
+            w["progressive"] = format_cents(table.meter.wager_cents)
+        wagers[s["seat"]] = w
+    round_ = svc.round_open(table=table, dealer=dealer, wagers=wagers)
+    round_ = svc.round_deal(round=round_, dealer=dealer, seat_cards={s["seat"]: s["cards"] for s in data["seats"]},
+                            dealer_cards=data["dealer"]["cards"])
+    for s in data["seats"]:
+        decision: dict[str, Any] = {}
+        if table.game == Game.SECOND_CHANCE and s.get("mulligan"):
+            decision = {"mulligan": True, "cards": s["mulligan"]["cards"]}
+            if "pair_plus" in s["mulligan"]:
+                decision["pair_plus"] = _stake(rng, version.limits, "pair_plus")
+        elif table.game == Game.LOWBALL:
+            decision = {"discard": s.get("discard") or [], "draw": s.get("draw") or []}
+        elif table.game == Game.PYRAMID:
+            decision = {"house_way": True} if s.get("house_way") else {"one_card": s["one_card"]}
+        round_ = svc.round_decide(round=round_, dealer=dealer, seat=s["seat"], decision=decision)
+    round_ = svc.round_dealer(round=round_, dealer=dealer, draw=data["dealer"].get("draw") or [],
+                              discard=data["dealer"].get("discard"))
+    return svc.round_settle(round=round_, dealer=dealer)
+
+
+def simulate(tables: QuerySet[Table] | list[Table], rounds: int, *, seed: int | None = None,
+             seats: int | None = None) -> dict[str, Any]:
+    """Play `rounds` rounds per table; a JSON-ready summary per table and in all."""
+    rng = random.Random(seed)
+    summary: dict[str, Any] = {"rounds": 0, "handle_cents": 0, "house_win_cents": 0, "tables": {}}
+    for table in tables:
+        dealer = dealer_for(table)
+        per = {"game": table.game, "rounds": 0, "handle_cents": 0, "house_win_cents": 0}
+        for _ in range(rounds):
+            r = play_round(table, dealer, rng, seats=seats)
+            per["rounds"] += 1
+            per["handle_cents"] += r.handle_cents
+            per["house_win_cents"] += r.house_win_cents
+        summary["tables"][table.name] = per
+        for key in ("rounds", "handle_cents", "house_win_cents"):
+            summary[key] += per[key]
+    return summary
