@@ -1,8 +1,12 @@
 from django.contrib import admin
-from django.urls import path
-from django.views.generic import TemplateView
+from django.urls import include, path
+
+from tables.views_home import home
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("", home, name="home"),
+    path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
+    path("tablet/", include("tables.urls")),
+    path("api/", include("tables.api.urls")),
 ]

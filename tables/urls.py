@@ -1,0 +1,7 @@
+"""The dealer tablet's pages (see tables/views/tablet.py)."""
+
+from django.urls import path
+
+app_name = "tablet"
+
+urlpatterns: list = []

@@ -1,0 +1,14 @@
+"""The landing page: each role is sent where its work is."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from tables.roles import Role, has_role
+
+
+@login_required
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html", {"is_dealer": has_role(request.user, Role.DEALER)})
