@@ -21,3 +21,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
         report.outcome = "failed"
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         report.longrepr = f"skipped, but CASINO_REQUIRE_SERVICES is set: {reason}"
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):  # type: ignore[no-untyped-def]
+    """Tests create many users; the production hasher is slow on purpose."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -124,6 +124,7 @@ def paytable_assign(*, table: Table, version: PaytableVersion, by: AbstractBaseU
     """Put an approved version in force at a table, for rounds that start from now on."""
     _require_admin(by, "assign a paytable")
     table = Table.objects.select_for_update().get(pk=table.pk)
+    version = PaytableVersion.objects.get(pk=version.pk)  # the stored status, not a stale copy
     if not version.is_approved:
         raise ServiceError(f"{version} is not approved yet", field="paytable_version")
     if version.game != table.game:
