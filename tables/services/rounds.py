@@ -58,7 +58,7 @@ def _engine_call(fn: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 def _locked_open(round_: Round, dealer: AbstractBaseUser) -> Round:
-    locked = Round.objects.select_for_update().select_related("table").get(pk=round_.pk)
+    locked = Round.objects.select_for_update(of=("self",)).select_related("table").get(pk=round_.pk)
     require_dealer_at(locked.table, dealer)
     if locked.status != Round.Status.OPEN:
         raise ServiceError(f"round {locked} is already {locked.status}", code="not_open", status=409)
@@ -146,7 +146,7 @@ def validate_wagers(table: Table, wagers: dict[Any, Any]) -> list[dict[str, Any]
 @transaction.atomic
 def round_open(*, table: Table, dealer: AbstractBaseUser, wagers: dict[Any, Any]) -> Round:
     """Open the next round at a table with the seats' wagers (pinning the paytable in force)."""
-    table = Table.objects.select_for_update().select_related("paytable_version", "meter").get(pk=table.pk)
+    table = Table.objects.select_for_update(of=("self",)).select_related("paytable_version", "meter").get(pk=table.pk)
     require_dealer_at(table, dealer)
     if not table.is_open:
         raise ServiceError(f"{table} is closed", status=409)
@@ -357,7 +357,7 @@ def round_settle(*, round: Round, dealer: AbstractBaseUser, idempotency_key: str
     """Settle and close the round. The same idempotency key again returns the same round."""
     if idempotency_key is not None:
         idempotency_key = str(idempotency_key).strip()[:100] or None
-    round_ = Round.objects.select_for_update().select_related("table").get(pk=round.pk)
+    round_ = Round.objects.select_for_update(of=("self",)).select_related("table").get(pk=round.pk)
     require_dealer_at(round_.table, dealer)
     if idempotency_key:
         other = Round.objects.filter(idempotency_key=idempotency_key).exclude(pk=round_.pk).first()
