@@ -13,7 +13,7 @@ from django.db import transaction
 from tables.engine.paytables import NAMED
 from tables.engine.paytables import Game as EngineGame
 from tables.models import Game, PaytableVersion, Pit, ProgressiveMeter, Table
-from tables.roles import Role
+from tables.roles import Role, ensure_role_groups
 from tables.services.paytables import paytable_approve, paytable_draft
 
 PASSWORD = "demo"
@@ -53,6 +53,7 @@ class Command(BaseCommand):
         if not settings.DEBUG:
             raise CommandError("seed_demo only runs with DEBUG on (it creates users with known passwords)")
         with transaction.atomic():
+            ensure_role_groups()
             users = {}
             User = get_user_model()
             for username, role, staff in USERS:
