@@ -37,3 +37,20 @@ class AuditHead(models.Model):
 
     seq = models.BigIntegerField(default=0)
     hash = models.CharField(max_length=64)
+
+
+class AuditCheckpoint(models.Model):
+    """A signed record of the chain's head at a moment (HMAC-SHA256 with a key from the
+    environment): a chain rewritten from scratch no longer matches its checkpoints."""
+
+    seq = models.BigIntegerField()
+    hash = models.CharField(max_length=64)
+    at = models.DateTimeField()
+    key_id = models.CharField(max_length=40)
+    signature = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["-seq", "-id"]
+
+    def __str__(self) -> str:
+        return f"checkpoint at #{self.seq}"

@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
@@ -53,6 +54,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "audit.middleware.RefusedPermissionMiddleware",
 ]
 
 ROOT_URLCONF = "casino.urls"
@@ -97,7 +99,9 @@ LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/accounts/login/"
 
 REST_FRAMEWORK = {
+    # Token first: an anonymous request gets 401 with `WWW-Authenticate: Token`, not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -125,3 +129,15 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_TASK_TIME_LIMIT = 300
 CELERY_TASK_SOFT_TIME_LIMIT = 240
 CELERY_TIMEZONE = TIME_ZONE
+
+CELERY_BEAT_SCHEDULE = {
+    "audit-checkpoint": {"task": "audit.tasks.checkpoint_audit_chain", "schedule": 300.0},
+}
+
+# The audit chain's checkpoints are signed with this key (HMAC-SHA256). Set it in production,
+# kept outside the database: whoever rewrites the chain cannot forge the checkpoints.
+if DEBUG:
+    AUDIT_CHECKPOINT_KEY = env.str("AUDIT_CHECKPOINT_KEY", default="insecure-local-audit-key")
+else:
+    AUDIT_CHECKPOINT_KEY = env.str("AUDIT_CHECKPOINT_KEY")
+AUDIT_CHECKPOINT_KEY_ID = env.str("AUDIT_CHECKPOINT_KEY_ID", default="k1")

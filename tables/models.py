@@ -251,6 +251,11 @@ class Round(models.Model):
     corrects = models.ForeignKey(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="corrections"
     )
+    voided_at = models.DateTimeField(null=True, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="voids"
+    )
+    void_reason = models.TextField(blank=True)
 
     class Meta:
         ordering = ["-id"]
@@ -263,7 +268,7 @@ class Round(models.Model):
             models.CheckConstraint(
                 condition=Q(status="open", settlement__isnull=True, settled_at__isnull=True)
                 | Q(status="settled", settlement__isnull=False, settled_at__isnull=False)
-                | Q(status="voided"),
+                | Q(status="voided", voided_at__isnull=False, voided_by__isnull=False) & ~Q(void_reason=""),
                 name="round_settlement_matches_status",
             ),
             models.CheckConstraint(condition=Q(handle_cents__gte=0), name="round_handle_nonnegative"),

@@ -335,12 +335,10 @@ def round_preview(round_: Round) -> dict[str, Any]:
     return contract.settlement_to_json(_settle_with_engine(round_, round_.table.meter))
 
 
-def _store_lines(round_: Round, settlement: Settlement) -> tuple[int, int]:
-    handle = 0
+def _settlement_lines(round_: Round, settlement: Settlement) -> list[SettlementLine]:
     lines = []
     for seat in settlement.seats:
         for line in seat.lines:
-            handle += line.stake_cents
             breakage = Fraction(line.breakage) / 100
             lines.append(SettlementLine(
                 round=round_, seat=seat.seat, wager=line.wager, stake_cents=line.stake_cents,
@@ -348,8 +346,22 @@ def _store_lines(round_: Round, settlement: Settlement) -> tuple[int, int]:
                 breakage=Decimal(breakage.numerator) / Decimal(breakage.denominator),
                 award=line.award or "", odds=str(line.odds) if line.odds is not None else "",
             ))
+    return lines
+
+
+def _close(round_: Round, settlement: Settlement, **extra: Any) -> Round:
+    """Write the settlement in one conditional UPDATE (open -> settled), then its lines."""
+    lines = _settlement_lines(round_, settlement)
+    handle = sum(line.stake_cents for line in lines)
+    updated = Round.objects.filter(pk=round_.pk, status=Round.Status.OPEN).update(
+        status=Round.Status.SETTLED, settlement=contract.settlement_to_json(settlement),
+        settled_at=timezone.now(), handle_cents=handle, players_net_cents=settlement.net_cents, **extra,
+    )
+    if updated != 1:  # cannot happen under the row lock; the database has the last word
+        raise ServiceError(f"round {round_} was settled meanwhile", code="already_settled", status=409)
     SettlementLine.objects.bulk_create(lines)
-    return handle, settlement.net_cents
+    round_.refresh_from_db()
+    return round_
 
 
 @transaction.atomic
@@ -374,22 +386,13 @@ def round_settle(*, round: Round, dealer: AbstractBaseUser, idempotency_key: str
     if round_.table.meter_id is not None:
         meter = ProgressiveMeter.objects.select_for_update().get(pk=round_.table.meter_id)
     settlement = _settle_with_engine(round_, meter)
-    output = contract.settlement_to_json(settlement)
-    now = timezone.now()
-    updated = Round.objects.filter(pk=round_.pk, status=Round.Status.OPEN).update(
-        status=Round.Status.SETTLED, settlement=output, settled_at=now, idempotency_key=idempotency_key,
-    )
-    if updated != 1:  # cannot happen under the row lock; the database has the last word
-        raise ServiceError(f"round {round_} was settled meanwhile", code="already_settled", status=409)
-    round_.refresh_from_db()
-    handle, net = _store_lines(round_, settlement)
-    Round.objects.filter(pk=round_.pk).update(handle_cents=handle, players_net_cents=net)
-    round_.handle_cents, round_.players_net_cents = handle, net
+    round_ = _close(round_, settlement, idempotency_key=idempotency_key)
     if meter is not None and settlement.progressive is not None:
         meter_apply_round(meter=meter, result=settlement.progressive, round_=round_)
     audit_record(actor=dealer, kind="round.settled", obj=round_, table_name=round_.table.name,
-                 data={"number": round_.number, "settlement": output, "handle_cents": handle,
-                       "players_net_cents": net, "idempotency_key": idempotency_key})
+                 data={"number": round_.number, "settlement": round_.settlement,
+                       "handle_cents": round_.handle_cents, "players_net_cents": round_.players_net_cents,
+                       "idempotency_key": idempotency_key})
     return round_
 
 
