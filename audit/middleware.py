@@ -20,6 +20,13 @@ class RefusedPermissionMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> None:
         if isinstance(exception, PermissionDenied):
-            user = request.user if getattr(request, "user", None) and request.user.is_authenticated else None
-            audit_record(actor=user, kind="permission.refused",
-                         data={"method": request.method, "path": request.path, "reason": str(exception)})
+            user = (
+                request.user
+                if getattr(request, "user", None) and request.user.is_authenticated
+                else None
+            )
+            audit_record(
+                actor=user,
+                kind="permission.refused",
+                data={"method": request.method, "path": request.path, "reason": str(exception)},
+            )

@@ -38,6 +38,9 @@ class AuditHead(models.Model):
     seq = models.BigIntegerField(default=0)
     hash = models.CharField(max_length=64)
 
+    def __str__(self) -> str:
+        return f"head at #{self.seq}"
+
 
 class AuditCheckpoint(models.Model):
     """A signed record of the chain's head at a moment (HMAC-SHA256 with a key from the

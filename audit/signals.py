@@ -11,16 +11,27 @@ from .services import audit_record
 
 
 @receiver(user_login_failed)
-def _login_failed(sender: Any, credentials: dict[str, Any], request: Any = None, **kwargs: Any) -> None:
-    audit_record(actor=None, actor_name=str(credentials.get("username", ""))[:150], kind="auth.login_failed",
-                 data={"username": credentials.get("username", ""),
-                       "ip": request.META.get("REMOTE_ADDR", "") if request is not None else ""})
+def _login_failed(
+    sender: Any, credentials: dict[str, Any], request: Any = None, **kwargs: Any
+) -> None:
+    audit_record(
+        actor=None,
+        actor_name=str(credentials.get("username", ""))[:150],
+        kind="auth.login_failed",
+        data={
+            "username": credentials.get("username", ""),
+            "ip": request.META.get("REMOTE_ADDR", "") if request is not None else "",
+        },
+    )
 
 
 @receiver(user_logged_in)
 def _logged_in(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
-    audit_record(actor=user, kind="auth.logged_in",
-                 data={"ip": request.META.get("REMOTE_ADDR", "") if request is not None else ""})
+    audit_record(
+        actor=user,
+        kind="auth.logged_in",
+        data={"ip": request.META.get("REMOTE_ADDR", "") if request is not None else ""},
+    )
 
 
 @receiver(user_logged_out)

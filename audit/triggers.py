@@ -11,7 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-APPEND_ONLY = ["audit_auditevent", "audit_auditcheckpoint", "tables_settlementline", "tables_meterentry"]
+APPEND_ONLY = [
+    "audit_auditevent",
+    "audit_auditcheckpoint",
+    "tables_settlementline",
+    "tables_meterentry",
+]
 
 _ROUND_FROZEN = (
     "OLD.status <> 'open' AND NOT ("
@@ -37,13 +42,35 @@ def install_sql(vendor: str) -> list[str]:
         for table in APPEND_ONLY:
             for op in ("UPDATE", "DELETE"):
                 sql.append(_sqlite(table, "1", op, f"{table} is append-only: {op} refused"))
-        sql.append(_sqlite("tables_round", _ROUND_FROZEN.replace("<>", "!="), "UPDATE",
-                           "a settled round is never edited (only voided)"))
-        sql.append(_sqlite("tables_round", "OLD.status != 'open'", "DELETE", "a settled round is never deleted"))
-        sql.append(_sqlite("tables_paytableversion", _PAYTABLE_FROZEN, "UPDATE",
-                           "an approved paytable version is never edited"))
-        sql.append(_sqlite("tables_paytableversion", _PAYTABLE_FROZEN, "DELETE",
-                           "an approved paytable version is never deleted"))
+        sql.append(
+            _sqlite(
+                "tables_round",
+                _ROUND_FROZEN.replace("<>", "!="),
+                "UPDATE",
+                "a settled round is never edited (only voided)",
+            )
+        )
+        sql.append(
+            _sqlite(
+                "tables_round", "OLD.status != 'open'", "DELETE", "a settled round is never deleted"
+            )
+        )
+        sql.append(
+            _sqlite(
+                "tables_paytableversion",
+                _PAYTABLE_FROZEN,
+                "UPDATE",
+                "an approved paytable version is never edited",
+            )
+        )
+        sql.append(
+            _sqlite(
+                "tables_paytableversion",
+                _PAYTABLE_FROZEN,
+                "DELETE",
+                "an approved paytable version is never deleted",
+            )
+        )
         return sql
     if vendor == "postgresql":
         sql = [
@@ -67,8 +94,11 @@ def install_sql(vendor: str) -> list[str]:
         ):
             name = f"{table}_{ops.lower()}_guard"
             sql.append(f"DROP TRIGGER IF EXISTS {name} ON {table};")
-            pg_when = when.replace("NEW.entry = OLD.entry", "NEW.entry::jsonb = OLD.entry::jsonb").replace(
-                "NEW.settlement = OLD.settlement", "NEW.settlement::jsonb = OLD.settlement::jsonb")
+            pg_when = when.replace(
+                "NEW.entry = OLD.entry", "NEW.entry::jsonb = OLD.entry::jsonb"
+            ).replace(
+                "NEW.settlement = OLD.settlement", "NEW.settlement::jsonb = OLD.settlement::jsonb"
+            )
             sql.append(
                 f"CREATE TRIGGER {name} BEFORE {ops} ON {table} FOR EACH ROW "
                 f"WHEN ({pg_when}) EXECUTE FUNCTION casino_refuse_change();"
@@ -78,8 +108,14 @@ def install_sql(vendor: str) -> list[str]:
 
 
 def remove_sql(vendor: str) -> list[str]:
-    names = [(t, f"{t}_update_guard") for t in APPEND_ONLY] + [(t, f"{t}_delete_guard") for t in APPEND_ONLY]
-    names += [(t, f"{t}_{op}_guard") for t in ("tables_round", "tables_paytableversion") for op in ("update", "delete")]
+    names = [(t, f"{t}_update_guard") for t in APPEND_ONLY] + [
+        (t, f"{t}_delete_guard") for t in APPEND_ONLY
+    ]
+    names += [
+        (t, f"{t}_{op}_guard")
+        for t in ("tables_round", "tables_paytableversion")
+        for op in ("update", "delete")
+    ]
     if vendor == "sqlite":
         return [f"DROP TRIGGER IF EXISTS {name};" for _t, name in names]
     if vendor == "postgresql":

@@ -52,34 +52,60 @@ def verify_chain() -> tuple[int, Problem | None]:
     for ev in AuditEvent.objects.order_by("id").iterator(chunk_size=2000):
         count += 1
         if ev.seq != expected_seq:
-            what = (f"expected seq {expected_seq} but found {ev.seq}: "
-                    + ("events are missing (deleted)" if ev.seq > expected_seq else "an event was inserted or reordered"))
+            what = f"expected seq {expected_seq} but found {ev.seq}: " + (
+                "events are missing (deleted)"
+                if ev.seq > expected_seq
+                else "an event was inserted or reordered"
+            )
             return count, Problem(ev.seq, ev.pk, what)
         if ev.prev_hash != prev_hash:
-            return count, Problem(ev.seq, ev.pk, "its prev_hash does not match the event before it "
-                                                 "(an event before it was deleted, inserted or reordered)")
+            return count, Problem(
+                ev.seq,
+                ev.pk,
+                "its prev_hash does not match the event before it "
+                "(an event before it was deleted, inserted or reordered)",
+            )
         recomputed = event_hash(
-            seq=ev.seq, at=ev.at.astimezone(UTC), actor_id=ev.actor_id, actor_name=ev.actor_name, kind=ev.kind,
-            object_type=ev.object_type, object_id=ev.object_id, table_name=ev.table_name, data=ev.data,
+            seq=ev.seq,
+            at=ev.at.astimezone(UTC),
+            actor_id=ev.actor_id,
+            actor_name=ev.actor_name,
+            kind=ev.kind,
+            object_type=ev.object_type,
+            object_id=ev.object_id,
+            table_name=ev.table_name,
+            data=ev.data,
             prev_hash=ev.prev_hash,
         )
         if recomputed != ev.hash:
-            return count, Problem(ev.seq, ev.pk, "its content was changed (the hash does not match)")
+            return count, Problem(
+                ev.seq, ev.pk, "its content was changed (the hash does not match)"
+            )
         prev_hash, expected_seq, last_seq = ev.hash, expected_seq + 1, ev.seq
         by_seq[ev.seq] = ev.hash
     head = AuditHead.objects.filter(pk=1).first()
     if head is not None and (head.seq != last_seq or head.hash != prev_hash):
-        return count, Problem(None, None, f"the head says #{head.seq} but the chain ends at #{last_seq} "
-                                          "(events at the end were deleted or the head was altered)")
+        return count, Problem(
+            None,
+            None,
+            f"the head says #{head.seq} but the chain ends at #{last_seq} "
+            "(events at the end were deleted or the head was altered)",
+        )
     for cp in AuditCheckpoint.objects.order_by("seq", "id"):
         at_iso = cp.at.astimezone(UTC).isoformat(timespec="microseconds")
         if not hmac.compare_digest(cp.signature, sign(cp.seq, cp.hash, at_iso)):
-            return count, Problem(cp.seq, None, f"checkpoint {cp.pk}'s signature is not valid for the key")
+            return count, Problem(
+                cp.seq, None, f"checkpoint {cp.pk}'s signature is not valid for the key"
+            )
         if cp.seq == 0:
             continue
         if by_seq.get(cp.seq) != cp.hash:
-            return count, Problem(cp.seq, None, f"the chain no longer matches signed checkpoint {cp.pk} "
-                                                "(the chain was rewritten or cut after it)")
+            return count, Problem(
+                cp.seq,
+                None,
+                f"the chain no longer matches signed checkpoint {cp.pk} "
+                "(the chain was rewritten or cut after it)",
+            )
     return count, None
 
 
@@ -93,6 +119,9 @@ def record_checkpoint() -> AuditCheckpoint:
         return last
     at = timezone.now().astimezone(UTC)
     return AuditCheckpoint.objects.create(
-        seq=seq, hash=chain_hash, at=at, key_id=settings.AUDIT_CHECKPOINT_KEY_ID,
+        seq=seq,
+        hash=chain_hash,
+        at=at,
+        key_id=settings.AUDIT_CHECKPOINT_KEY_ID,
         signature=sign(seq, chain_hash, at.isoformat(timespec="microseconds")),
     )

@@ -79,7 +79,9 @@ class PaytableVersion(models.Model):
     class Meta:
         ordering = ["game", "name", "-version"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "name", "version"], name="paytable_version_unique"),
+            models.UniqueConstraint(
+                fields=["game", "name", "version"], name="paytable_version_unique"
+            ),
             models.CheckConstraint(
                 condition=Q(status="draft", approved_by__isnull=True, approved_at__isnull=True)
                 | Q(status="approved", approved_by__isnull=False, approved_at__isnull=False),
@@ -131,7 +133,9 @@ class ProgressiveMeter(models.Model):
             models.CheckConstraint(condition=Q(reset_cents__gte=0), name="meter_reset_nonnegative"),
             models.CheckConstraint(condition=Q(rate__gte=0, rate__lt=1), name="meter_rate_range"),
             models.CheckConstraint(condition=Q(wager_cents__gt=0), name="meter_wager_positive"),
-            models.CheckConstraint(condition=Q(overflow_cents__gte=0), name="meter_overflow_nonneg"),
+            models.CheckConstraint(
+                condition=Q(overflow_cents__gte=0), name="meter_overflow_nonneg"
+            ),
             models.CheckConstraint(
                 condition=Q(cap_cents__isnull=True) | Q(cap_cents__gte=models.F("reset_cents")),
                 name="meter_cap_not_below_reset",
@@ -156,7 +160,9 @@ class MeterEntry(models.Model):
     amount_cents = models.BigIntegerField(help_text="signed change to the meter value")
     value_after_cents = models.BigIntegerField()
     round = models.ForeignKey("Round", on_delete=models.PROTECT, null=True, blank=True)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
+    )
     reason = models.TextField(blank=True)
     at = models.DateTimeField(auto_now_add=True)
 
@@ -168,8 +174,13 @@ class MeterEntry(models.Model):
                 condition=~Q(kind="correction") | (Q(by__isnull=False) & ~Q(reason="")),
                 name="meter_correction_has_author_and_reason",
             ),
-            models.CheckConstraint(condition=Q(value_after_cents__gte=0), name="meter_entry_nonneg"),
+            models.CheckConstraint(
+                condition=Q(value_after_cents__gte=0), name="meter_entry_nonneg"
+            ),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.meter} {self.kind} {self.amount_cents:+d}"
 
 
 class Table(models.Model):
@@ -188,7 +199,9 @@ class Table(models.Model):
     class Meta:
         ordering = ["name"]
         constraints = [
-            models.CheckConstraint(condition=Q(seats__gte=1, seats__lte=7), name="table_seats_1_to_7"),
+            models.CheckConstraint(
+                condition=Q(seats__gte=1, seats__lte=7), name="table_seats_1_to_7"
+            ),
             models.CheckConstraint(condition=Q(game__in=Game.values), name="table_game_valid"),
             models.CheckConstraint(
                 condition=Q(meter__isnull=True) | Q(game=Game.LOWBALL),
@@ -221,6 +234,9 @@ class DealerSession(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.dealer} at {self.table}"
+
 
 class Round(models.Model):
     """One round at a table: what the dealer entered, and once settled, its lines.
@@ -236,8 +252,12 @@ class Round(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
     number = models.PositiveIntegerField()
-    dealer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rounds")
-    paytable_version = models.ForeignKey(PaytableVersion, on_delete=models.PROTECT, related_name="rounds")
+    dealer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rounds"
+    )
+    paytable_version = models.ForeignKey(
+        PaytableVersion, on_delete=models.PROTECT, related_name="rounds"
+    )
     game = models.CharField(max_length=20, choices=Game.choices)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     entry = models.JSONField(default=dict)
@@ -253,7 +273,11 @@ class Round(models.Model):
     )
     voided_at = models.DateTimeField(null=True, blank=True)
     voided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="voids"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="voids",
     )
     void_reason = models.TextField(blank=True)
 
@@ -264,14 +288,19 @@ class Round(models.Model):
             models.UniqueConstraint(
                 fields=["table"], condition=Q(status="open"), name="one_open_round_per_table"
             ),
-            models.CheckConstraint(condition=Q(status__in=["open", "settled", "voided"]), name="round_status_valid"),
+            models.CheckConstraint(
+                condition=Q(status__in=["open", "settled", "voided"]), name="round_status_valid"
+            ),
             models.CheckConstraint(
                 condition=Q(status="open", settlement__isnull=True, settled_at__isnull=True)
                 | Q(status="settled", settlement__isnull=False, settled_at__isnull=False)
-                | Q(status="voided", voided_at__isnull=False, voided_by__isnull=False) & ~Q(void_reason=""),
+                | Q(status="voided", voided_at__isnull=False, voided_by__isnull=False)
+                & ~Q(void_reason=""),
                 name="round_settlement_matches_status",
             ),
-            models.CheckConstraint(condition=Q(handle_cents__gte=0), name="round_handle_nonnegative"),
+            models.CheckConstraint(
+                condition=Q(handle_cents__gte=0), name="round_handle_nonnegative"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -313,5 +342,10 @@ class SettlementLine(models.Model):
                 | Q(result="win", wager="progressive"),
                 name="line_net_matches_result",
             ),
-            models.CheckConstraint(condition=Q(breakage__gte=0, breakage__lt=1), name="line_breakage_range"),
+            models.CheckConstraint(
+                condition=Q(breakage__gte=0, breakage__lt=1), name="line_breakage_range"
+            ),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.round} seat {self.seat} {self.wager} {self.result}"

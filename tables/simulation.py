@@ -23,13 +23,19 @@ STAKES_CENTS = (500, 1000, 2500, 5000, 10000, 100, 200)
 
 def _stake(rng: random.Random, limits: dict[str, Any], wager: str) -> str:
     lim = limits.get(wager, {"min_cents": 100, "max_cents": 10**9})
-    options = [c for c in STAKES_CENTS if lim["min_cents"] <= c <= lim["max_cents"]] or [lim["min_cents"]]
+    options = [c for c in STAKES_CENTS if lim["min_cents"] <= c <= lim["max_cents"]] or [
+        lim["min_cents"]
+    ]
     return format_cents(rng.choice(options))
 
 
 def dealer_for(table: Table) -> AbstractBaseUser:
     """The dealer signed in at the table, else a simulation dealer signed in for the purpose."""
-    session = DealerSession.objects.filter(table=table, ended_at__isnull=True).select_related("dealer").first()
+    session = (
+        DealerSession.objects.filter(table=table, ended_at__isnull=True)
+        .select_related("dealer")
+        .first()
+    )
     if session is not None:
         return session.dealer
     User = get_user_model()
@@ -42,7 +48,9 @@ def dealer_for(table: Table) -> AbstractBaseUser:
     return user
 
 
-def play_round(table: Table, dealer: AbstractBaseUser, rng: random.Random, *, seats: int | None = None) -> Round:
+def play_round(
+    table: Table, dealer: AbstractBaseUser, rng: random.Random, *, seats: int | None = None
+) -> Round:
     """One random legal round at `table`, step by step through the services, settled."""
     version = table.paytable_version
     assert version is not None
@@ -60,8 +68,12 @@ def play_round(table: Table, dealer: AbstractBaseUser, rng: random.Random, *, se
             w["progressive"] = format_cents(table.meter.wager_cents)
         wagers[s["seat"]] = w
     round_ = svc.round_open(table=table, dealer=dealer, wagers=wagers)
-    round_ = svc.round_deal(round=round_, dealer=dealer, seat_cards={s["seat"]: s["cards"] for s in data["seats"]},
-                            dealer_cards=data["dealer"]["cards"])
+    round_ = svc.round_deal(
+        round=round_,
+        dealer=dealer,
+        seat_cards={s["seat"]: s["cards"] for s in data["seats"]},
+        dealer_cards=data["dealer"]["cards"],
+    )
     for s in data["seats"]:
         decision: dict[str, Any] = {}
         if table.game == Game.SECOND_CHANCE and s.get("mulligan"):
@@ -73,13 +85,22 @@ def play_round(table: Table, dealer: AbstractBaseUser, rng: random.Random, *, se
         elif table.game == Game.PYRAMID:
             decision = {"house_way": True} if s.get("house_way") else {"one_card": s["one_card"]}
         round_ = svc.round_decide(round=round_, dealer=dealer, seat=s["seat"], decision=decision)
-    round_ = svc.round_dealer(round=round_, dealer=dealer, draw=data["dealer"].get("draw") or [],
-                              discard=data["dealer"].get("discard"))
+    round_ = svc.round_dealer(
+        round=round_,
+        dealer=dealer,
+        draw=data["dealer"].get("draw") or [],
+        discard=data["dealer"].get("discard"),
+    )
     return svc.round_settle(round=round_, dealer=dealer)
 
 
-def simulate(tables: QuerySet[Table] | list[Table], rounds: int, *, seed: int | None = None,
-             seats: int | None = None) -> dict[str, Any]:
+def simulate(
+    tables: QuerySet[Table] | list[Table],
+    rounds: int,
+    *,
+    seed: int | None = None,
+    seats: int | None = None,
+) -> dict[str, Any]:
     """Play `rounds` rounds per table; a JSON-ready summary per table and in all."""
     rng = random.Random(seed)
     summary: dict[str, Any] = {"rounds": 0, "handle_cents": 0, "house_win_cents": 0, "tables": {}}

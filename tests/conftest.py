@@ -7,8 +7,12 @@ fails instead: CI must really exercise PostgreSQL, Redis, the worker and Chromiu
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import override_settings
 
 REQUIRE_SERVICES = os.environ.get("CASINO_REQUIRE_SERVICES", "") not in ("", "0", "false")
 
@@ -27,3 +31,17 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
 def _fast_password_hashing(settings):  # type: ignore[no-untyped-def]
     """Tests create many users; the production hasher is slow on purpose."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def floor(db: Any) -> dict[str, Any]:
+    """The demo floor: tables SC-1, LB-1, PY-1 and users dealer, dealer2, pitboss, admin,
+    admin2, auditor (password "demo")."""
+    with override_settings(DEBUG=True), open(os.devnull, "w") as quiet:
+        call_command("seed_demo", stdout=quiet)
+    from tables.models import Table
+
+    User = get_user_model()
+    users = {u.username: u for u in User.objects.all()}
+    tables = {t.name: t for t in Table.objects.select_related("paytable_version", "meter")}
+    return {"users": users, "tables": tables, **users, **tables}

@@ -4,40 +4,53 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='AuditHead',
+            name="AuditHead",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.BigIntegerField(default=0)),
-                ('hash', models.CharField(max_length=64)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.BigIntegerField(default=0)),
+                ("hash", models.CharField(max_length=64)),
             ],
         ),
         migrations.CreateModel(
-            name='AuditEvent',
+            name="AuditEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.BigIntegerField(unique=True)),
-                ('at', models.DateTimeField()),
-                ('actor_id', models.BigIntegerField(blank=True, null=True)),
-                ('actor_name', models.CharField(blank=True, max_length=150)),
-                ('kind', models.CharField(db_index=True, max_length=60)),
-                ('object_type', models.CharField(blank=True, max_length=60)),
-                ('object_id', models.CharField(blank=True, max_length=60)),
-                ('table_name', models.CharField(blank=True, db_index=True, max_length=30)),
-                ('data', models.JSONField(default=dict)),
-                ('prev_hash', models.CharField(max_length=64)),
-                ('hash', models.CharField(max_length=64, unique=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.BigIntegerField(unique=True)),
+                ("at", models.DateTimeField()),
+                ("actor_id", models.BigIntegerField(blank=True, null=True)),
+                ("actor_name", models.CharField(blank=True, max_length=150)),
+                ("kind", models.CharField(db_index=True, max_length=60)),
+                ("object_type", models.CharField(blank=True, max_length=60)),
+                ("object_id", models.CharField(blank=True, max_length=60)),
+                ("table_name", models.CharField(blank=True, db_index=True, max_length=30)),
+                ("data", models.JSONField(default=dict)),
+                ("prev_hash", models.CharField(max_length=64)),
+                ("hash", models.CharField(max_length=64, unique=True)),
             ],
             options={
-                'ordering': ['seq'],
-                'indexes': [models.Index(fields=['object_type', 'object_id'], name='audit_audit_object__0e78a5_idx'), models.Index(fields=['at'], name='audit_audit_at_c42b4b_idx')],
+                "ordering": ["seq"],
+                "indexes": [
+                    models.Index(
+                        fields=["object_type", "object_id"], name="audit_audit_object__0e78a5_idx"
+                    ),
+                    models.Index(fields=["at"], name="audit_audit_at_c42b4b_idx"),
+                ],
             },
         ),
     ]

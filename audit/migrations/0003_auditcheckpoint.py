@@ -4,24 +4,28 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('audit', '0002_chain_head'),
+        ("audit", "0002_chain_head"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='AuditCheckpoint',
+            name="AuditCheckpoint",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.BigIntegerField()),
-                ('hash', models.CharField(max_length=64)),
-                ('at', models.DateTimeField()),
-                ('key_id', models.CharField(max_length=40)),
-                ('signature', models.CharField(max_length=64)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.BigIntegerField()),
+                ("hash", models.CharField(max_length=64)),
+                ("at", models.DateTimeField()),
+                ("key_id", models.CharField(max_length=40)),
+                ("signature", models.CharField(max_length=64)),
             ],
             options={
-                'ordering': ['-seq', '-id'],
+                "ordering": ["-seq", "-id"],
             },
         ),
     ]

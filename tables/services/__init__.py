@@ -9,7 +9,9 @@ class ServiceError(Exception):
     `status` is the HTTP status the API answers with (400 invalid, 409 conflict).
     """
 
-    def __init__(self, message: str, *, field: str | None = None, code: str = "invalid", status: int = 400):
+    def __init__(
+        self, message: str, *, field: str | None = None, code: str = "invalid", status: int = 400
+    ):
         super().__init__(message)
         self.message = message
         self.field = field

@@ -37,15 +37,28 @@ def round_void(*, round: Round, by: AbstractBaseUser, reason: str) -> Round:
         raise ServiceError("a void needs a reason", field="reason")
     round_ = Round.objects.select_for_update(of=("self",)).select_related("table").get(pk=round.pk)
     if round_.status != Round.Status.SETTLED:
-        raise ServiceError(f"round {round_} is {round_.status}: only a settled round can be voided",
-                           code="not_settled", status=409)
+        raise ServiceError(
+            f"round {round_} is {round_.status}: only a settled round can be voided",
+            code="not_settled",
+            status=409,
+        )
     now = timezone.now()
     Round.objects.filter(pk=round_.pk, status=Round.Status.SETTLED).update(
-        status=Round.Status.VOIDED, voided_at=now, voided_by=by, void_reason=reason)
+        status=Round.Status.VOIDED, voided_at=now, voided_by=by, void_reason=reason
+    )
     round_.refresh_from_db()
-    audit_record(actor=by, kind="round.voided", obj=round_, table_name=round_.table.name,
-                 data={"number": round_.number, "reason": reason, "handle_cents": round_.handle_cents,
-                       "players_net_cents": round_.players_net_cents})
+    audit_record(
+        actor=by,
+        kind="round.voided",
+        obj=round_,
+        table_name=round_.table.name,
+        data={
+            "number": round_.number,
+            "reason": reason,
+            "handle_cents": round_.handle_cents,
+            "players_net_cents": round_.players_net_cents,
+        },
+    )
     return round_
 
 
@@ -59,25 +72,42 @@ def round_correct(*, voided: Round, by: AbstractBaseUser, entry: dict[str, Any])
     _require_pit_boss(by, "correct a round")
     voided = Round.objects.select_for_update(of=("self",)).select_related("table").get(pk=voided.pk)
     if voided.status != Round.Status.VOIDED:
-        raise ServiceError(f"round {voided} is {voided.status}: void it before correcting it", status=409)
+        raise ServiceError(
+            f"round {voided} is {voided.status}: void it before correcting it", status=409
+        )
     if voided.corrections.exists():
         raise ServiceError(f"round {voided} already has a correction", status=409)
     if not isinstance(entry, dict) or entry.get("game", voided.game) != voided.game:
-        raise ServiceError(f"the correction must be a {voided.get_game_display()} round", field="game")
+        raise ServiceError(
+            f"the correction must be a {voided.get_game_display()} round", field="game"
+        )
     data = {**entry, "game": voided.game}
     data.pop("paytable", None)
     data.pop("progressive", None)
-    table = Table.objects.select_for_update(of=("self",)).select_related("meter").get(pk=voided.table_id)
+    table = (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("meter")
+        .get(pk=voided.table_id)
+    )
     settlement = _engine_call(
-        contract.settle, data, paytable=engine_paytable(voided.paytable_version),
+        contract.settle,
+        data,
+        paytable=engine_paytable(voided.paytable_version),
         meter=meter_config(table.meter) if table.meter is not None else None,
     )
     number = (table.rounds.aggregate(m=Max("number"))["m"] or 0) + 1
     now = timezone.now()
     corrected = Round(
-        table=table, number=number, dealer=voided.dealer, paytable_version=voided.paytable_version,
-        game=voided.game, status=Round.Status.SETTLED, entry=data, corrects=voided,
-        settlement=contract.settlement_to_json(settlement), settled_at=now,
+        table=table,
+        number=number,
+        dealer=voided.dealer,
+        paytable_version=voided.paytable_version,
+        game=voided.game,
+        status=Round.Status.SETTLED,
+        entry=data,
+        corrects=voided,
+        settlement=contract.settlement_to_json(settlement),
+        settled_at=now,
         players_net_cents=settlement.net_cents,
     )
     lines = _settlement_lines(corrected, settlement)
@@ -86,8 +116,19 @@ def round_correct(*, voided: Round, by: AbstractBaseUser, entry: dict[str, Any])
     for line in lines:
         line.round = corrected
     SettlementLine.objects.bulk_create(lines)
-    audit_record(actor=by, kind="round.corrected", obj=corrected, table_name=table.name,
-                 data={"corrects_round_id": voided.pk, "corrects_number": voided.number, "number": number,
-                       "entry": data, "settlement": corrected.settlement,
-                       "handle_cents": corrected.handle_cents, "players_net_cents": settlement.net_cents})
+    audit_record(
+        actor=by,
+        kind="round.corrected",
+        obj=corrected,
+        table_name=table.name,
+        data={
+            "corrects_round_id": voided.pk,
+            "corrects_number": voided.number,
+            "number": number,
+            "entry": data,
+            "settlement": corrected.settlement,
+            "handle_cents": corrected.handle_cents,
+            "players_net_cents": settlement.net_cents,
+        },
+    )
     return corrected

@@ -40,19 +40,29 @@ def meter_apply_round(*, meter: ProgressiveMeter, result: ProgressiveResult, rou
     if result.contributions_cents:
         value += result.contributions_cents
         MeterEntry.objects.create(
-            meter=meter, kind=MeterEntry.Kind.CONTRIBUTION, amount_cents=result.contributions_cents,
-            value_after_cents=value, round=round_,
+            meter=meter,
+            kind=MeterEntry.Kind.CONTRIBUTION,
+            amount_cents=result.contributions_cents,
+            value_after_cents=value,
+            round=round_,
         )
     if result.overflow_cents:
         meter.overflow_cents += result.overflow_cents
         MeterEntry.objects.create(
-            meter=meter, kind=MeterEntry.Kind.OVERFLOW, amount_cents=0, value_after_cents=value,
-            round=round_, reason=f"{result.overflow_cents} cents past the cap went to overflow",
+            meter=meter,
+            kind=MeterEntry.Kind.OVERFLOW,
+            amount_cents=0,
+            value_after_cents=value,
+            round=round_,
+            reason=f"{result.overflow_cents} cents past the cap went to overflow",
         )
     if result.jackpot_seats:
         MeterEntry.objects.create(
-            meter=meter, kind=MeterEntry.Kind.JACKPOT, amount_cents=result.meter_after_cents - value,
-            value_after_cents=result.meter_after_cents, round=round_,
+            meter=meter,
+            kind=MeterEntry.Kind.JACKPOT,
+            amount_cents=result.meter_after_cents - value,
+            value_after_cents=result.meter_after_cents,
+            round=round_,
             reason=f"jackpot {result.paid_cents} cents to seats "
             + ", ".join(str(s) for s in result.jackpot_seats),
         )
@@ -66,15 +76,22 @@ def meter_apply_round(*, meter: ProgressiveMeter, result: ProgressiveResult, rou
         kind="meter.round",
         obj=meter,
         table_name=round_.table.name,
-        data={"round_id": round_.pk, "meter_before_cents": result.meter_before_cents,
-              "contributions_cents": result.contributions_cents,
-              "overflow_cents": result.overflow_cents, "paid_cents": result.paid_cents,
-              "jackpot_seats": list(result.jackpot_seats), "meter_after_cents": value},
+        data={
+            "round_id": round_.pk,
+            "meter_before_cents": result.meter_before_cents,
+            "contributions_cents": result.contributions_cents,
+            "overflow_cents": result.overflow_cents,
+            "paid_cents": result.paid_cents,
+            "jackpot_seats": list(result.jackpot_seats),
+            "meter_after_cents": value,
+        },
     )
 
 
 @transaction.atomic
-def meter_correct(*, meter: ProgressiveMeter, by: AbstractBaseUser, amount_cents: int, reason: str) -> MeterEntry:
+def meter_correct(
+    *, meter: ProgressiveMeter, by: AbstractBaseUser, amount_cents: int, reason: str
+) -> MeterEntry:
     """An authorised correction (admin only, with a reason), recorded as its own entry."""
     if not has_role(by, Role.ADMIN):
         raise PermissionDenied("only an admin may correct a progressive meter")
@@ -87,14 +104,25 @@ def meter_correct(*, meter: ProgressiveMeter, by: AbstractBaseUser, amount_cents
     if after < 0:
         raise ServiceError("a correction may not make the meter negative", field="amount_cents")
     entry = MeterEntry.objects.create(
-        meter=meter, kind=MeterEntry.Kind.CORRECTION, amount_cents=amount_cents,
-        value_after_cents=after, by=by, reason=reason.strip(),
+        meter=meter,
+        kind=MeterEntry.Kind.CORRECTION,
+        amount_cents=amount_cents,
+        value_after_cents=after,
+        by=by,
+        reason=reason.strip(),
     )
     before = meter.value_cents
     meter.value_cents = after
     meter.save(update_fields=["value_cents"])
     audit_record(
-        actor=by, kind="meter.corrected", obj=meter,
-        data={"before_cents": before, "amount_cents": amount_cents, "after_cents": after, "reason": reason},
+        actor=by,
+        kind="meter.corrected",
+        obj=meter,
+        data={
+            "before_cents": before,
+            "amount_cents": amount_cents,
+            "after_cents": after,
+            "reason": reason,
+        },
     )
     return entry

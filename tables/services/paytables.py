@@ -22,13 +22,17 @@ from . import ServiceError
 
 def engine_paytable(version: PaytableVersion) -> Paytable:
     """The engine's paytable for a stored version."""
-    return make_paytable(EngineGame(version.game), f"{version.name} v{version.version}", version.lines)
+    return make_paytable(
+        EngineGame(version.game), f"{version.name} v{version.version}", version.lines
+    )
 
 
 def validate_limits(game: str, limits: Any) -> dict[str, dict[str, int]]:
     """Every limited wager of the game needs a minimum and a maximum, in cents, 0 < min <= max."""
     if not isinstance(limits, dict):
-        raise ServiceError("limits must be an object of wager: {min_cents, max_cents}", field="limits")
+        raise ServiceError(
+            "limits must be an object of wager: {min_cents, max_cents}", field="limits"
+        )
     clean: dict[str, dict[str, int]] = {}
     for wager in LIMITED_WAGERS[game]:
         given = limits.get(wager)
@@ -37,7 +41,8 @@ def validate_limits(game: str, limits: Any) -> dict[str, dict[str, int]]:
         lo, hi = given.get("min_cents"), given.get("max_cents")
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (lo, hi)):
             raise ServiceError(
-                f"the {wager} limits need whole-cent min_cents and max_cents", field=f"limits.{wager}"
+                f"the {wager} limits need whole-cent min_cents and max_cents",
+                field=f"limits.{wager}",
             )
         assert isinstance(lo, int) and isinstance(hi, int)
         if lo <= 0 or hi < lo:
@@ -76,7 +81,9 @@ def paytable_draft(
     except ValueError:
         raise ServiceError(f"unknown game {game!r}", field="game") from None
     clean_limits = validate_limits(game, limits)
-    last = PaytableVersion.objects.filter(game=game, name=name).aggregate(m=Max("version"))["m"] or 0
+    last = (
+        PaytableVersion.objects.filter(game=game, name=name).aggregate(m=Max("version"))["m"] or 0
+    )
     version = PaytableVersion.objects.create(
         game=game,
         name=name,
@@ -90,8 +97,13 @@ def paytable_draft(
         actor=author,
         kind="paytable.drafted",
         obj=version,
-        data={"game": game, "name": name, "version": version.version, "lines": version.lines,
-              "limits": version.limits},
+        data={
+            "game": game,
+            "name": name,
+            "version": version.version,
+            "lines": version.lines,
+            "limits": version.limits,
+        },
     )
     return version
 
@@ -113,8 +125,12 @@ def paytable_approve(*, version: PaytableVersion, approver: AbstractBaseUser) ->
         actor=approver,
         kind="paytable.approved",
         obj=version,
-        data={"game": version.game, "name": version.name, "version": version.version,
-              "drafted_by": version.drafted_by.get_username()},
+        data={
+            "game": version.game,
+            "name": version.name,
+            "version": version.version,
+            "drafted_by": version.drafted_by.get_username(),
+        },
     )
     return version
 
@@ -128,7 +144,9 @@ def paytable_assign(*, table: Table, version: PaytableVersion, by: AbstractBaseU
     if not version.is_approved:
         raise ServiceError(f"{version} is not approved yet", field="paytable_version")
     if version.game != table.game:
-        raise ServiceError(f"{version} is not a {table.get_game_display()} paytable", field="paytable_version")
+        raise ServiceError(
+            f"{version} is not a {table.get_game_display()} paytable", field="paytable_version"
+        )
     previous = table.paytable_version
     table.paytable_version = version
     table.save(update_fields=["paytable_version"])
@@ -137,7 +155,10 @@ def paytable_assign(*, table: Table, version: PaytableVersion, by: AbstractBaseU
         kind="paytable.assigned",
         obj=table,
         table_name=table.name,
-        data={"version_id": version.pk, "version": str(version),
-              "previous_id": previous.pk if previous else None},
+        data={
+            "version_id": version.pk,
+            "version": str(version),
+            "previous_id": previous.pk if previous else None,
+        },
     )
     return table

@@ -41,11 +41,14 @@ STEP_DONE = "done"
 
 # --- permissions ---------------------------------------------------------------------------
 
+
 def require_dealer_at(table: Table, dealer: AbstractBaseUser) -> None:
     """Only a dealer, signed in at this very table, plays its rounds."""
     if not has_role(dealer, Role.DEALER):
         raise PermissionDenied("only the dealer signed in at the table plays its rounds")
-    signed_in = DealerSession.objects.filter(table=table, dealer=dealer, ended_at__isnull=True).exists()
+    signed_in = DealerSession.objects.filter(
+        table=table, dealer=dealer, ended_at__isnull=True
+    ).exists()
     if not signed_in:
         raise PermissionDenied(f"{dealer.get_username()} is not signed in at {table}")
 
@@ -61,11 +64,14 @@ def _locked_open(round_: Round, dealer: AbstractBaseUser) -> Round:
     locked = Round.objects.select_for_update(of=("self",)).select_related("table").get(pk=round_.pk)
     require_dealer_at(locked.table, dealer)
     if locked.status != Round.Status.OPEN:
-        raise ServiceError(f"round {locked} is already {locked.status}", code="not_open", status=409)
+        raise ServiceError(
+            f"round {locked} is already {locked.status}", code="not_open", status=409
+        )
     return locked
 
 
 # --- wagers --------------------------------------------------------------------------------
+
 
 def _limit(limits: dict[str, Any], wager: str) -> tuple[int, int] | None:
     lim = limits.get(wager)
@@ -97,8 +103,9 @@ def validate_wagers(table: Table, wagers: dict[Any, Any]) -> list[dict[str, Any]
         except (TypeError, ValueError):
             raise ServiceError(f"{key!r} is not a seat number", field="wagers") from None
         if not 1 <= n <= table.seats:
-            raise ServiceError(f"seat {n} does not exist at {table} (seats 1 to {table.seats})",
-                               field=f"seat {n}")
+            raise ServiceError(
+                f"seat {n} does not exist at {table} (seats 1 to {table.seats})", field=f"seat {n}"
+            )
         if not isinstance(given, dict):
             raise ServiceError(f"seat {n}'s wagers must be an object", field=f"seat {n}")
         given = {k: v for k, v in given.items() if v not in (None, "", 0, "0", "0.00")}
@@ -111,28 +118,40 @@ def validate_wagers(table: Table, wagers: dict[Any, Any]) -> list[dict[str, Any]
         }[Game(table.game)]
         for name in given:
             if name not in allowed:
-                raise ServiceError(f"seat {n} may not wager {name!r} at {table}", field=f"seat {n} {name}",
-                                   code="bad_wager")
+                raise ServiceError(
+                    f"seat {n} may not wager {name!r} at {table}",
+                    field=f"seat {n} {name}",
+                    code="bad_wager",
+                )
         if "ante" not in given:
             raise ServiceError(f"seat {n} needs an ante", field=f"seat {n} ante", code="bad_wager")
-        cents = {name: _engine_call(parse_cents, value, where=f"seat {n}'s {name}")
-                 for name, value in given.items()}
+        cents = {
+            name: _engine_call(parse_cents, value, where=f"seat {n}'s {name}")
+            for name, value in given.items()
+        }
         _check_limit(cents["ante"], limits, "ante", f"seat {n} ante")
         if "pair_plus" in cents:
             _check_limit(cents["pair_plus"], limits, "pair_plus", f"seat {n} pair_plus")
         if table.game == Game.LOWBALL:
             cents.setdefault("bonus", cents["ante"])
             if cents["bonus"] != cents["ante"]:
-                raise ServiceError(f"seat {n}'s bonus must equal the ante ({format_cents(cents['ante'])})",
-                                   field=f"seat {n} bonus", code="bad_wager")
+                raise ServiceError(
+                    f"seat {n}'s bonus must equal the ante ({format_cents(cents['ante'])})",
+                    field=f"seat {n} bonus",
+                    code="bad_wager",
+                )
             if "progressive" in cents:
                 if table.meter is None:
-                    raise ServiceError(f"{table} has no progressive", field=f"seat {n} progressive",
-                                       code="bad_wager")
+                    raise ServiceError(
+                        f"{table} has no progressive",
+                        field=f"seat {n} progressive",
+                        code="bad_wager",
+                    )
                 if cents["progressive"] != table.meter.wager_cents:
                     raise ServiceError(
                         f"seat {n}'s progressive must be {format_cents(table.meter.wager_cents)}",
-                        field=f"seat {n} progressive", code="bad_wager",
+                        field=f"seat {n} progressive",
+                        code="bad_wager",
                     )
         order = [w for w in allowed if w in cents]
         seats.append({"seat": n, "wagers": {w: format_cents(cents[w]) for w in order}})
@@ -143,10 +162,15 @@ def validate_wagers(table: Table, wagers: dict[Any, Any]) -> list[dict[str, Any]
 
 # --- steps ---------------------------------------------------------------------------------
 
+
 @transaction.atomic
 def round_open(*, table: Table, dealer: AbstractBaseUser, wagers: dict[Any, Any]) -> Round:
     """Open the next round at a table with the seats' wagers (pinning the paytable in force)."""
-    table = Table.objects.select_for_update(of=("self",)).select_related("paytable_version", "meter").get(pk=table.pk)
+    table = (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("paytable_version", "meter")
+        .get(pk=table.pk)
+    )
     require_dealer_at(table, dealer)
     if not table.is_open:
         raise ServiceError(f"{table} is closed", status=409)
@@ -155,15 +179,26 @@ def round_open(*, table: Table, dealer: AbstractBaseUser, wagers: dict[Any, Any]
         raise ServiceError(f"{table} has no approved paytable in force", status=409)
     open_round = table.rounds.filter(status=Round.Status.OPEN).first()
     if open_round is not None:
-        raise ServiceError(f"round {open_round} is still open: settle it first", code="round_open", status=409)
+        raise ServiceError(
+            f"round {open_round} is still open: settle it first", code="round_open", status=409
+        )
     seats = validate_wagers(table, wagers)
     number = (table.rounds.aggregate(m=Max("number"))["m"] or 0) + 1
     round_ = Round.objects.create(
-        table=table, number=number, dealer=dealer, paytable_version=version, game=table.game,
+        table=table,
+        number=number,
+        dealer=dealer,
+        paytable_version=version,
+        game=table.game,
         entry={"game": table.game, "dealer": {}, "seats": seats, "decided": []},
     )
-    audit_record(actor=dealer, kind="round.opened", obj=round_, table_name=table.name,
-                 data={"number": number, "paytable_version_id": version.pk, "seats": seats})
+    audit_record(
+        actor=dealer,
+        kind="round.opened",
+        obj=round_,
+        table_name=table.name,
+        data={"number": number, "paytable_version_id": version.pk, "seats": seats},
+    )
     return round_
 
 
@@ -194,25 +229,38 @@ def round_deal(
         if n not in wanted:
             raise ServiceError(f"seat {n} has no wager in this round", field=f"seat {n} cards")
         if n not in given or not given[n]:
-            raise ServiceError(f"seat {n}'s cards are missing", field=f"seat {n} cards", code="card_count")
+            raise ServiceError(
+                f"seat {n}'s cards are missing", field=f"seat {n} cards", code="card_count"
+            )
         cards = _engine_call(entry.parse_cards, given[n], where=f"seat {n}'s cards")
         _seat(data, n)["cards"] = [str(c) for c in cards]
     if not dealer_cards:
-        raise ServiceError("the dealer's cards are missing", field="dealer cards", code="card_count")
+        raise ServiceError(
+            "the dealer's cards are missing", field="dealer cards", code="card_count"
+        )
     data["dealer"]["cards"] = [
         str(c) for c in _engine_call(entry.parse_cards, dealer_cards, where="the dealer's cards")
     ]
     _engine_call(entry.check_partial, data)
     round_.entry = data
     round_.save(update_fields=["entry"])
-    audit_record(actor=dealer, kind="round.cards_entered", obj=round_, table_name=round_.table.name,
-                 data={"dealer": data["dealer"]["cards"],
-                       "seats": {s["seat"]: s["cards"] for s in data["seats"]}})
+    audit_record(
+        actor=dealer,
+        kind="round.cards_entered",
+        obj=round_,
+        table_name=round_.table.name,
+        data={
+            "dealer": data["dealer"]["cards"],
+            "seats": {s["seat"]: s["cards"] for s in data["seats"]},
+        },
+    )
     return round_
 
 
 @transaction.atomic
-def round_decide(*, round: Round, dealer: AbstractBaseUser, seat: int, decision: dict[str, Any]) -> Round:
+def round_decide(
+    *, round: Round, dealer: AbstractBaseUser, seat: int, decision: dict[str, Any]
+) -> Round:
     """Record one seat's decision: 2nd Chance stand or mulligan (with its new cards), Lowball
     discards and draws, Pyramid setting (one card alone, or set by the house way)."""
     round_ = _locked_open(round, dealer)
@@ -228,16 +276,25 @@ def round_decide(*, round: Round, dealer: AbstractBaseUser, seat: int, decision:
     where = f"seat {n}"
     if round_.game == Game.SECOND_CHANCE:
         if decision.get("mulligan"):
-            cards = _engine_call(entry.parse_cards, decision.get("cards") or [], where=f"{where}'s mulligan cards")
+            cards = _engine_call(
+                entry.parse_cards, decision.get("cards") or [], where=f"{where}'s mulligan cards"
+            )
             mulligan: dict[str, Any] = {"cards": [str(c) for c in cards]}
             pp = decision.get("pair_plus")
             if pp not in (None, "", "0", "0.00", 0):
                 cents = _engine_call(parse_cents, pp, where=f"{where}'s mulligan pair plus")
-                _check_limit(cents, round_.paytable_version.limits, "pair_plus", f"{where} mulligan pair_plus")
+                _check_limit(
+                    cents,
+                    round_.paytable_version.limits,
+                    "pair_plus",
+                    f"{where} mulligan pair_plus",
+                )
                 mulligan["pair_plus"] = format_cents(cents)
             target["mulligan"] = mulligan
     elif round_.game == Game.LOWBALL:
-        discard = _engine_call(entry.parse_cards, decision.get("discard") or [], where=f"{where}'s discard")
+        discard = _engine_call(
+            entry.parse_cards, decision.get("discard") or [], where=f"{where}'s discard"
+        )
         draw = _engine_call(entry.parse_cards, decision.get("draw") or [], where=f"{where}'s draw")
         target["discard"] = [str(c) for c in discard]
         target["draw"] = [str(c) for c in draw]
@@ -245,21 +302,35 @@ def round_decide(*, round: Round, dealer: AbstractBaseUser, seat: int, decision:
         if decision.get("house_way"):
             target["house_way"] = True
         elif decision.get("one_card"):
-            one = _engine_call(entry.parse_card, decision["one_card"], where=f"{where}'s one-card hand")
+            one = _engine_call(
+                entry.parse_card, decision["one_card"], where=f"{where}'s one-card hand"
+            )
             target["one_card"] = str(one)
         else:
-            raise ServiceError(f"{where}: choose the card for the one-card hand, or the house way",
-                               field=f"{where} one_card", code="foul")
+            raise ServiceError(
+                f"{where}: choose the card for the one-card hand, or the house way",
+                field=f"{where} one_card",
+                code="foul",
+            )
     _engine_call(entry.check_partial, data)
     if n not in data["decided"]:
         data["decided"].append(n)
     round_.entry = data
     round_.save(update_fields=["entry"])
-    recorded = {k: target[k] for k in ("mulligan", "discard", "draw", "one_card", "house_way") if k in target}
+    recorded = {
+        k: target[k]
+        for k in ("mulligan", "discard", "draw", "one_card", "house_way")
+        if k in target
+    }
     if round_.game == Game.PYRAMID and target.get("house_way"):
         recorded["set_as"] = entry.player_house_way(target["cards"])
-    audit_record(actor=dealer, kind="round.decision", obj=round_, table_name=round_.table.name,
-                 data={"seat": n, "decision": recorded})
+    audit_record(
+        actor=dealer,
+        kind="round.decision",
+        obj=round_,
+        table_name=round_.table.name,
+        data={"seat": n, "decision": recorded},
+    )
     return round_
 
 
@@ -289,9 +360,13 @@ def round_dealer(
     if not data["dealer"].get("cards"):
         raise ServiceError("enter the deal first", status=409)
     if pending:
-        raise ServiceError(f"seat {pending[0]} has not decided yet", field=f"seat {pending[0]}", status=409)
+        raise ServiceError(
+            f"seat {pending[0]} has not decided yet", field=f"seat {pending[0]}", status=409
+        )
     advice = entry.dealer_advice(round_.game, data["dealer"]["cards"])
-    draw_cards = [str(c) for c in _engine_call(entry.parse_cards, draw or [], where="the dealer's draw")]
+    draw_cards = [
+        str(c) for c in _engine_call(entry.parse_cards, draw or [], where="the dealer's draw")
+    ]
     data["dealer"].pop("draw", None)
     data["dealer"].pop("discard", None)
     if draw_cards:
@@ -304,11 +379,19 @@ def round_dealer(
     data["dealer_done"] = True
     round_.entry = data
     _settle_with_engine(round_, round_.table.meter)  # refuses a draw against the house way
-    round_.house_way = {**advice, "applied_discard": data["dealer"].get("discard", advice["discard"]),
-                        "draw": draw_cards}
+    round_.house_way = {
+        **advice,
+        "applied_discard": data["dealer"].get("discard", advice["discard"]),
+        "draw": draw_cards,
+    }
     round_.save(update_fields=["entry", "house_way"])
-    audit_record(actor=dealer, kind="round.house_way", obj=round_, table_name=round_.table.name,
-                 data=round_.house_way)
+    audit_record(
+        actor=dealer,
+        kind="round.house_way",
+        obj=round_,
+        table_name=round_.table.name,
+        data=round_.house_way,
+    )
     return round_
 
 
@@ -340,12 +423,19 @@ def _settlement_lines(round_: Round, settlement: Settlement) -> list[SettlementL
     for seat in settlement.seats:
         for line in seat.lines:
             breakage = Fraction(line.breakage) / 100
-            lines.append(SettlementLine(
-                round=round_, seat=seat.seat, wager=line.wager, stake_cents=line.stake_cents,
-                result=line.result.value, net_cents=line.net_cents,
-                breakage=Decimal(breakage.numerator) / Decimal(breakage.denominator),
-                award=line.award or "", odds=str(line.odds) if line.odds is not None else "",
-            ))
+            lines.append(
+                SettlementLine(
+                    round=round_,
+                    seat=seat.seat,
+                    wager=line.wager,
+                    stake_cents=line.stake_cents,
+                    result=line.result.value,
+                    net_cents=line.net_cents,
+                    breakage=Decimal(breakage.numerator) / Decimal(breakage.denominator),
+                    award=line.award or "",
+                    odds=str(line.odds) if line.odds is not None else "",
+                )
+            )
     return lines
 
 
@@ -354,18 +444,26 @@ def _close(round_: Round, settlement: Settlement, **extra: Any) -> Round:
     lines = _settlement_lines(round_, settlement)
     handle = sum(line.stake_cents for line in lines)
     updated = Round.objects.filter(pk=round_.pk, status=Round.Status.OPEN).update(
-        status=Round.Status.SETTLED, settlement=contract.settlement_to_json(settlement),
-        settled_at=timezone.now(), handle_cents=handle, players_net_cents=settlement.net_cents, **extra,
+        status=Round.Status.SETTLED,
+        settlement=contract.settlement_to_json(settlement),
+        settled_at=timezone.now(),
+        handle_cents=handle,
+        players_net_cents=settlement.net_cents,
+        **extra,
     )
     if updated != 1:  # cannot happen under the row lock; the database has the last word
-        raise ServiceError(f"round {round_} was settled meanwhile", code="already_settled", status=409)
+        raise ServiceError(
+            f"round {round_} was settled meanwhile", code="already_settled", status=409
+        )
     SettlementLine.objects.bulk_create(lines)
     round_.refresh_from_db()
     return round_
 
 
 @transaction.atomic
-def round_settle(*, round: Round, dealer: AbstractBaseUser, idempotency_key: str | None = None) -> Round:
+def round_settle(
+    *, round: Round, dealer: AbstractBaseUser, idempotency_key: str | None = None
+) -> Round:
     """Settle and close the round. The same idempotency key again returns the same round."""
     if idempotency_key is not None:
         idempotency_key = str(idempotency_key).strip()[:100] or None
@@ -374,12 +472,17 @@ def round_settle(*, round: Round, dealer: AbstractBaseUser, idempotency_key: str
     if idempotency_key:
         other = Round.objects.filter(idempotency_key=idempotency_key).exclude(pk=round_.pk).first()
         if other is not None:
-            raise ServiceError("this idempotency key was already used for another round",
-                               code="idempotency_conflict", status=409)
+            raise ServiceError(
+                "this idempotency key was already used for another round",
+                code="idempotency_conflict",
+                status=409,
+            )
     if round_.status != Round.Status.OPEN:
         if idempotency_key and round_.idempotency_key == idempotency_key:
             return round_
-        raise ServiceError(f"round {round_} is already {round_.status}", code="already_settled", status=409)
+        raise ServiceError(
+            f"round {round_} is already {round_.status}", code="already_settled", status=409
+        )
     if round_state(round_)["step"] != STEP_CONFIRM:
         raise ServiceError("the round is not complete yet", status=409)
     meter = None
@@ -389,10 +492,19 @@ def round_settle(*, round: Round, dealer: AbstractBaseUser, idempotency_key: str
     round_ = _close(round_, settlement, idempotency_key=idempotency_key)
     if meter is not None and settlement.progressive is not None:
         meter_apply_round(meter=meter, result=settlement.progressive, round_=round_)
-    audit_record(actor=dealer, kind="round.settled", obj=round_, table_name=round_.table.name,
-                 data={"number": round_.number, "settlement": round_.settlement,
-                       "handle_cents": round_.handle_cents, "players_net_cents": round_.players_net_cents,
-                       "idempotency_key": idempotency_key})
+    audit_record(
+        actor=dealer,
+        kind="round.settled",
+        obj=round_,
+        table_name=round_.table.name,
+        data={
+            "number": round_.number,
+            "settlement": round_.settlement,
+            "handle_cents": round_.handle_cents,
+            "players_net_cents": round_.players_net_cents,
+            "idempotency_key": idempotency_key,
+        },
+    )
     return round_
 
 

@@ -37,10 +37,14 @@ def dealer_sign_in(*, dealer: AbstractBaseUser, table: Table) -> DealerSession:
 
 @transaction.atomic
 def dealer_sign_out(*, dealer: AbstractBaseUser) -> None:
-    for session in DealerSession.objects.select_for_update().filter(dealer=dealer, ended_at__isnull=True):
+    for session in DealerSession.objects.select_for_update().filter(
+        dealer=dealer, ended_at__isnull=True
+    ):
         session.ended_at = timezone.now()
         session.save(update_fields=["ended_at"])
-        audit_record(actor=dealer, kind="dealer.signed_out", obj=session, table_name=session.table.name)
+        audit_record(
+            actor=dealer, kind="dealer.signed_out", obj=session, table_name=session.table.name
+        )
 
 
 def current_table(dealer: AbstractBaseUser) -> Table | None:

@@ -18,7 +18,12 @@ from audit import triggers
 
 def _is_test_database(name: object) -> bool:
     text = str(name)
-    return text.startswith("test_") or "memorydb" in text or "mode=memory" in text or text.endswith("test.sqlite3")
+    return (
+        text.startswith("test_")
+        or "memorydb" in text
+        or "mode=memory" in text
+        or text.endswith("test.sqlite3")
+    )
 
 
 class Command(FlushCommand):

@@ -1,4 +1,5 @@
-"""`manage.py verify_audit`: walk the audit chain; exit 0 when whole, 1 naming the first bad event."""
+"""`manage.py verify_audit`: walk the audit chain; exit 0 when whole, else 1 naming the
+first bad event."""
 
 from __future__ import annotations
 

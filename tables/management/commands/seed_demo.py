@@ -26,8 +26,10 @@ USERS = [
     ("auditor", Role.AUDITOR, True),
 ]
 DEFAULT_LIMITS = {
-    Game.SECOND_CHANCE: {"ante": {"min_cents": 500, "max_cents": 50000},
-                         "pair_plus": {"min_cents": 100, "max_cents": 10000}},
+    Game.SECOND_CHANCE: {
+        "ante": {"min_cents": 500, "max_cents": 50000},
+        "pair_plus": {"min_cents": 100, "max_cents": 10000},
+    },
     Game.LOWBALL: {"ante": {"min_cents": 500, "max_cents": 50000}},
     Game.PYRAMID: {"ante": {"min_cents": 500, "max_cents": 50000}},
 }
@@ -42,7 +44,9 @@ def approved_version(game: str, author: Any, approver: Any) -> PaytableVersion:
     if existing:
         return existing
     lines = NAMED[EngineGame(game)][name].as_data()
-    draft = paytable_draft(author=author, game=game, name=name, lines=lines, limits=DEFAULT_LIMITS[Game(game)])
+    draft = paytable_draft(
+        author=author, game=game, name=name, lines=lines, limits=DEFAULT_LIMITS[Game(game)]
+    )
     return paytable_approve(version=draft, approver=approver)
 
 
@@ -51,13 +55,17 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not settings.DEBUG:
-            raise CommandError("seed_demo only runs with DEBUG on (it creates users with known passwords)")
+            raise CommandError(
+                "seed_demo only runs with DEBUG on (it creates users with known passwords)"
+            )
         with transaction.atomic():
             ensure_role_groups()
             users = {}
             User = get_user_model()
             for username, role, staff in USERS:
-                user, created = User.objects.get_or_create(username=username, defaults={"is_staff": staff})
+                user, created = User.objects.get_or_create(
+                    username=username, defaults={"is_staff": staff}
+                )
                 if created:
                     user.set_password(PASSWORD)
                     user.save()
@@ -66,17 +74,28 @@ class Command(BaseCommand):
             pit, _ = Pit.objects.get_or_create(name="Main pit")
             meter, _ = ProgressiveMeter.objects.get_or_create(
                 name="Lowball progressive",
-                defaults={"value_cents": 2_500_000, "reset_cents": 1_000_000, "rate": "0.2000",
-                          "wager_cents": 100},
+                defaults={
+                    "value_cents": 2_500_000,
+                    "reset_cents": 1_000_000,
+                    "rate": "0.2000",
+                    "wager_cents": 100,
+                },
             )
             for name, game in TABLES:
                 version = approved_version(game, users["admin"], users["admin2"])
                 Table.objects.get_or_create(
                     name=name,
-                    defaults={"pit": pit, "game": game, "paytable_version": version,
-                              "meter": meter if game == Game.LOWBALL else None},
+                    defaults={
+                        "pit": pit,
+                        "game": game,
+                        "paytable_version": version,
+                        "meter": meter if game == Game.LOWBALL else None,
+                    },
                 )
-        self.stdout.write("Demo floor ready: pit 'Main pit', tables SC-1, LB-1, PY-1, meter 'Lowball progressive'.")
+        self.stdout.write(
+            "Demo floor ready: pit 'Main pit', tables SC-1, LB-1, PY-1, "
+            "meter 'Lowball progressive'."
+        )
         self.stdout.write(f"Demo logins (password '{PASSWORD}' for each):")
         for username, role, _staff in USERS:
             self.stdout.write(f"  {username:<8} {role.label}")

@@ -21,19 +21,25 @@ class Command(BaseCommand):
         which.add_argument("--all", action="store_true", help="every open table with a paytable")
         parser.add_argument("--rounds", type=int, required=True, help="rounds per table")
         parser.add_argument("--seed", type=int, default=None, help="random seed (repeatable runs)")
-        parser.add_argument("--seats", type=int, default=None, help="occupied seats per round (1-7)")
+        parser.add_argument(
+            "--seats", type=int, default=None, help="occupied seats per round (1-7)"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["rounds"] < 1:
             raise CommandError("--rounds must be at least 1")
         if options["seats"] is not None and not 1 <= options["seats"] <= 7:
             raise CommandError("--seats must be from 1 to 7")
-        tables = Table.objects.filter(is_open=True, paytable_version__status="approved").select_related(
-            "paytable_version", "meter"
-        )
+        tables = Table.objects.filter(
+            is_open=True, paytable_version__status="approved"
+        ).select_related("paytable_version", "meter")
         if options["table"]:
             tables = tables.filter(name=options["table"])
             if not tables.exists():
-                raise CommandError(f"no open table named {options['table']!r} with an approved paytable")
-        summary = simulate(list(tables), options["rounds"], seed=options["seed"], seats=options["seats"])
+                raise CommandError(
+                    f"no open table named {options['table']!r} with an approved paytable"
+                )
+        summary = simulate(
+            list(tables), options["rounds"], seed=options["seed"], seats=options["seats"]
+        )
         self.stdout.write(json.dumps(summary, indent=2))

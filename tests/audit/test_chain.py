@@ -1,0 +1,220 @@
+"""The audit trail: append-only in the database, tamper-evident by its hash chain and its
+signed checkpoints. Tampering is done with raw SQL after lifting the triggers, as someone with
+direct database access would."""
+
+from __future__ import annotations
+
+import json
+import threading
+from io import StringIO
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.db import DatabaseError, IntegrityError, connection, connections, transaction
+
+from audit import triggers
+from audit.chain import event_hash
+from audit.models import AuditCheckpoint, AuditEvent, AuditHead
+from audit.services import audit_record
+from audit.verify import record_checkpoint, verify_chain
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def chain(db: Any) -> list[AuditEvent]:
+    for i in range(6):
+        audit_record(
+            actor=None,
+            actor_name="tester",
+            kind="test.event",
+            data={"i": i, "amount_cents": 100 * i},
+        )
+    return list(AuditEvent.objects.order_by("seq"))
+
+
+def run_verify() -> tuple[int, str]:
+    out, err = StringIO(), StringIO()
+    try:
+        call_command("verify_audit", stdout=out, stderr=err)
+        return 0, out.getvalue()
+    except SystemExit as exit_:
+        return int(exit_.code or 0), err.getvalue()
+
+
+def raw(sql: str, params: list[Any] | None = None) -> None:
+    triggers.remove(connection)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params or [])
+    finally:
+        triggers.install(connection)
+
+
+def test_a_whole_chain_verifies(chain: list[AuditEvent]) -> None:
+    code, text = run_verify()
+    assert code == 0 and "6 events" in text
+
+
+def test_each_event_hashes_its_canonical_content_and_links_to_the_previous(
+    chain: list[AuditEvent],
+) -> None:
+    assert chain[0].prev_hash == "0" * 64
+    for before, ev in zip(chain, chain[1:], strict=False):
+        assert ev.prev_hash == before.hash
+    head = AuditHead.objects.get(pk=1)
+    assert (head.seq, head.hash) == (chain[-1].seq, chain[-1].hash)
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "UPDATE audit_auditevent SET kind = 'x' WHERE seq = 2",
+        "DELETE FROM audit_auditevent WHERE seq = 2",
+    ],
+)
+def test_the_database_refuses_update_and_delete(chain: list[AuditEvent], sql: str) -> None:
+    with (
+        pytest.raises((DatabaseError, IntegrityError)),
+        transaction.atomic(),
+        connection.cursor() as c,
+    ):
+        c.execute(sql)
+    assert AuditEvent.objects.count() == 6
+
+
+def test_a_changed_row_is_named(chain: list[AuditEvent]) -> None:
+    raw("UPDATE audit_auditevent SET data = %s WHERE seq = 3", ['{"i": 2, "amount_cents": 99999}'])
+    code, text = run_verify()
+    assert code == 1 and "#3" in text and "changed" in text
+
+
+def test_a_deleted_row_is_named(chain: list[AuditEvent]) -> None:
+    raw("DELETE FROM audit_auditevent WHERE seq = 3")
+    code, text = run_verify()
+    assert code == 1 and "#4" in text and "missing" in text
+
+
+def test_a_deleted_last_row_is_caught_by_the_head(chain: list[AuditEvent]) -> None:
+    raw("DELETE FROM audit_auditevent WHERE seq = 6")
+    code, text = run_verify()
+    assert code == 1 and "head" in text
+
+
+def test_an_inserted_row_is_named(chain: list[AuditEvent]) -> None:
+    ev = chain[2]
+    raw("UPDATE audit_auditevent SET seq = seq + 100 WHERE seq > 3")
+    raw("UPDATE audit_auditevent SET seq = seq - 99 WHERE seq > 100")
+    fake = dict(
+        seq=4,
+        at=ev.at,
+        actor_id=None,
+        actor_name="intruder",
+        kind="test.event",
+        object_type="",
+        object_id="",
+        table_name="",
+        data={"i": 99},
+        prev_hash=ev.hash,
+    )
+    raw(
+        "INSERT INTO audit_auditevent (seq, at, actor_id, actor_name, kind, object_type, "
+        "object_id, table_name, data, prev_hash, hash) VALUES "
+        "(%s, %s, NULL, 'intruder', 'test.event', '', '', '', %s, %s, %s)",
+        [4, ev.at, '{"i": 99}', ev.hash, event_hash(**fake)],
+    )
+    code, text = run_verify()
+    assert code == 1 and ("#4" in text or "#5" in text)
+
+
+def test_reordered_rows_are_named(chain: list[AuditEvent]) -> None:
+    raw("UPDATE audit_auditevent SET seq = -1 WHERE seq = 2")
+    raw("UPDATE audit_auditevent SET seq = 2 WHERE seq = 3")
+    raw("UPDATE audit_auditevent SET seq = 3 WHERE seq = -1")
+    code, text = run_verify()
+    assert code == 1 and ("#3" in text or "#2" in text)
+
+
+def test_a_chain_rewritten_consistently_is_caught_by_the_signed_checkpoint(
+    chain: list[AuditEvent],
+) -> None:
+    checkpoint = record_checkpoint()
+    assert checkpoint.seq == 6
+    # Rewrite event 2 and re-hash everything after it, head included: the chain alone looks whole.
+    prev = chain[0].hash
+    for ev in chain[1:]:
+        data = {"i": 42, "amount_cents": 1} if ev.seq == 2 else ev.data
+        fields = dict(
+            seq=ev.seq,
+            at=ev.at,
+            actor_id=ev.actor_id,
+            actor_name=ev.actor_name,
+            kind=ev.kind,
+            object_type=ev.object_type,
+            object_id=ev.object_id,
+            table_name=ev.table_name,
+            data=data,
+            prev_hash=prev,
+        )
+        new_hash = event_hash(**fields)
+        raw(
+            "UPDATE audit_auditevent SET data = %s, prev_hash = %s, hash = %s WHERE seq = %s",
+            [json.dumps(data), prev, new_hash, ev.seq],
+        )
+        prev = new_hash
+    AuditHead.objects.filter(pk=1).update(hash=prev)
+    code, text = run_verify()
+    assert code == 1 and "checkpoint" in text
+
+
+def test_a_forged_checkpoint_is_caught(chain: list[AuditEvent]) -> None:
+    cp = record_checkpoint()
+    raw("UPDATE audit_auditcheckpoint SET signature = %s WHERE id = %s", ["0" * 64, cp.pk])
+    code, text = run_verify()
+    assert code == 1 and "signature" in text
+
+
+def test_checkpoint_task_is_idempotent(chain: list[AuditEvent]) -> None:
+    from audit.tasks import checkpoint_audit_chain
+
+    assert checkpoint_audit_chain.delay().get() == 6
+    assert checkpoint_audit_chain.delay().get() == 6
+    assert AuditCheckpoint.objects.count() == 1
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_twenty_concurrent_writers_never_fork_the_chain() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (DATABASE_URL) for truly concurrent writers")
+    barrier = threading.Barrier(20)
+    errors: list[BaseException] = []
+
+    def writer(n: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            for i in range(10):
+                audit_record(
+                    actor=None,
+                    actor_name=f"tablet-{n}",
+                    kind="test.concurrent",
+                    data={"n": n, "i": i},
+                )
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not errors
+    count, problem = verify_chain()
+    assert problem is None
+    assert AuditEvent.objects.filter(kind="test.concurrent").count() == 200
+    assert list(AuditEvent.objects.order_by("seq").values_list("seq", flat=True)) == list(
+        range(1, count + 1)
+    )
