@@ -9,4 +9,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("tablet/", include("tables.urls")),
     path("api/", include("tables.api.urls")),
+    path("audit/", include("audit.urls")),
 ]
