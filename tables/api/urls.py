@@ -1,9 +1,21 @@
-"""The REST API (see tables/api/views.py)."""
+"""The REST API under /api/ (see tables/api/views.py), its OpenAPI schema and Swagger UI."""
 
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.routers import SimpleRouter
+
+from . import views
+
+router = SimpleRouter()
+router.register("tables", views.TableViewSet, basename="api-table")
+router.register("rounds", views.RoundViewSet, basename="api-round")
+router.register("paytable-versions", views.PaytableVersionViewSet, basename="api-paytable-version")
+router.register("meters", views.MeterViewSet, basename="api-meter")
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("sign-out/", views.SignOutView.as_view(), name="api-sign-out"),
+    path("auth-token/", views.TokenView.as_view(), name="api-auth-token"),
+    *router.urls,
 ]

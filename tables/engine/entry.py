@@ -45,7 +45,9 @@ def check_partial(data: Mapping[str, Any]) -> None:
         if game is Game.LOWBALL and ("discard" in seat or "draw" in seat):
             draw = _cards(seat.get("draw"), f"seat {n}'s draw")
             lowball.player_final(
-                lowball.Seat(n, 1, 1, cards, _cards(seat.get("discard"), f"seat {n}'s discard"), draw),
+                lowball.Seat(
+                    n, 1, 1, cards, _cards(seat.get("discard"), f"seat {n}'s discard"), draw
+                ),
                 f"seat {n}",
             )
             ledger.place(draw, f"seat {n}'s draw")
@@ -54,7 +56,9 @@ def check_partial(data: Mapping[str, Any]) -> None:
             try:
                 pyramid.split(cards, one)
             except EngineError as err:
-                raise EngineError(err.code, f"seat {n}: {err.message}", field=f"seat {n} one_card") from None
+                raise EngineError(
+                    err.code, f"seat {n}: {err.message}", field=f"seat {n} one_card"
+                ) from None
     if dealer.get("draw"):
         ledger.place(_cards(dealer["draw"], "the dealer's draw"), "the dealer's draw")
 
@@ -99,4 +103,11 @@ def player_house_way(cards: list[str]) -> dict[str, Any]:
     return {"two_card": [str(c) for c in setting.two_card], "one_card": str(setting.one_card)}
 
 
-__all__ = ["EngineError", "Refusal", "check_partial", "dealer_advice", "describe", "player_house_way"]
+__all__ = [
+    "EngineError",
+    "Refusal",
+    "check_partial",
+    "dealer_advice",
+    "describe",
+    "player_house_way",
+]

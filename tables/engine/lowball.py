@@ -14,6 +14,7 @@ from itertools import combinations
 
 from .cards import Card, CardLedger
 from .errors import EngineError, Refusal
+from .money import format_cents
 from .paytables import Game, Paytable
 from .progressive import Award, MeterConfig, apply_round
 from .rankings import Category, is_a24, lowball_hand_name, lowball_value
@@ -174,8 +175,8 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
         if seat.bonus_cents != seat.ante_cents:
             raise EngineError(
                 Refusal.BAD_WAGER,
-                f"{where}'s bonus must equal the ante ({seat.ante_cents / 100:.2f}), "
-                f"not {seat.bonus_cents / 100:.2f}",
+                f"{where}'s bonus must equal the ante ({format_cents(seat.ante_cents)}), "
+                f"not {format_cents(seat.bonus_cents)}",
                 field=f"{where} bonus",
             )
         if seat.progressive_cents:
@@ -184,8 +185,8 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
             if seat.progressive_cents != wager:
                 raise EngineError(
                     Refusal.BAD_WAGER,
-                    f"{where}'s progressive wager must be {wager / 100:.2f}, "
-                    f"not {seat.progressive_cents / 100:.2f}",
+                    f"{where}'s progressive wager must be {format_cents(wager)}, "
+                    f"not {format_cents(seat.progressive_cents)}",
                     field=f"{where} progressive",
                 )
 

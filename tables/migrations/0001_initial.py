@@ -7,7 +7,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -16,232 +15,597 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Pit',
+            name="Pit",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=50, unique=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=50, unique=True)),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='PaytableVersion',
+            name="PaytableVersion",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(choices=[('second_chance', 'Three Card 2nd Chance'), ('lowball', 'Three Card Lowball'), ('pyramid', 'Pyramid Poker')], max_length=20)),
-                ('name', models.CharField(max_length=60)),
-                ('version', models.PositiveIntegerField()),
-                ('lines', models.JSONField()),
-                ('limits', models.JSONField()),
-                ('status', models.CharField(choices=[('draft', 'Draft'), ('approved', 'Approved')], default='draft', max_length=10)),
-                ('drafted_at', models.DateTimeField(auto_now_add=True)),
-                ('approved_at', models.DateTimeField(blank=True, null=True)),
-                ('approved_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='paytables_approved', to=settings.AUTH_USER_MODEL)),
-                ('based_on', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, to='tables.paytableversion')),
-                ('drafted_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='paytables_drafted', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[
+                            ("second_chance", "Three Card 2nd Chance"),
+                            ("lowball", "Three Card Lowball"),
+                            ("pyramid", "Pyramid Poker"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("name", models.CharField(max_length=60)),
+                ("version", models.PositiveIntegerField()),
+                ("lines", models.JSONField()),
+                ("limits", models.JSONField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("draft", "Draft"), ("approved", "Approved")],
+                        default="draft",
+                        max_length=10,
+                    ),
+                ),
+                ("drafted_at", models.DateTimeField(auto_now_add=True)),
+                ("approved_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "approved_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="paytables_approved",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "based_on",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        to="tables.paytableversion",
+                    ),
+                ),
+                (
+                    "drafted_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="paytables_drafted",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'name', '-version'],
+                "ordering": ["game", "name", "-version"],
             },
         ),
         migrations.CreateModel(
-            name='ProgressiveMeter',
+            name="ProgressiveMeter",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=60, unique=True)),
-                ('value_cents', models.BigIntegerField()),
-                ('reset_cents', models.BigIntegerField()),
-                ('rate', models.DecimalField(decimal_places=4, help_text='0.2000 is 20 %', max_digits=6)),
-                ('wager_cents', models.BigIntegerField(default=100)),
-                ('award_one_colour_cents', models.BigIntegerField(default=20000)),
-                ('award_two_colour_cents', models.BigIntegerField(default=5000)),
-                ('award_four_high_cents', models.BigIntegerField(default=1000)),
-                ('award_five_high_cents', models.BigIntegerField(default=300)),
-                ('split', models.CharField(choices=[('equal', 'Shared equally'), ('seat_order', 'Seat order (first the meter, next the reset)')], default='equal', max_length=12)),
-                ('cap_cents', models.BigIntegerField(blank=True, null=True)),
-                ('overflow_cents', models.BigIntegerField(default=0)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=60, unique=True)),
+                ("value_cents", models.BigIntegerField()),
+                ("reset_cents", models.BigIntegerField()),
+                (
+                    "rate",
+                    models.DecimalField(decimal_places=4, help_text="0.2000 is 20 %", max_digits=6),
+                ),
+                ("wager_cents", models.BigIntegerField(default=100)),
+                ("award_one_colour_cents", models.BigIntegerField(default=20000)),
+                ("award_two_colour_cents", models.BigIntegerField(default=5000)),
+                ("award_four_high_cents", models.BigIntegerField(default=1000)),
+                ("award_five_high_cents", models.BigIntegerField(default=300)),
+                (
+                    "split",
+                    models.CharField(
+                        choices=[
+                            ("equal", "Shared equally"),
+                            ("seat_order", "Seat order (first the meter, next the reset)"),
+                        ],
+                        default="equal",
+                        max_length=12,
+                    ),
+                ),
+                ("cap_cents", models.BigIntegerField(blank=True, null=True)),
+                ("overflow_cents", models.BigIntegerField(default=0)),
             ],
             options={
-                'ordering': ['name'],
-                'constraints': [models.CheckConstraint(condition=models.Q(('value_cents__gte', 0)), name='meter_value_nonnegative'), models.CheckConstraint(condition=models.Q(('reset_cents__gte', 0)), name='meter_reset_nonnegative'), models.CheckConstraint(condition=models.Q(('rate__gte', 0), ('rate__lt', 1)), name='meter_rate_range'), models.CheckConstraint(condition=models.Q(('wager_cents__gt', 0)), name='meter_wager_positive'), models.CheckConstraint(condition=models.Q(('overflow_cents__gte', 0)), name='meter_overflow_nonneg'), models.CheckConstraint(condition=models.Q(('cap_cents__isnull', True), ('cap_cents__gte', models.F('reset_cents')), _connector='OR'), name='meter_cap_not_below_reset')],
+                "ordering": ["name"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("value_cents__gte", 0)), name="meter_value_nonnegative"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("reset_cents__gte", 0)), name="meter_reset_nonnegative"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("rate__gte", 0), ("rate__lt", 1)),
+                        name="meter_rate_range",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("wager_cents__gt", 0)), name="meter_wager_positive"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("overflow_cents__gte", 0)), name="meter_overflow_nonneg"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("cap_cents__isnull", True),
+                            ("cap_cents__gte", models.F("reset_cents")),
+                            _connector="OR",
+                        ),
+                        name="meter_cap_not_below_reset",
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Round',
+            name="Round",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField()),
-                ('game', models.CharField(choices=[('second_chance', 'Three Card 2nd Chance'), ('lowball', 'Three Card Lowball'), ('pyramid', 'Pyramid Poker')], max_length=20)),
-                ('status', models.CharField(choices=[('open', 'Open'), ('settled', 'Settled'), ('voided', 'Voided')], default='open', max_length=10)),
-                ('entry', models.JSONField(default=dict)),
-                ('house_way', models.JSONField(blank=True, default=dict)),
-                ('settlement', models.JSONField(blank=True, null=True)),
-                ('idempotency_key', models.CharField(blank=True, max_length=100, null=True, unique=True)),
-                ('handle_cents', models.BigIntegerField(default=0)),
-                ('players_net_cents', models.BigIntegerField(default=0)),
-                ('opened_at', models.DateTimeField(auto_now_add=True)),
-                ('settled_at', models.DateTimeField(blank=True, null=True)),
-                ('corrects', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='corrections', to='tables.round')),
-                ('dealer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='rounds', to=settings.AUTH_USER_MODEL)),
-                ('paytable_version', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='rounds', to='tables.paytableversion')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField()),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[
+                            ("second_chance", "Three Card 2nd Chance"),
+                            ("lowball", "Three Card Lowball"),
+                            ("pyramid", "Pyramid Poker"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("open", "Open"), ("settled", "Settled"), ("voided", "Voided")],
+                        default="open",
+                        max_length=10,
+                    ),
+                ),
+                ("entry", models.JSONField(default=dict)),
+                ("house_way", models.JSONField(blank=True, default=dict)),
+                ("settlement", models.JSONField(blank=True, null=True)),
+                (
+                    "idempotency_key",
+                    models.CharField(blank=True, max_length=100, null=True, unique=True),
+                ),
+                ("handle_cents", models.BigIntegerField(default=0)),
+                ("players_net_cents", models.BigIntegerField(default=0)),
+                ("opened_at", models.DateTimeField(auto_now_add=True)),
+                ("settled_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "corrects",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="corrections",
+                        to="tables.round",
+                    ),
+                ),
+                (
+                    "dealer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="rounds",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "paytable_version",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="rounds",
+                        to="tables.paytableversion",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-id'],
+                "ordering": ["-id"],
             },
         ),
         migrations.CreateModel(
-            name='MeterEntry',
+            name="MeterEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('contribution', 'Contribution'), ('jackpot', 'Jackpot paid'), ('overflow', 'Overflow (past the cap)'), ('correction', 'Authorised correction')], max_length=12)),
-                ('amount_cents', models.BigIntegerField(help_text='signed change to the meter value')),
-                ('value_after_cents', models.BigIntegerField()),
-                ('reason', models.TextField(blank=True)),
-                ('at', models.DateTimeField(auto_now_add=True)),
-                ('by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, to=settings.AUTH_USER_MODEL)),
-                ('meter', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='entries', to='tables.progressivemeter')),
-                ('round', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, to='tables.round')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("contribution", "Contribution"),
+                            ("jackpot", "Jackpot paid"),
+                            ("overflow", "Overflow (past the cap)"),
+                            ("correction", "Authorised correction"),
+                        ],
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "amount_cents",
+                    models.BigIntegerField(help_text="signed change to the meter value"),
+                ),
+                ("value_after_cents", models.BigIntegerField()),
+                ("reason", models.TextField(blank=True)),
+                ("at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "meter",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="entries",
+                        to="tables.progressivemeter",
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        to="tables.round",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'meter entries',
-                'ordering': ['id'],
+                "verbose_name_plural": "meter entries",
+                "ordering": ["id"],
             },
         ),
         migrations.CreateModel(
-            name='SettlementLine',
+            name="SettlementLine",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('wager', models.CharField(max_length=20)),
-                ('stake_cents', models.BigIntegerField()),
-                ('result', models.CharField(choices=[('win', 'Win'), ('lose', 'Lose'), ('push', 'Push')], max_length=4)),
-                ('net_cents', models.BigIntegerField()),
-                ('breakage', models.DecimalField(decimal_places=8, default=0, max_digits=12)),
-                ('award', models.CharField(blank=True, max_length=12)),
-                ('odds', models.CharField(blank=True, max_length=20)),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='lines', to='tables.round')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("wager", models.CharField(max_length=20)),
+                ("stake_cents", models.BigIntegerField()),
+                (
+                    "result",
+                    models.CharField(
+                        choices=[("win", "Win"), ("lose", "Lose"), ("push", "Push")], max_length=4
+                    ),
+                ),
+                ("net_cents", models.BigIntegerField()),
+                ("breakage", models.DecimalField(decimal_places=8, default=0, max_digits=12)),
+                ("award", models.CharField(blank=True, max_length=12)),
+                ("odds", models.CharField(blank=True, max_length=20)),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="lines",
+                        to="tables.round",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['round', 'seat', 'id'],
+                "ordering": ["round", "seat", "id"],
             },
         ),
         migrations.CreateModel(
-            name='Table',
+            name="Table",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=30, unique=True)),
-                ('game', models.CharField(choices=[('second_chance', 'Three Card 2nd Chance'), ('lowball', 'Three Card Lowball'), ('pyramid', 'Pyramid Poker')], max_length=20)),
-                ('seats', models.PositiveSmallIntegerField(default=7)),
-                ('is_open', models.BooleanField(default=True)),
-                ('meter', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='tables', to='tables.progressivemeter')),
-                ('paytable_version', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='tables', to='tables.paytableversion')),
-                ('pit', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='tables', to='tables.pit')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=30, unique=True)),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[
+                            ("second_chance", "Three Card 2nd Chance"),
+                            ("lowball", "Three Card Lowball"),
+                            ("pyramid", "Pyramid Poker"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("seats", models.PositiveSmallIntegerField(default=7)),
+                ("is_open", models.BooleanField(default=True)),
+                (
+                    "meter",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tables",
+                        to="tables.progressivemeter",
+                    ),
+                ),
+                (
+                    "paytable_version",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tables",
+                        to="tables.paytableversion",
+                    ),
+                ),
+                (
+                    "pit",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tables",
+                        to="tables.pit",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.AddField(
-            model_name='round',
-            name='table',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='rounds', to='tables.table'),
+            model_name="round",
+            name="table",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="rounds",
+                to="tables.table",
+            ),
         ),
         migrations.CreateModel(
-            name='DealerSession',
+            name="DealerSession",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('started_at', models.DateTimeField(auto_now_add=True)),
-                ('ended_at', models.DateTimeField(blank=True, null=True)),
-                ('dealer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='dealer_sessions', to=settings.AUTH_USER_MODEL)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='dealer_sessions', to='tables.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("started_at", models.DateTimeField(auto_now_add=True)),
+                ("ended_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "dealer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="dealer_sessions",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="dealer_sessions",
+                        to="tables.table",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-started_at'],
+                "ordering": ["-started_at"],
             },
         ),
         migrations.AddConstraint(
-            model_name='paytableversion',
-            constraint=models.UniqueConstraint(fields=('game', 'name', 'version'), name='paytable_version_unique'),
+            model_name="paytableversion",
+            constraint=models.UniqueConstraint(
+                fields=("game", "name", "version"), name="paytable_version_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='paytableversion',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('approved_at__isnull', True), ('approved_by__isnull', True), ('status', 'draft')), models.Q(('approved_at__isnull', False), ('approved_by__isnull', False), ('status', 'approved')), _connector='OR'), name='paytable_approval_complete'),
+            model_name="paytableversion",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(
+                        ("approved_at__isnull", True),
+                        ("approved_by__isnull", True),
+                        ("status", "draft"),
+                    ),
+                    models.Q(
+                        ("approved_at__isnull", False),
+                        ("approved_by__isnull", False),
+                        ("status", "approved"),
+                    ),
+                    _connector="OR",
+                ),
+                name="paytable_approval_complete",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='paytableversion',
-            constraint=models.CheckConstraint(condition=models.Q(('approved_by', models.F('drafted_by')), _negated=True), name='paytable_approver_is_not_author'),
+            model_name="paytableversion",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("approved_by", models.F("drafted_by")), _negated=True),
+                name="paytable_approver_is_not_author",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='paytableversion',
-            constraint=models.CheckConstraint(condition=models.Q(('game__in', ['second_chance', 'lowball', 'pyramid'])), name='paytable_game_valid'),
+            model_name="paytableversion",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("game__in", ["second_chance", "lowball", "pyramid"])),
+                name="paytable_game_valid",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='meterentry',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('kind', 'correction'), _negated=True), models.Q(('by__isnull', False), models.Q(('reason', ''), _negated=True)), _connector='OR'), name='meter_correction_has_author_and_reason'),
+            model_name="meterentry",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("kind", "correction"), _negated=True),
+                    models.Q(("by__isnull", False), models.Q(("reason", ""), _negated=True)),
+                    _connector="OR",
+                ),
+                name="meter_correction_has_author_and_reason",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='meterentry',
-            constraint=models.CheckConstraint(condition=models.Q(('value_after_cents__gte', 0)), name='meter_entry_nonneg'),
+            model_name="meterentry",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("value_after_cents__gte", 0)), name="meter_entry_nonneg"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='settlementline',
-            constraint=models.UniqueConstraint(fields=('round', 'seat', 'wager'), name='one_line_per_wager'),
+            model_name="settlementline",
+            constraint=models.UniqueConstraint(
+                fields=("round", "seat", "wager"), name="one_line_per_wager"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='settlementline',
-            constraint=models.CheckConstraint(condition=models.Q(('stake_cents__gt', 0)), name='line_stake_positive'),
+            model_name="settlementline",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("stake_cents__gt", 0)), name="line_stake_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='settlementline',
-            constraint=models.CheckConstraint(condition=models.Q(('seat__gte', 1), ('seat__lte', 7)), name='line_seat_1_to_7'),
+            model_name="settlementline",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("seat__gte", 1), ("seat__lte", 7)), name="line_seat_1_to_7"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='settlementline',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('net_cents', django.db.models.expressions.CombinedExpression(models.F('stake_cents'), '*', models.Value(-1))), ('result', 'lose')), models.Q(('net_cents', 0), ('result', 'push')), models.Q(('net_cents__gt', 0), ('result', 'win')), models.Q(('result', 'win'), ('wager', 'progressive')), _connector='OR'), name='line_net_matches_result'),
+            model_name="settlementline",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(
+                        (
+                            "net_cents",
+                            django.db.models.expressions.CombinedExpression(
+                                models.F("stake_cents"), "*", models.Value(-1)
+                            ),
+                        ),
+                        ("result", "lose"),
+                    ),
+                    models.Q(("net_cents", 0), ("result", "push")),
+                    models.Q(("net_cents__gt", 0), ("result", "win")),
+                    models.Q(("result", "win"), ("wager", "progressive")),
+                    _connector="OR",
+                ),
+                name="line_net_matches_result",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='settlementline',
-            constraint=models.CheckConstraint(condition=models.Q(('breakage__gte', 0), ('breakage__lt', 1)), name='line_breakage_range'),
+            model_name="settlementline",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("breakage__gte", 0), ("breakage__lt", 1)),
+                name="line_breakage_range",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.CheckConstraint(condition=models.Q(('seats__gte', 1), ('seats__lte', 7)), name='table_seats_1_to_7'),
+            model_name="table",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("seats__gte", 1), ("seats__lte", 7)), name="table_seats_1_to_7"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.CheckConstraint(condition=models.Q(('game__in', ['second_chance', 'lowball', 'pyramid'])), name='table_game_valid'),
+            model_name="table",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("game__in", ["second_chance", "lowball", "pyramid"])),
+                name="table_game_valid",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.CheckConstraint(condition=models.Q(('meter__isnull', True), ('game', 'lowball'), _connector='OR'), name='table_meter_only_for_lowball'),
+            model_name="table",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("meter__isnull", True), ("game", "lowball"), _connector="OR"),
+                name="table_meter_only_for_lowball",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.UniqueConstraint(fields=('table', 'number'), name='round_number_per_table'),
+            model_name="round",
+            constraint=models.UniqueConstraint(
+                fields=("table", "number"), name="round_number_per_table"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.UniqueConstraint(condition=models.Q(('status', 'open')), fields=('table',), name='one_open_round_per_table'),
+            model_name="round",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("status", "open")),
+                fields=("table",),
+                name="one_open_round_per_table",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.CheckConstraint(condition=models.Q(('status__in', ['open', 'settled', 'voided'])), name='round_status_valid'),
+            model_name="round",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("status__in", ["open", "settled", "voided"])),
+                name="round_status_valid",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('settled_at__isnull', True), ('settlement__isnull', True), ('status', 'open')), models.Q(('settled_at__isnull', False), ('settlement__isnull', False), ('status', 'settled')), ('status', 'voided'), _connector='OR'), name='round_settlement_matches_status'),
+            model_name="round",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(
+                        ("settled_at__isnull", True),
+                        ("settlement__isnull", True),
+                        ("status", "open"),
+                    ),
+                    models.Q(
+                        ("settled_at__isnull", False),
+                        ("settlement__isnull", False),
+                        ("status", "settled"),
+                    ),
+                    ("status", "voided"),
+                    _connector="OR",
+                ),
+                name="round_settlement_matches_status",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.CheckConstraint(condition=models.Q(('handle_cents__gte', 0)), name='round_handle_nonnegative'),
+            model_name="round",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("handle_cents__gte", 0)), name="round_handle_nonnegative"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='dealersession',
-            constraint=models.UniqueConstraint(condition=models.Q(('ended_at__isnull', True)), fields=('table',), name='one_dealer_per_table'),
+            model_name="dealersession",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("ended_at__isnull", True)),
+                fields=("table",),
+                name="one_dealer_per_table",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='dealersession',
-            constraint=models.UniqueConstraint(condition=models.Q(('ended_at__isnull', True)), fields=('dealer',), name='one_table_per_dealer'),
+            model_name="dealersession",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("ended_at__isnull", True)),
+                fields=("dealer",),
+                name="one_table_per_dealer",
+            ),
         ),
     ]

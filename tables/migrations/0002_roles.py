@@ -2,6 +2,7 @@
 
 from django.db import migrations
 
+
 def create_roles(apps, schema_editor):
     from django.contrib.auth.management import create_permissions
 

@@ -6,34 +6,60 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0002_roles'),
+        ("tables", "0002_roles"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.RemoveConstraint(
-            model_name='round',
-            name='round_settlement_matches_status',
+            model_name="round",
+            name="round_settlement_matches_status",
         ),
         migrations.AddField(
-            model_name='round',
-            name='void_reason',
+            model_name="round",
+            name="void_reason",
             field=models.TextField(blank=True),
         ),
         migrations.AddField(
-            model_name='round',
-            name='voided_at',
+            model_name="round",
+            name="voided_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='round',
-            name='voided_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='voids', to=settings.AUTH_USER_MODEL),
+            model_name="round",
+            name="voided_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="voids",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('settled_at__isnull', True), ('settlement__isnull', True), ('status', 'open')), models.Q(('settled_at__isnull', False), ('settlement__isnull', False), ('status', 'settled')), models.Q(('status', 'voided'), ('voided_at__isnull', False), ('voided_by__isnull', False), models.Q(('void_reason', ''), _negated=True)), _connector='OR'), name='round_settlement_matches_status'),
+            model_name="round",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(
+                        ("settled_at__isnull", True),
+                        ("settlement__isnull", True),
+                        ("status", "open"),
+                    ),
+                    models.Q(
+                        ("settled_at__isnull", False),
+                        ("settlement__isnull", False),
+                        ("status", "settled"),
+                    ),
+                    models.Q(
+                        ("status", "voided"),
+                        ("voided_at__isnull", False),
+                        ("voided_by__isnull", False),
+                        models.Q(("void_reason", ""), _negated=True),
+                    ),
+                    _connector="OR",
+                ),
+                name="round_settlement_matches_status",
+            ),
         ),
     ]

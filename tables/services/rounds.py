@@ -25,7 +25,15 @@ from tables.engine import contract, entry
 from tables.engine.errors import EngineError
 from tables.engine.money import format_cents, parse_cents
 from tables.engine.settlement import Settlement
-from tables.models import DealerSession, Game, ProgressiveMeter, Round, SettlementLine, Table
+from tables.models import (
+    SEAT_WAGERS,
+    DealerSession,
+    Game,
+    ProgressiveMeter,
+    Round,
+    SettlementLine,
+    Table,
+)
 from tables.roles import Role, has_role
 
 from . import ServiceError
@@ -111,11 +119,7 @@ def validate_wagers(table: Table, wagers: dict[Any, Any]) -> list[dict[str, Any]
         given = {k: v for k, v in given.items() if v not in (None, "", 0, "0", "0.00")}
         if not given:
             continue  # an empty seat
-        allowed = {
-            Game.SECOND_CHANCE: ("ante", "pair_plus"),
-            Game.LOWBALL: ("ante", "bonus", "progressive"),
-            Game.PYRAMID: ("ante",),
-        }[Game(table.game)]
+        allowed = SEAT_WAGERS[table.game]
         for name in given:
             if name not in allowed:
                 raise ServiceError(
@@ -173,10 +177,12 @@ def round_open(*, table: Table, dealer: AbstractBaseUser, wagers: dict[Any, Any]
     )
     require_dealer_at(table, dealer)
     if not table.is_open:
-        raise ServiceError(f"{table} is closed", status=409)
+        raise ServiceError(f"{table} is closed", code="table_closed", status=409)
     version = table.paytable_version
     if version is None or not version.is_approved:
-        raise ServiceError(f"{table} has no approved paytable in force", status=409)
+        raise ServiceError(
+            f"{table} has no approved paytable in force", code="no_paytable", status=409
+        )
     open_round = table.rounds.filter(status=Round.Status.OPEN).first()
     if open_round is not None:
         raise ServiceError(
@@ -217,10 +223,14 @@ def round_deal(
     round_ = _locked_open(round, dealer)
     data = copy.deepcopy(round_.entry)
     if data["dealer"].get("cards"):
-        raise ServiceError("the cards of this round are already entered", status=409)
+        raise ServiceError(
+            "the cards of this round are already entered", code="already_dealt", status=409
+        )
     wanted = {s["seat"] for s in data["seats"]}
+    if not isinstance(seat_cards, dict):
+        raise ServiceError("cards must map each seat number to its three cards", field="cards")
     given = {}
-    for key, value in (seat_cards or {}).items():
+    for key, value in seat_cards.items():
         try:
             given[int(key)] = value
         except (TypeError, ValueError):
@@ -266,9 +276,13 @@ def round_decide(
     round_ = _locked_open(round, dealer)
     data = copy.deepcopy(round_.entry)
     if not data["dealer"].get("cards"):
-        raise ServiceError("enter the deal first", status=409)
+        raise ServiceError("enter the deal first", code="not_dealt", status=409)
     if data["dealer"].get("draw") or data.get("dealer_done"):
-        raise ServiceError("the dealer has already played: decisions are closed", status=409)
+        raise ServiceError(
+            "the dealer has already played: decisions are closed",
+            code="decisions_closed",
+            status=409,
+        )
     n = int(seat)
     target = _seat(data, n)
     for key in ("mulligan", "discard", "draw", "one_card", "house_way"):
@@ -358,7 +372,7 @@ def round_dealer(
     data = copy.deepcopy(round_.entry)
     pending = [s["seat"] for s in data["seats"] if s["seat"] not in data["decided"]]
     if not data["dealer"].get("cards"):
-        raise ServiceError("enter the deal first", status=409)
+        raise ServiceError("enter the deal first", code="not_dealt", status=409)
     if pending:
         raise ServiceError(
             f"seat {pending[0]} has not decided yet", field=f"seat {pending[0]}", status=409
@@ -413,8 +427,12 @@ def round_state(round_: Round) -> dict[str, Any]:
 
 def round_preview(round_: Round) -> dict[str, Any]:
     """Every seat's result and payout, as the engine settles the round now (nothing saved)."""
+    if round_.status != Round.Status.OPEN:
+        raise ServiceError(
+            f"round {round_} is already {round_.status}", code="not_open", status=409
+        )
     if round_state(round_)["step"] != STEP_CONFIRM:
-        raise ServiceError("the round is not complete yet", status=409)
+        raise ServiceError("the round is not complete yet", code="not_complete", status=409)
     return contract.settlement_to_json(_settle_with_engine(round_, round_.table.meter))
 
 
@@ -466,7 +484,13 @@ def round_settle(
 ) -> Round:
     """Settle and close the round. The same idempotency key again returns the same round."""
     if idempotency_key is not None:
-        idempotency_key = str(idempotency_key).strip()[:100] or None
+        idempotency_key = str(idempotency_key).strip() or None
+        if idempotency_key and len(idempotency_key) > 100:
+            raise ServiceError(
+                "the idempotency key may have at most 100 characters",
+                field="idempotency_key",
+                code="bad_idempotency_key",
+            )
     round_ = Round.objects.select_for_update(of=("self",)).select_related("table").get(pk=round.pk)
     require_dealer_at(round_.table, dealer)
     if idempotency_key:
@@ -484,7 +508,7 @@ def round_settle(
             f"round {round_} is already {round_.status}", code="already_settled", status=409
         )
     if round_state(round_)["step"] != STEP_CONFIRM:
-        raise ServiceError("the round is not complete yet", status=409)
+        raise ServiceError("the round is not complete yet", code="not_complete", status=409)
     meter = None
     if round_.table.meter_id is not None:
         meter = ProgressiveMeter.objects.select_for_update().get(pk=round_.table.meter_id)

@@ -21,13 +21,18 @@ def dealer_sign_in(*, dealer: AbstractBaseUser, table: Table) -> DealerSession:
         raise PermissionDenied("only dealers sign in at tables")
     table = Table.objects.select_for_update().get(pk=table.pk)
     if not table.is_open:
-        raise ServiceError(f"table {table} is closed", field="table", status=409)
+        raise ServiceError(
+            f"table {table} is closed", field="table", code="table_closed", status=409
+        )
     current = DealerSession.objects.filter(table=table, ended_at__isnull=True).first()
     if current is not None:
         if current.dealer_id == dealer.pk:
             return current
         raise ServiceError(
-            f"{current.dealer.get_username()} is signed in at {table}", field="table", status=409
+            f"{current.dealer.get_username()} is signed in at {table}",
+            field="table",
+            code="table_taken",
+            status=409,
         )
     dealer_sign_out(dealer=dealer)
     session = DealerSession.objects.create(table=table, dealer=dealer)

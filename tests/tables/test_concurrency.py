@@ -3,6 +3,7 @@ the other is told the round is already settled; lines and meter move once."""
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import Any
 
@@ -22,19 +23,30 @@ from tables.services.sessions import dealer_sign_in
 def test_two_tablets_cannot_settle_one_round_twice() -> None:
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL (DATABASE_URL) for real row locks between connections")
-    with override_settings(DEBUG=True):
-        call_command("seed_demo", stdout=open("/dev/null", "w"))
+    with override_settings(DEBUG=True), open(os.devnull, "w") as quiet:
+        call_command("seed_demo", stdout=quiet)
     from django.contrib.auth import get_user_model
 
     dealer = get_user_model().objects.get(username="dealer2")
     table = Table.objects.get(name="LB-1")
     dealer_sign_in(dealer=dealer, table=table)
-    r = svc.round_open(table=table, dealer=dealer, wagers={s: {"ante": "10.00", "progressive": "1.00"}
-                                                           for s in range(1, 8)})
+    r = svc.round_open(
+        table=table,
+        dealer=dealer,
+        wagers={s: {"ante": "10.00", "progressive": "1.00"} for s in range(1, 8)},
+    )
     r = svc.round_deal(
-        round=r, dealer=dealer,
-        seat_cards={1: "2c 3c 5d", 2: "2d 3d 6c", 3: "2h 3h 7c", 4: "2s 3s 8c", 5: "4c 4d 9c",
-                    6: "5c 5h Tc", 7: "6d 6h Jc"},
+        round=r,
+        dealer=dealer,
+        seat_cards={
+            1: "2c 3c 5d",
+            2: "2d 3d 6c",
+            3: "2h 3h 7c",
+            4: "2s 3s 8c",
+            5: "4c 4d 9c",
+            6: "5c 5h Tc",
+            7: "6d 6h Jc",
+        },
         dealer_cards="Kd 8s 7d",
     )
     for seat in range(1, 8):

@@ -21,13 +21,23 @@ from tables.services.sessions import dealer_sign_in
 pytestmark = pytest.mark.django_db
 
 
-def play(table: Any, dealer: Any, wagers: dict[int, dict[str, str]], cards: dict[int, str], dealer_cards: str,
-         decisions: dict[int, dict[str, Any]], draw: str = "", discard: str | None = None) -> Round:
+def play(
+    table: Any,
+    dealer: Any,
+    wagers: dict[int, dict[str, str]],
+    cards: dict[int, str],
+    dealer_cards: str,
+    decisions: dict[int, dict[str, Any]],
+    draw: str = "",
+    discard: str | None = None,
+) -> Round:
     r = svc.round_open(table=table, dealer=dealer, wagers=wagers)
     r = svc.round_deal(round=r, dealer=dealer, seat_cards=cards, dealer_cards=dealer_cards)
     for seat in sorted(cards):
         r = svc.round_decide(round=r, dealer=dealer, seat=seat, decision=decisions.get(seat, {}))
-    r = svc.round_dealer(round=r, dealer=dealer, draw=draw.split(), discard=discard.split() if discard else None)
+    r = svc.round_dealer(
+        round=r, dealer=dealer, draw=draw.split(), discard=discard.split() if discard else None
+    )
     return r
 
 
@@ -40,49 +50,79 @@ def signed_in(floor: dict[str, Any]) -> dict[str, Any]:
 
 def test_second_chance_full_round_matches_the_engine(signed_in: dict[str, Any]) -> None:
     f = signed_in
-    r = play(f["SC-1"], f["dealer"], {1: {"ante": "10.00", "pair_plus": "5.00"}, 4: {"ante": "25.00"}},
-             {1: "9d 8h 2s", 4: "Kc Th 4d"}, "Qs 7d 2c",
-             {1: {"mulligan": True, "cards": "Jc Jd 4h", "pair_plus": "5.00"}}, draw="Ah Kd 3c")
+    r = play(
+        f["SC-1"],
+        f["dealer"],
+        {1: {"ante": "10.00", "pair_plus": "5.00"}, 4: {"ante": "25.00"}},
+        {1: "9d 8h 2s", 4: "Kc Th 4d"},
+        "Qs 7d 2c",
+        {1: {"mulligan": True, "cards": "Jc Jd 4h", "pair_plus": "5.00"}},
+        draw="Ah Kd 3c",
+    )
     assert svc.round_state(r)["step"] == svc.STEP_CONFIRM
     preview = svc.round_preview(r)
     r = svc.round_settle(round=r, dealer=f["dealer"])
-    expected = settle_round({
-        "game": "second_chance",
-        "dealer": {"cards": ["Qs", "7d", "2c"], "draw": ["Ah", "Kd", "3c"]},
-        "seats": [
-            {"seat": 1, "wagers": {"ante": "10.00", "pair_plus": "5.00"}, "cards": ["9d", "8h", "2s"],
-             "mulligan": {"cards": ["Jc", "Jd", "4h"], "pair_plus": "5.00"}},
-            {"seat": 4, "wagers": {"ante": "25.00"}, "cards": ["Kc", "Th", "4d"]},
-        ],
-    })
+    expected = settle_round(
+        {
+            "game": "second_chance",
+            "dealer": {"cards": ["Qs", "7d", "2c"], "draw": ["Ah", "Kd", "3c"]},
+            "seats": [
+                {
+                    "seat": 1,
+                    "wagers": {"ante": "10.00", "pair_plus": "5.00"},
+                    "cards": ["9d", "8h", "2s"],
+                    "mulligan": {"cards": ["Jc", "Jd", "4h"], "pair_plus": "5.00"},
+                },
+                {"seat": 4, "wagers": {"ante": "25.00"}, "cards": ["Kc", "Th", "4d"]},
+            ],
+        }
+    )
     assert r.status == Round.Status.SETTLED
     assert r.settlement == expected == preview
     lines = list(r.lines.values_list("seat", "wager", "stake_cents", "result", "net_cents"))
     assert lines == [
-        (1, "ante", 1000, "win", 1000), (1, "raise", 1000, "win", 1000),
-        (1, "pair_plus", 500, "lose", -500), (1, "mulligan_pair_plus", 500, "win", 500),
+        (1, "ante", 1000, "win", 1000),
+        (1, "raise", 1000, "win", 1000),
+        (1, "pair_plus", 500, "lose", -500),
+        (1, "mulligan_pair_plus", 500, "win", 500),
         (4, "ante", 2500, "lose", -2500),
     ]
     assert r.handle_cents == 5500 and r.house_win_cents == 500
-    kinds = list(AuditEvent.objects.filter(object_id=str(r.pk), object_type="tables.round")
-                 .values_list("kind", flat=True))
-    assert kinds == ["round.opened", "round.cards_entered", "round.decision", "round.decision",
-                     "round.house_way", "round.settled"]
+    kinds = list(
+        AuditEvent.objects.filter(object_id=str(r.pk), object_type="tables.round").values_list(
+            "kind", flat=True
+        )
+    )
+    assert kinds == [
+        "round.opened",
+        "round.cards_entered",
+        "round.decision",
+        "round.decision",
+        "round.house_way",
+        "round.settled",
+    ]
 
 
 def test_lowball_round_moves_the_progressive_meter(signed_in: dict[str, Any]) -> None:
     f = signed_in
     meter = f["LB-1"].meter
     before = meter.value_cents
-    r = play(f["LB-1"], f["dealer2"],
-             {1: {"ante": "10.00", "progressive": "1.00"}, 2: {"ante": "10.00", "bonus": "10.00"}},
-             {1: "5d 3c Jh", 2: "9h 9c 2d"}, "Kd 8s 3h",
-             {1: {"discard": ["Jh"], "draw": ["Ac"]}, 2: {"discard": ["9h"], "draw": ["7s"]}}, draw="6c")
+    r = play(
+        f["LB-1"],
+        f["dealer2"],
+        {1: {"ante": "10.00", "progressive": "1.00"}, 2: {"ante": "10.00", "bonus": "10.00"}},
+        {1: "5d 3c Jh", 2: "9h 9c 2d"},
+        "Kd 8s 3h",
+        {1: {"discard": ["Jh"], "draw": ["Ac"]}, 2: {"discard": ["9h"], "draw": ["7s"]}},
+        draw="6c",
+    )
     assert r.house_way["discard"] == ["Kd"]
     r = svc.round_settle(round=r, dealer=f["dealer2"])
     meter.refresh_from_db()
     assert meter.value_cents == before + 20
-    assert list(MeterEntry.objects.filter(round=r).values_list("kind", "amount_cents")) == [("contribution", 20)]
+    assert list(MeterEntry.objects.filter(round=r).values_list("kind", "amount_cents")) == [
+        ("contribution", 20)
+    ]
     seat1 = {line.wager: line for line in r.lines.filter(seat=1)}
     assert seat1["progressive"].award == "five_high" and seat1["progressive"].net_cents == 200
     assert seat1["bonus"].net_cents == 3000
@@ -90,8 +130,14 @@ def test_lowball_round_moves_the_progressive_meter(signed_in: dict[str, Any]) ->
 
 def test_pyramid_round_with_set_it_for_me(floor: dict[str, Any]) -> None:
     dealer_sign_in(dealer=floor["dealer"], table=floor["PY-1"])
-    r = play(floor["PY-1"], floor["dealer"], {1: {"ante": "10.00"}, 2: {"ante": "10.00"}},
-             {1: "Ah Qd 3c", 2: "Jh Js 4c"}, "Kc 9d 5h", {1: {"one_card": "Qd"}, 2: {"house_way": True}})
+    r = play(
+        floor["PY-1"],
+        floor["dealer"],
+        {1: {"ante": "10.00"}, 2: {"ante": "10.00"}},
+        {1: "Ah Qd 3c", 2: "Jh Js 4c"},
+        "Kc 9d 5h",
+        {1: {"one_card": "Qd"}, 2: {"house_way": True}},
+    )
     r = svc.round_settle(round=r, dealer=floor["dealer"])
     assert [s["lines"][0]["result"] for s in r.settlement["seats"]] == ["win", "push"]
     assert r.settlement["seats"][1]["one_card"] == "Jh"
@@ -109,15 +155,23 @@ def snapshot(r: Round) -> str:
         ("deal", {"seat_cards": {1: "9d 8h 2s", 4: "Kc Th 4x"}, "dealer_cards": "Qs 7d 2c"}, "4x"),
         ("deal", {"seat_cards": {1: "9d 8h", 4: "Kc Th 4d"}, "dealer_cards": "Qs 7d 2c"}, "seat 1"),
         ("deal", {"seat_cards": {1: "9d 8h 2s"}, "dealer_cards": "Qs 7d 2c"}, "seat 4"),
-        ("deal", {"seat_cards": {1: "9d 8h 2s", 4: "Kc Th 4d", 5: "5c 5d 5h"}, "dealer_cards": "Qs 7d 2c"},
-         "seat 5"),
+        (
+            "deal",
+            {
+                "seat_cards": {1: "9d 8h 2s", 4: "Kc Th 4d", 5: "5c 5d 5h"},
+                "dealer_cards": "Qs 7d 2c",
+            },
+            "seat 5",
+        ),
     ],
 )
 def test_a_refused_deal_names_the_card_or_seat_and_saves_nothing(
     signed_in: dict[str, Any], step: str, kwargs: dict[str, Any], named: str
 ) -> None:
     f = signed_in
-    r = svc.round_open(table=f["SC-1"], dealer=f["dealer"], wagers={1: {"ante": "10.00"}, 4: {"ante": "25.00"}})
+    r = svc.round_open(
+        table=f["SC-1"], dealer=f["dealer"], wagers={1: {"ante": "10.00"}, 4: {"ante": "25.00"}}
+    )
     before = snapshot(r)
     events = AuditEvent.objects.count()
     with pytest.raises(ServiceError) as err:
@@ -127,10 +181,14 @@ def test_a_refused_deal_names_the_card_or_seat_and_saves_nothing(
     assert AuditEvent.objects.count() == events
 
 
-def test_a_dealer_draw_against_the_house_way_is_refused_and_saves_nothing(signed_in: dict[str, Any]) -> None:
+def test_a_dealer_draw_against_the_house_way_is_refused_and_saves_nothing(
+    signed_in: dict[str, Any],
+) -> None:
     f = signed_in
     r = svc.round_open(table=f["SC-1"], dealer=f["dealer"], wagers={1: {"ante": "10.00"}})
-    r = svc.round_deal(round=r, dealer=f["dealer"], seat_cards={1: "9h 8h 2s"}, dealer_cards="Ks 7d 2c")
+    r = svc.round_deal(
+        round=r, dealer=f["dealer"], seat_cards={1: "9h 8h 2s"}, dealer_cards="Ks 7d 2c"
+    )
     r = svc.round_decide(round=r, dealer=f["dealer"], seat=1, decision={})
     before = snapshot(r)
     with pytest.raises(ServiceError) as err:
@@ -145,12 +203,20 @@ def test_wagers_are_checked_against_the_table_limits(signed_in: dict[str, Any]) 
         svc.round_open(table=f["SC-1"], dealer=f["dealer"], wagers={3: {"ante": "1000.00"}})
     assert "seat 3 ante" in err.value.message and "500.00" in err.value.message
     with pytest.raises(ServiceError) as err:
-        svc.round_open(table=f["SC-1"], dealer=f["dealer"], wagers={3: {"ante": "10.00", "raise": "10.00"}})
+        svc.round_open(
+            table=f["SC-1"], dealer=f["dealer"], wagers={3: {"ante": "10.00", "raise": "10.00"}}
+        )
     assert "raise" in err.value.message
     with pytest.raises(ServiceError):
-        svc.round_open(table=f["LB-1"], dealer=f["dealer2"], wagers={2: {"ante": "10.00", "bonus": "5.00"}})
+        svc.round_open(
+            table=f["LB-1"], dealer=f["dealer2"], wagers={2: {"ante": "10.00", "bonus": "5.00"}}
+        )
     with pytest.raises(ServiceError):
-        svc.round_open(table=f["LB-1"], dealer=f["dealer2"], wagers={2: {"ante": "10.00", "progressive": "5.00"}})
+        svc.round_open(
+            table=f["LB-1"],
+            dealer=f["dealer2"],
+            wagers={2: {"ante": "10.00", "progressive": "5.00"}},
+        )
     with pytest.raises(ServiceError):
         svc.round_open(table=f["SC-1"], dealer=f["dealer"], wagers={8: {"ante": "10.00"}})
     assert not Round.objects.exists()
@@ -159,7 +225,14 @@ def test_wagers_are_checked_against_the_table_limits(signed_in: dict[str, Any]) 
 def test_rebet_offers_the_last_rounds_wagers(signed_in: dict[str, Any]) -> None:
     f = signed_in
     assert svc.last_wagers(f["SC-1"]) == {}
-    play(f["SC-1"], f["dealer"], {2: {"ante": "15.00", "pair_plus": "5.00"}}, {2: "9d 8h 2s"}, "Ks 7d 2c", {})
+    play(
+        f["SC-1"],
+        f["dealer"],
+        {2: {"ante": "15.00", "pair_plus": "5.00"}},
+        {2: "9d 8h 2s"},
+        "Ks 7d 2c",
+        {},
+    )
     assert svc.last_wagers(f["SC-1"]) == {2: {"ante": "15.00", "pair_plus": "5.00"}}
 
 
@@ -178,17 +251,26 @@ def test_settle_is_idempotent_with_a_key_and_never_settles_twice(signed_in: dict
     assert SettlementLine.objects.filter(round=r).count() == 1
 
 
-def test_a_round_settles_under_the_paytable_version_it_started_with(signed_in: dict[str, Any]) -> None:
+def test_a_round_settles_under_the_paytable_version_it_started_with(
+    signed_in: dict[str, Any],
+) -> None:
     f = signed_in
     table = f["SC-1"]
     r = svc.round_open(table=table, dealer=f["dealer"], wagers={1: {"ante": "10.00"}})
     lines = NAMED[Game.SECOND_CHANCE]["default"].as_data()
     lines["ante"]["straight"] = "5"
-    v2 = paytable_draft(author=f["admin"], game="second_chance", name="default", lines=lines,
-                        limits=table.paytable_version.limits)
+    v2 = paytable_draft(
+        author=f["admin"],
+        game="second_chance",
+        name="default",
+        lines=lines,
+        limits=table.paytable_version.limits,
+    )
     paytable_approve(version=v2, approver=f["admin2"])
     paytable_assign(table=table, version=v2, by=f["admin"])
-    r = svc.round_deal(round=r, dealer=f["dealer"], seat_cards={1: "9s Td Jc"}, dealer_cards="Ks 4d 2c")
+    r = svc.round_deal(
+        round=r, dealer=f["dealer"], seat_cards={1: "9s Td Jc"}, dealer_cards="Ks 4d 2c"
+    )
     r = svc.round_decide(round=r, dealer=f["dealer"], seat=1, decision={})
     r = svc.round_dealer(round=r, dealer=f["dealer"])
     r = svc.round_settle(round=r, dealer=f["dealer"])
@@ -206,7 +288,9 @@ def test_only_the_dealer_signed_in_at_the_table_plays(signed_in: dict[str, Any])
             svc.round_open(table=f["SC-1"], dealer=f[user], wagers={1: {"ante": "10.00"}})
     r = svc.round_open(table=f["SC-1"], dealer=f["dealer"], wagers={1: {"ante": "10.00"}})
     with pytest.raises(PermissionDenied):
-        svc.round_deal(round=r, dealer=f["pitboss"], seat_cards={1: "9d 8h 2s"}, dealer_cards="Ks 7d 2c")
+        svc.round_deal(
+            round=r, dealer=f["pitboss"], seat_cards={1: "9d 8h 2s"}, dealer_cards="Ks 7d 2c"
+        )
     with pytest.raises(PermissionDenied):
         dealer_sign_in(dealer=f["pitboss"], table=f["PY-1"])
 

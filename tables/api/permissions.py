@@ -1,0 +1,89 @@
+"""Who may call what: each view lists the roles allowed per action, checked up front.
+
+`ActionRoles` refuses a caller without one of the roles the view lists for the action (an
+action missing from the list is refused to everyone: fail closed). `RoundAccess` adds the
+per-round rule: playing a round needs the dealer signed in at its table, and a dealer reads
+only the rounds of the table they are signed in to. The services check the dealer again under
+the row lock, so a sign-out between the two checks still refuses the step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+
+from tables.models import DealerSession, Round, Table
+from tables.roles import Role, has_role
+
+ALL_ROLES: tuple[Role, ...] = (Role.DEALER, Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR)
+OVERSIGHT: tuple[Role, ...] = (Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR)
+DEALERS: tuple[Role, ...] = (Role.DEALER,)
+
+# Round actions that change the round: only the dealer signed in at its table.
+PLAY_ACTIONS = frozenset({"deal", "decide", "dealer", "settle"})
+
+
+def _role_names(roles: tuple[Role, ...]) -> str:
+    names = [str(r.label).lower() for r in roles]
+    if not names:
+        return "nobody"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def action_key(view: Any, request: Request) -> str:
+    """The viewset action (`list`, `settle`, ...) or, for a plain APIView, the HTTP method."""
+    return getattr(view, "action", None) or (request.method or "").lower()
+
+
+def is_signed_in_at(user: AbstractBaseUser | AnonymousUser, table: Table | int) -> bool:
+    if not has_role(user, Role.DEALER):
+        return False
+    table_id = table.pk if isinstance(table, Table) else table
+    return DealerSession.objects.filter(
+        table_id=table_id, dealer_id=user.pk, ended_at__isnull=True
+    ).exists()
+
+
+class ActionRoles(BasePermission):
+    """The caller holds one of `view.roles[action]` (see `action_key`); `view.action_names`
+    may name the action in words for the refusal message. OPTIONS is open to every role; a
+    method the view does not have is left to answer 405."""
+
+    message = "you may not do this"
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if not hasattr(view, (request.method or "").lower()):
+            return True  # no such method here: the view answers 405
+        roles_by_action: Mapping[str, tuple[Role, ...]] = getattr(view, "roles", {})
+        key = action_key(view, request)
+        allowed = ALL_ROLES if key in ("metadata", "options") else roles_by_action.get(key, ())
+        if any(has_role(request.user, role) for role in allowed):
+            return True
+        what = getattr(view, "action_names", {}).get(key, key.replace("_", " "))
+        self.message = (
+            f"{what}: only for the {_role_names(allowed)} role"
+            if allowed
+            else f"{what}: not allowed"
+        )
+        return False
+
+
+class RoundAccess(BasePermission):
+    """Per round: play only as the dealer signed in at its table; read as pit boss, admin,
+    auditor, or as the dealer signed in at its table."""
+
+    message = "you may not access this round"
+
+    def has_object_permission(self, request: Request, view: Any, obj: Round) -> bool:
+        user = request.user
+        key = action_key(view, request)
+        if key not in PLAY_ACTIONS and any(has_role(user, role) for role in OVERSIGHT):
+            return True
+        if is_signed_in_at(user, obj.table_id):
+            return True
+        self.message = f"{user.get_username()} is not signed in at {obj.table}"
+        return False

@@ -1,0 +1,76 @@
+"""Reads for the API: the querysets behind each endpoint, and who sees which rounds.
+
+(The round selectors proper, `round_state`, `round_preview` and `last_wagers`, live with the
+round services in `tables/services/rounds.py`.)
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import OuterRef, QuerySet, Subquery
+
+from tables.models import DealerSession, PaytableVersion, ProgressiveMeter, Round, Table
+from tables.roles import Role, has_role
+
+
+def tables() -> QuerySet[Table]:
+    """Every table, with its signed-in dealer's username and its open round's id annotated."""
+    open_session = DealerSession.objects.filter(table=OuterRef("pk"), ended_at__isnull=True)
+    open_round = Round.objects.filter(table=OuterRef("pk"), status=Round.Status.OPEN)
+    return (
+        Table.objects.select_related("pit", "paytable_version", "meter")
+        .annotate(
+            dealer_username=Subquery(open_session.values("dealer__username")[:1]),
+            open_round_id=Subquery(open_round.values("pk")[:1]),
+        )
+        .order_by("name")
+    )
+
+
+def rounds() -> QuerySet[Round]:
+    """Every round, newest first, with what its representation reads."""
+    return (
+        Round.objects.select_related("table", "dealer", "paytable_version", "voided_by")
+        .prefetch_related("lines")
+        .order_by("-id")
+    )
+
+
+def rounds_visible_to(
+    user: AbstractBaseUser | AnonymousUser,
+    *,
+    table_id: int | None = None,
+    status: str | None = None,
+) -> QuerySet[Round]:
+    """The rounds `user` may list: all for pit boss, admin and auditor; for a dealer, the
+    rounds of the table they are signed in to (none when signed in nowhere)."""
+    qs = rounds()
+    if not any(has_role(user, r) for r in (Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR)):
+        signed_in_at = DealerSession.objects.filter(dealer_id=user.pk, ended_at__isnull=True)
+        qs = (
+            qs.filter(table_id__in=signed_in_at.values("table_id"))
+            if has_role(user, Role.DEALER)
+            else qs.none()
+        )
+    if table_id is not None:
+        qs = qs.filter(table_id=table_id)
+    if status:
+        qs = qs.filter(status=status)
+    return qs
+
+
+def paytable_versions_visible_to(
+    user: AbstractBaseUser | AnonymousUser,
+) -> QuerySet[PaytableVersion]:
+    """Pit boss, admin and auditor see every version; a dealer only approved ones (a draft is
+    not a paytable anyone plays)."""
+    qs = PaytableVersion.objects.select_related("drafted_by", "approved_by").prefetch_related(
+        "tables"
+    )
+    if not any(has_role(user, r) for r in (Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR)):
+        qs = qs.filter(status=PaytableVersion.Status.APPROVED)
+    return qs.order_by("game", "name", "-version")
+
+
+def meters() -> QuerySet[ProgressiveMeter]:
+    return ProgressiveMeter.objects.prefetch_related("tables").order_by("name")

@@ -1,0 +1,477 @@
+"""What the API reads and writes. Output serializers render models; input serializers only
+check the shape of a request, and the services judge its content (cards, wagers, limits), so
+the API and the tablet refuse the same things with the same messages.
+
+Money: every amount is an integer `*_cents` field plus the same amount as a decimal string
+("12.50"); never a float. Input amounts are decimal strings (a float is refused by the engine).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from tables.engine.money import format_cents
+from tables.models import (
+    DealerSession,
+    PaytableVersion,
+    ProgressiveMeter,
+    Round,
+    SettlementLine,
+    Table,
+)
+from tables.services.rounds import last_wagers, round_state
+
+AMOUNT_PATTERN = r"^-?\d+\.\d{2}$"
+CARDS_SCHEMA: dict[str, Any] = {
+    "oneOf": [
+        {"type": "array", "items": {"type": "string"}, "example": ["Ah", "Kd", "2c"]},
+        {"type": "string", "example": "Ah Kd 2c"},
+    ],
+    "description": 'Cards as a list ["Ah", "Kd", "2c"] or one string "Ah Kd 2c" '
+    "(10h and A♥ are accepted too).",
+}
+
+
+# --- fields ------------------------------------------------------------------------------
+
+
+@extend_schema_field({"type": "string", "pattern": AMOUNT_PATTERN, "example": "12.50"})
+class AmountField(serializers.Field):
+    """Integer cents rendered as a decimal string: 1250 -> "12.50" (read-only)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["read_only"] = True
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: int) -> str:
+        return format_cents(value)
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "additionalProperties": {"type": "object", "additionalProperties": {"type": "string"}},
+        "example": {"1": {"ante": "10.00", "pair_plus": "5.00"}, "3": {"ante": "25.00"}},
+        "description": "Each seat's wagers (seat number -> wager -> decimal string). Wagers: "
+        "2nd Chance ante, pair_plus; Lowball ante, bonus (equal to the ante, "
+        "defaults to it), progressive (the meter's wager); Pyramid ante.",
+    }
+)
+class WagersField(serializers.JSONField):
+    pass
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "additionalProperties": CARDS_SCHEMA,
+        "example": {"1": ["9d", "8h", "2s"], "4": "Kc Th 4d"},
+        "description": "Each seat's three cards (seat number -> cards).",
+    }
+)
+class SeatCardsField(serializers.JSONField):
+    def to_internal_value(self, data: Any) -> Any:
+        value = super().to_internal_value(data)
+        if not isinstance(value, dict):
+            raise serializers.ValidationError(
+                'must be an object of seat number -> cards, e.g. {"1": "Ah Kd 2c"}'
+            )
+        return value
+
+
+@extend_schema_field({**CARDS_SCHEMA, "nullable": True})
+class CardsField(serializers.JSONField):
+    pass
+
+
+@extend_schema_field({"type": "object", "additionalProperties": True})
+class ObjectField(serializers.JSONField):
+    """Free-form JSON object (the round's entry, the house way, a settlement)."""
+
+
+# --- errors ------------------------------------------------------------------------------
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    code = serializers.CharField(
+        help_text="e.g. duplicate_card, bad_wager, foul, house_way, "
+        "not_open, already_settled, forbidden, not_found"
+    )
+    message = serializers.CharField(help_text="For a person: names the seat, card or wager.")
+    field = serializers.CharField(allow_null=True, help_text="The input at fault, when known.")
+
+
+class ErrorSerializer(serializers.Serializer):
+    error = ErrorDetailSerializer()
+
+
+# --- paytables ---------------------------------------------------------------------------
+
+
+class PaytableSummarySerializer(serializers.ModelSerializer):
+    summary = serializers.CharField(source="__str__", read_only=True)
+
+    class Meta:
+        model = PaytableVersion
+        fields = ["id", "game", "name", "version", "summary"]  # in force, so always approved
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "additionalProperties": {
+            "type": "object",
+            "properties": {
+                "min_cents": {"type": "integer"},
+                "max_cents": {"type": "integer"},
+                "min": {"type": "string", "pattern": AMOUNT_PATTERN},
+                "max": {"type": "string", "pattern": AMOUNT_PATTERN},
+            },
+            "required": ["min_cents", "max_cents", "min", "max"],
+        },
+    }
+)
+class LimitsField(serializers.Field):
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["read_only"] = True
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: dict[str, dict[str, int]]) -> dict[str, Any]:
+        return {
+            wager: {
+                "min_cents": lim["min_cents"],
+                "max_cents": lim["max_cents"],
+                "min": format_cents(lim["min_cents"]),
+                "max": format_cents(lim["max_cents"]),
+            }
+            for wager, lim in value.items()
+        }
+
+
+class PaytableVersionSerializer(serializers.ModelSerializer):
+    summary = serializers.CharField(source="__str__", read_only=True)
+    lines = serializers.JSONField(
+        read_only=True, help_text='wager -> line -> odds to 1 as an exact fraction ("3/2").'
+    )
+    limits = LimitsField()
+    drafted_by = serializers.CharField(source="drafted_by.get_username", read_only=True)
+    approved_by = serializers.CharField(
+        source="approved_by.get_username", read_only=True, allow_null=True
+    )
+    tables = serializers.PrimaryKeyRelatedField(
+        many=True, read_only=True, help_text="Tables where this version is in force."
+    )
+
+    class Meta:
+        model = PaytableVersion
+        fields = [
+            "id",
+            "game",
+            "name",
+            "version",
+            "status",
+            "summary",
+            "lines",
+            "limits",
+            "drafted_by",
+            "drafted_at",
+            "approved_by",
+            "approved_at",
+            "based_on",
+            "tables",
+        ]
+
+
+# --- meters ------------------------------------------------------------------------------
+
+
+class TableRefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Table
+        fields = ["id", "name"]
+
+
+class MeterSerializer(serializers.ModelSerializer):
+    value = AmountField(source="value_cents")
+    reset = AmountField(source="reset_cents")
+    rate = serializers.DecimalField(
+        max_digits=6,
+        decimal_places=4,
+        coerce_to_string=True,
+        read_only=True,
+        help_text='Contribution rate: "0.2000" is 20 %.',
+    )
+    wager = AmountField(source="wager_cents")
+    award_one_colour = AmountField(source="award_one_colour_cents")
+    award_two_colour = AmountField(source="award_two_colour_cents")
+    award_four_high = AmountField(source="award_four_high_cents")
+    award_five_high = AmountField(source="award_five_high_cents")
+    cap = AmountField(source="cap_cents", allow_null=True)
+    overflow = AmountField(source="overflow_cents")
+    tables = TableRefSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = ProgressiveMeter
+        fields = [
+            "id",
+            "name",
+            "value_cents",
+            "value",
+            "reset_cents",
+            "reset",
+            "rate",
+            "wager_cents",
+            "wager",
+            "award_one_colour_cents",
+            "award_one_colour",
+            "award_two_colour_cents",
+            "award_two_colour",
+            "award_four_high_cents",
+            "award_four_high",
+            "award_five_high_cents",
+            "award_five_high",
+            "split",
+            "cap_cents",
+            "cap",
+            "overflow_cents",
+            "overflow",
+            "tables",
+        ]
+
+
+# --- tables ------------------------------------------------------------------------------
+
+
+class TableSerializer(serializers.ModelSerializer):
+    """A table; `dealer_username` and `open_round` come annotated from `selectors.tables`."""
+
+    pit = serializers.CharField(source="pit.name", read_only=True)
+    paytable_version = PaytableSummarySerializer(read_only=True, allow_null=True)
+    meter = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
+    dealer = serializers.CharField(
+        source="dealer_username",
+        read_only=True,
+        allow_null=True,
+        help_text="The dealer signed in at the table, if any.",
+    )
+    open_round = serializers.IntegerField(
+        source="open_round_id",
+        read_only=True,
+        allow_null=True,
+        help_text="The id of the round in play, if any.",
+    )
+    rebet = serializers.SerializerMethodField(
+        help_text="Each seat's wagers in the table's last round (seat -> wager -> amount)."
+    )
+
+    class Meta:
+        model = Table
+        fields = [
+            "id",
+            "name",
+            "pit",
+            "game",
+            "seats",
+            "paytable_version",
+            "meter",
+            "is_open",
+            "dealer",
+            "open_round",
+            "rebet",
+        ]
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "additionalProperties": {"type": "string", "pattern": AMOUNT_PATTERN},
+            },
+        }
+    )
+    def get_rebet(self, table: Table) -> dict[str, dict[str, str]]:
+        return {str(seat): wagers for seat, wagers in last_wagers(table).items()}
+
+
+class DealerSessionSerializer(serializers.ModelSerializer):
+    table_name = serializers.CharField(source="table.name", read_only=True)
+    dealer = serializers.CharField(source="dealer.get_username", read_only=True)
+
+    class Meta:
+        model = DealerSession
+        fields = ["id", "table", "table_name", "dealer", "started_at", "ended_at"]
+
+
+class SignOutSerializer(serializers.Serializer):
+    signed_out = serializers.ListField(
+        child=serializers.CharField(), help_text="The tables the dealer was signed in at."
+    )
+
+
+# --- rounds ------------------------------------------------------------------------------
+
+
+class SettlementLineSerializer(serializers.ModelSerializer):
+    stake = AmountField(source="stake_cents")
+    net = AmountField(source="net_cents")
+    breakage = serializers.DecimalField(
+        max_digits=12,
+        decimal_places=8,
+        coerce_to_string=True,
+        read_only=True,
+        help_text="The fraction of a cent not paid, in currency units.",
+    )
+
+    class Meta:
+        model = SettlementLine
+        fields = [
+            "seat",
+            "wager",
+            "stake_cents",
+            "stake",
+            "result",
+            "net_cents",
+            "net",
+            "breakage",
+            "award",
+            "odds",
+        ]
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "properties": {
+            "step": {"type": "string", "enum": ["cards", "decisions", "dealer", "confirm", "done"]},
+            "seats": {"type": "array", "items": {"type": "integer"}},
+            "pending": {"type": "array", "items": {"type": "integer"}},
+            "advice": {
+                "type": "object",
+                "additionalProperties": True,
+                "description": "The house way for the dealer's hand.",
+            },
+            "status": {"type": "string"},
+        },
+        "required": ["step"],
+    }
+)
+class RoundStateField(serializers.Field):
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["read_only"] = True
+        kwargs["source"] = "*"
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: Round) -> dict[str, Any]:
+        return round_state(value)
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    table_name = serializers.CharField(source="table.name", read_only=True)
+    dealer = serializers.CharField(source="dealer.get_username", read_only=True)
+    entry = ObjectField(
+        read_only=True,
+        help_text="The round as entered so far, in the settle contract's input form.",
+    )
+    state = RoundStateField(help_text="What the dealer must do next.")
+    house_way = ObjectField(read_only=True)
+    settlement = ObjectField(
+        read_only=True, allow_null=True, help_text="The engine's settlement, frozen when settled."
+    )
+    lines = SettlementLineSerializer(many=True, read_only=True)
+    handle = AmountField(source="handle_cents")
+    players_net = AmountField(source="players_net_cents")
+    house_win_cents = serializers.IntegerField(read_only=True)
+    house_win = AmountField(source="house_win_cents")
+    voided_by = serializers.CharField(
+        source="voided_by.get_username", read_only=True, allow_null=True
+    )
+
+    class Meta:
+        model = Round
+        fields = [
+            "id",
+            "table",
+            "table_name",
+            "number",
+            "game",
+            "status",
+            "dealer",
+            "paytable_version",
+            "entry",
+            "state",
+            "house_way",
+            "settlement",
+            "lines",
+            "handle_cents",
+            "handle",
+            "players_net_cents",
+            "players_net",
+            "house_win_cents",
+            "house_win",
+            "opened_at",
+            "settled_at",
+            "voided_at",
+            "voided_by",
+            "void_reason",
+            "corrects",
+        ]
+
+
+class RoundFilterSerializer(serializers.Serializer):
+    table = serializers.IntegerField(required=False, min_value=1, help_text="A table id.")
+    status = serializers.ChoiceField(choices=Round.Status.choices, required=False)
+
+
+class RoundOpenSerializer(serializers.Serializer):
+    table = serializers.PrimaryKeyRelatedField(queryset=Table.objects.all())
+    wagers = WagersField()
+
+
+class RoundDealSerializer(serializers.Serializer):
+    cards = SeatCardsField()
+    dealer = CardsField(help_text="The dealer's three cards.")
+
+
+class RoundDecideSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=1, max_value=7)
+    decision = serializers.DictField(
+        help_text='2nd Chance: {} to stand, or {"mulligan": true, "cards": [...], '
+        '"pair_plus": "5.00"?}. Lowball: {"discard": [...], "draw": [...]}. '
+        'Pyramid: {"one_card": "Qd"} or {"house_way": true}.'
+    )
+
+
+class RoundDealerSerializer(serializers.Serializer):
+    draw = CardsField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The dealer's replacement cards, by the house way.",
+    )
+    discard = CardsField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Lowball: which of the equivalent cards the dealer discarded "
+        "(defaults to the house way's proposal).",
+    )
+
+
+class RoundSettleSerializer(serializers.Serializer):
+    idempotency_key = serializers.CharField(
+        required=False,
+        max_length=100,
+        help_text="The idempotency key, when not sent as the Idempotency-Key header.",
+    )
+
+
+class PreviewSerializer(serializers.Serializer):
+    """The settle contract's output object (documented in `shared/contract/settle.md`)."""
+
+    game = serializers.CharField()
+    dealer = ObjectField()
+    seats = serializers.ListField(child=ObjectField())
+    progressive = ObjectField(required=False)

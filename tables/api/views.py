@@ -1,0 +1,518 @@
+"""The REST API: tables, dealer sign-in, rounds (open, enter, settle, read), paytable versions
+and progressive meters. Views parse the request, check the caller's role, call one service or
+selector, and render; the services hold every rule and write the audit trail.
+
+Roles per action are listed on each view (`roles`). Errors have one shape,
+`{"error": {"code", "message", "field"}}`: a `ServiceError` answers with its own status, an
+`EngineError` 400, a refused permission 403 (recorded in the audit trail as
+`permission.refused`, after the refused step's transaction rolled back), no credentials 401.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import transaction
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+    inline_serializer,
+)
+from rest_framework import exceptions, mixins, serializers, status, viewsets
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.decorators import action
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
+from rest_framework.throttling import AnonRateThrottle
+from rest_framework.views import APIView
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from audit.services import audit_record
+from tables.engine.errors import EngineError
+from tables.models import DealerSession, Round
+from tables.roles import Role
+from tables.services import ServiceError
+from tables.services import rounds as round_services
+from tables.services.sessions import dealer_sign_in, dealer_sign_out
+
+from . import selectors
+from .permissions import ALL_ROLES, DEALERS, ActionRoles, RoundAccess
+from .serializers import (
+    DealerSessionSerializer,
+    ErrorSerializer,
+    MeterSerializer,
+    PaytableVersionSerializer,
+    PreviewSerializer,
+    RoundDealerSerializer,
+    RoundDealSerializer,
+    RoundDecideSerializer,
+    RoundFilterSerializer,
+    RoundOpenSerializer,
+    RoundSerializer,
+    RoundSettleSerializer,
+    SignOutSerializer,
+    TableSerializer,
+)
+
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+IDEMPOTENCY_KEY_MAX = 100
+
+
+# --- errors ------------------------------------------------------------------------------
+
+
+def _error(code: str, message: str, field: str | None = None) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, "field": field}}
+
+
+def _flatten(detail: Any, path: str = "") -> Iterator[tuple[str, str, str]]:
+    """(field path, message, code) for each message of a DRF ValidationError's detail."""
+    if isinstance(detail, Mapping):
+        for key, value in detail.items():
+            name = "" if key == "non_field_errors" else str(key)
+            yield from _flatten(value, f"{path}.{name}" if path and name else path or name)
+    elif isinstance(detail, list):
+        for item in detail:
+            yield from _flatten(item, path)
+    else:
+        yield path, str(detail), str(getattr(detail, "code", None) or "invalid")
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """Every refusal in one shape; a refused permission is also written to the audit trail.
+
+    This runs after the view raised, so a service's atomic block has already rolled back and
+    the audit event is committed on its own (the API views are never ATOMIC_REQUESTS-wrapped).
+    """
+    if isinstance(exc, ServiceError):
+        return Response(_error(exc.code, exc.message, exc.field), status=exc.status)
+    if isinstance(exc, EngineError):
+        return Response(
+            _error(exc.code.value, exc.message, exc.field), status=status.HTTP_400_BAD_REQUEST
+        )
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied(*exc.args)
+    refused = isinstance(exc, exceptions.PermissionDenied)
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None  # an unexpected error: a 500, as it should be
+    if isinstance(exc, exceptions.ValidationError):
+        found = list(_flatten(response.data)) or [("", "invalid input", "invalid")]
+        message = "; ".join(f"{path}: {msg}" if path else msg for path, msg, _ in found)
+        response.data = _error(found[0][2], message, found[0][0] or None)
+        return response
+    detail = (
+        response.data.get("detail", "") if isinstance(response.data, Mapping) else response.data
+    )
+    message = str(detail)
+    if refused:
+        request: Request = context["request"]
+        audit_record(
+            actor=request.user,
+            kind="permission.refused",
+            data={"method": request.method, "path": request.path, "reason": message},
+        )
+        response.data = _error("forbidden", message)
+        return response
+    code = exc.get_codes() if isinstance(exc, exceptions.APIException) else "error"
+    response.data = _error(code if isinstance(code, str) else "error", message)
+    return response
+
+
+def errors(*statuses: int) -> dict[int, OpenApiResponse]:
+    """The documented error responses of an operation."""
+    described = {
+        400: "Refused: the message names the field, seat, card or wager; nothing was changed.",
+        401: "No credentials (send a session cookie or `Authorization: Token <key>`).",
+        403: "The caller's role may not do this (recorded in the audit trail).",
+        404: "No such object (or not visible to the caller).",
+        409: "Conflict with the round's or table's state (e.g. already settled).",
+    }
+    return {s: OpenApiResponse(ErrorSerializer, description=described[s]) for s in statuses}
+
+
+READ_ERRORS = (401, 403)
+OBJECT_READ_ERRORS = (401, 403, 404)
+PLAY_ERRORS = (400, 401, 403, 404, 409)
+
+
+# --- base --------------------------------------------------------------------------------
+
+
+class ApiViewMixin:
+    """The API's error shape, and no request-wide transaction: each service is its own atomic
+    unit, and a refusal is audited after that unit rolled back."""
+
+    def get_exception_handler(self) -> Any:
+        return api_exception_handler
+
+    @classmethod
+    def as_view(cls, *args: Any, **kwargs: Any) -> Any:
+        return transaction.non_atomic_requests(super().as_view(*args, **kwargs))
+
+
+class RoleCheckedMixin(ApiViewMixin):
+    """Role per action, checked up front (see `permissions.ActionRoles`)."""
+
+    permission_classes = [ActionRoles]
+    parser_classes = [JSONParser]
+    roles: Mapping[str, tuple[Role, ...]] = {}
+    action_names: Mapping[str, str] = {}
+
+
+# --- tables and sign-in ------------------------------------------------------------------
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="List the tables",
+        responses={200: TableSerializer(many=True), **errors(*READ_ERRORS)},
+    ),
+    retrieve=extend_schema(
+        summary="A table", responses={200: TableSerializer, **errors(*OBJECT_READ_ERRORS)}
+    ),
+)
+class TableViewSet(RoleCheckedMixin, viewsets.ReadOnlyModelViewSet):
+    """Tables: game, paytable version in force, meter, the dealer signed in, the round in play
+    and the rebet (each seat's last wagers). Every role reads; dealers sign in."""
+
+    serializer_class = TableSerializer
+    roles = {"list": ALL_ROLES, "retrieve": ALL_ROLES, "sign_in": DEALERS}
+    action_names = {"sign_in": "signing in at a table"}
+
+    def get_queryset(self) -> Any:
+        return selectors.tables()
+
+    @extend_schema(
+        summary="Sign in at the table (dealers)",
+        description="Signs the dealer in at this table, and out of any other. Signing in again "
+        "at the same table returns the open session.",
+        request=None,
+        responses={200: DealerSessionSerializer, **errors(401, 403, 404, 409)},
+    )
+    @action(detail=True, methods=["post"], url_path="sign-in")
+    def sign_in(self, request: Request, pk: str | None = None) -> Response:
+        session = dealer_sign_in(dealer=request.user, table=self.get_object())
+        session = DealerSession.objects.select_related("table", "dealer").get(pk=session.pk)
+        return Response(DealerSessionSerializer(session).data)
+
+
+class SignOutView(RoleCheckedMixin, APIView):
+    """Sign the calling dealer out of their table."""
+
+    roles = {"post": DEALERS}
+    action_names = {"post": "signing out"}
+
+    @extend_schema(
+        summary="Sign out (dealers)",
+        request=None,
+        responses={200: SignOutSerializer, **errors(401, 403)},
+    )
+    def post(self, request: Request) -> Response:
+        names = list(
+            DealerSession.objects.filter(
+                dealer_id=request.user.pk, ended_at__isnull=True
+            ).values_list("table__name", flat=True)
+        )
+        dealer_sign_out(dealer=request.user)
+        return Response({"signed_out": names})
+
+
+# --- rounds ------------------------------------------------------------------------------
+
+
+class RoundPagination(PageNumberPagination):
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+
+IDEMPOTENCY_PARAMETER = OpenApiParameter(
+    IDEMPOTENCY_HEADER,
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Required (here or as the body's `idempotency_key`), at most 100 characters. "
+    "The same key again returns the settled round unchanged (200, same body); "
+    "another key on a settled round is refused with 409.",
+)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="List rounds",
+        description="Pit boss, admin and auditor see every round; a dealer the rounds of the "
+        "table they are signed in to. Newest first, paginated.",
+        parameters=[RoundFilterSerializer],
+        responses={200: RoundSerializer(many=True), **errors(400, 401, 403)},
+    ),
+    retrieve=extend_schema(
+        summary="A round", responses={200: RoundSerializer, **errors(*OBJECT_READ_ERRORS)}
+    ),
+)
+class RoundViewSet(
+    RoleCheckedMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+):
+    """Rounds. Only the dealer signed in at a round's table plays it: open, deal, decide,
+    dealer's draw, settle. Pit boss, admin and auditor read every round."""
+
+    serializer_class = RoundSerializer
+    pagination_class = RoundPagination
+    permission_classes = [ActionRoles, RoundAccess]
+    roles = {
+        "list": ALL_ROLES,
+        "retrieve": ALL_ROLES,
+        "preview": ALL_ROLES,
+        "create": DEALERS,
+        "deal": DEALERS,
+        "decide": DEALERS,
+        "dealer": DEALERS,
+        "settle": DEALERS,
+    }
+    action_names = {
+        "list": "reading rounds",
+        "retrieve": "reading a round",
+        "preview": "previewing a round",
+        "create": "opening a round",
+        "deal": "entering the deal",
+        "decide": "entering a decision",
+        "dealer": "entering the dealer's draw",
+        "settle": "settling a round",
+    }
+
+    def get_queryset(self) -> Any:
+        return selectors.rounds()
+
+    def _render(self, round_: Round, code: int = status.HTTP_200_OK) -> Response:
+        fresh = selectors.rounds().get(pk=round_.pk)
+        return Response(
+            RoundSerializer(fresh, context=self.get_serializer_context()).data, status=code
+        )
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        filters = RoundFilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        qs = selectors.rounds_visible_to(
+            request.user,
+            table_id=filters.validated_data.get("table"),
+            status=filters.validated_data.get("status"),
+        )
+        page = self.paginate_queryset(qs)
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+    @extend_schema(
+        summary="Open a round (the dealer signed in at the table)",
+        description="Opens the table's next round with the seats' wagers, checked against the "
+        "limits of the paytable version in force (which the round keeps).",
+        request=RoundOpenSerializer,
+        responses={201: RoundSerializer, **errors(400, 401, 403, 409)},
+    )
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        given = RoundOpenSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        round_ = round_services.round_open(
+            table=given.validated_data["table"],
+            dealer=request.user,
+            wagers=given.validated_data["wagers"],
+        )
+        response = self._render(round_, status.HTTP_201_CREATED)
+        response["Location"] = reverse("api-round-detail", args=[round_.pk], request=request)
+        return response
+
+    @extend_schema(
+        summary="Enter the deal",
+        request=RoundDealSerializer,
+        responses={200: RoundSerializer, **errors(*PLAY_ERRORS)},
+    )
+    @action(detail=True, methods=["post"])
+    def deal(self, request: Request, pk: str | None = None) -> Response:
+        round_ = self.get_object()
+        given = RoundDealSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        round_ = round_services.round_deal(
+            round=round_,
+            dealer=request.user,
+            seat_cards=given.validated_data["cards"],
+            dealer_cards=given.validated_data["dealer"],
+        )
+        return self._render(round_)
+
+    @extend_schema(
+        summary="Enter one seat's decision",
+        request=RoundDecideSerializer,
+        responses={200: RoundSerializer, **errors(*PLAY_ERRORS)},
+    )
+    @action(detail=True, methods=["post"])
+    def decide(self, request: Request, pk: str | None = None) -> Response:
+        round_ = self.get_object()
+        given = RoundDecideSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        round_ = round_services.round_decide(
+            round=round_,
+            dealer=request.user,
+            seat=given.validated_data["seat"],
+            decision=given.validated_data["decision"],
+        )
+        return self._render(round_)
+
+    @extend_schema(
+        summary="Enter the dealer's draw by the house way",
+        request=RoundDealerSerializer,
+        responses={200: RoundSerializer, **errors(*PLAY_ERRORS)},
+    )
+    @action(detail=True, methods=["post"])
+    def dealer(self, request: Request, pk: str | None = None) -> Response:
+        round_ = self.get_object()
+        given = RoundDealerSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        round_ = round_services.round_dealer(
+            round=round_,
+            dealer=request.user,
+            draw=given.validated_data.get("draw"),
+            discard=given.validated_data.get("discard"),
+        )
+        return self._render(round_)
+
+    @extend_schema(
+        summary="Preview every seat's payout before settling",
+        description="The settlement the engine computes now (nothing is saved). 409 until the "
+        "round is complete.",
+        responses={200: PreviewSerializer, **errors(401, 403, 404, 409)},
+    )
+    @action(detail=True, methods=["get"])
+    def preview(self, request: Request, pk: str | None = None) -> Response:
+        return Response(round_services.round_preview(self.get_object()))
+
+    @extend_schema(
+        summary="Settle the round (idempotent)",
+        description="Settles and closes the round and returns it with its settlement and lines. "
+        "Needs an idempotency key (the `Idempotency-Key` header or the body's "
+        "`idempotency_key`). Sending the same request again settles nothing more "
+        "and returns the same body, with 200 both times. Another key on a settled "
+        "round, or a key already used for another round, is refused with 409.",
+        parameters=[IDEMPOTENCY_PARAMETER],
+        request=RoundSettleSerializer,
+        responses={200: RoundSerializer, **errors(*PLAY_ERRORS)},
+    )
+    @action(detail=True, methods=["post"])
+    def settle(self, request: Request, pk: str | None = None) -> Response:
+        round_ = self.get_object()
+        given = RoundSettleSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        key = _idempotency_key(
+            request.headers.get(IDEMPOTENCY_HEADER), given.validated_data.get("idempotency_key")
+        )
+        round_ = round_services.round_settle(round=round_, dealer=request.user, idempotency_key=key)
+        return self._render(round_)
+
+
+def _idempotency_key(header: str | None, body: str | None) -> str:
+    header = (header or "").strip()
+    body = (body or "").strip()
+    if header and body and header != body:
+        raise ServiceError(
+            f"the {IDEMPOTENCY_HEADER} header and the body's idempotency_key differ",
+            field="idempotency_key",
+            code="idempotency_key_mismatch",
+        )
+    key = header or body
+    if not key:
+        raise ServiceError(
+            f"settling needs an idempotency key: send the {IDEMPOTENCY_HEADER} header",
+            field=IDEMPOTENCY_HEADER,
+            code="idempotency_key_required",
+        )
+    if len(key) > IDEMPOTENCY_KEY_MAX:
+        raise ServiceError(
+            f"the idempotency key may have at most {IDEMPOTENCY_KEY_MAX} characters, "
+            f"not {len(key)}",
+            field=IDEMPOTENCY_HEADER,
+            code="idempotency_key_too_long",
+        )
+    return key
+
+
+# --- paytables and meters ----------------------------------------------------------------
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="List paytable versions",
+        description="Dealers see approved versions only.",
+        responses={200: PaytableVersionSerializer(many=True), **errors(*READ_ERRORS)},
+    ),
+    retrieve=extend_schema(
+        summary="A paytable version",
+        responses={200: PaytableVersionSerializer, **errors(*OBJECT_READ_ERRORS)},
+    ),
+)
+class PaytableVersionViewSet(RoleCheckedMixin, viewsets.ReadOnlyModelViewSet):
+    """Paytable versions (read-only here: drafting and approving happen in the admin)."""
+
+    serializer_class = PaytableVersionSerializer
+    roles = {"list": ALL_ROLES, "retrieve": ALL_ROLES}
+    action_names = {"list": "reading paytables", "retrieve": "reading a paytable"}
+
+    def get_queryset(self) -> Any:
+        return selectors.paytable_versions_visible_to(self.request.user)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="List progressive meters",
+        responses={200: MeterSerializer(many=True), **errors(*READ_ERRORS)},
+    ),
+    retrieve=extend_schema(
+        summary="A progressive meter",
+        responses={200: MeterSerializer, **errors(*OBJECT_READ_ERRORS)},
+    ),
+)
+class MeterViewSet(RoleCheckedMixin, viewsets.ReadOnlyModelViewSet):
+    """Progressive meters and the tables linked to them (read-only)."""
+
+    serializer_class = MeterSerializer
+    roles = {"list": ALL_ROLES, "retrieve": ALL_ROLES}
+    action_names = {"list": "reading meters", "retrieve": "reading a meter"}
+
+    def get_queryset(self) -> Any:
+        return selectors.meters()
+
+
+# --- tokens ------------------------------------------------------------------------------
+
+
+class TokenThrottle(AnonRateThrottle):
+    rate = "20/min"
+
+
+class TokenView(ApiViewMixin, ObtainAuthToken):
+    """A user's API token for `Authorization: Token <key>`, given their username and password."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list[Any] = []
+    throttle_classes = [TokenThrottle]
+
+    @extend_schema(
+        summary="Get an API token",
+        auth=[],
+        request=AuthTokenSerializer,
+        responses={
+            200: inline_serializer("Token", {"token": serializers.CharField()}),
+            400: OpenApiResponse(ErrorSerializer, description="Wrong username or password."),
+        },
+    )
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().post(request, *args, **kwargs)
