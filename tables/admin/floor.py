@@ -1,0 +1,118 @@
+"""Pits and tables. A table's paytable version is put in force by `paytable_assign` (audited);
+the rest of its configuration is saved here and audited as `table.created` / `table.changed`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
+
+from tables.models import Game, PaytableVersion, Pit, Table
+from tables.services.paytables import paytable_assign
+
+from .common import FloorAdmin, service_call
+
+
+@admin.register(Pit)
+class PitAdmin(FloorAdmin):
+    audit_noun = "pit"
+    list_display = ["name", "table_count"]
+    search_fields = ["name"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Pit]:
+        return super().get_queryset(request).annotate(table_count=Count("tables"))
+
+    @admin.display(description="tables", ordering="table_count")
+    def table_count(self, obj: Any) -> int:
+        return int(obj.table_count)
+
+
+class PaytableVersionChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.get_game_display()}: {obj.name} v{obj.version}"
+
+
+class TableForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A table's configuration; its paytable version is put in force by `paytable_assign`."""
+
+    class Meta:
+        model = Table
+        fields = ["name", "pit", "game", "seats", "paytable_version", "meter", "is_open"]
+        field_classes = {"paytable_version": PaytableVersionChoiceField}
+        help_texts = {
+            "paytable_version": "Only approved versions are offered. A new version applies to "
+            "rounds that start after it is assigned.",
+            "meter": "Three Card Lowball tables only: the progressive meter the table feeds.",
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        versions = PaytableVersion.objects.filter(status=PaytableVersion.Status.APPROVED)
+        if self.instance.pk:
+            versions = versions.filter(game=self.instance.game)
+        field = self.fields.get("paytable_version")
+        if field is not None:
+            field.queryset = versions.order_by("game", "name", "-version")  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        game = cleaned.get("game") if "game" in self.fields else self.instance.game
+        if not game:
+            return cleaned
+        label = Game(game).label
+        version = cleaned.get("paytable_version")
+        if version is not None and version.game != game:
+            self.add_error(
+                "paytable_version",
+                f"{version.name} v{version.version} is a {version.get_game_display()} "
+                f"paytable; this is a {label} table",
+            )
+        if version is None and "paytable_version" not in self.errors:
+            if self.instance.pk and self.instance.paytable_version_id:
+                self.add_error(
+                    "paytable_version",
+                    "a table's paytable can be replaced by another approved version, not removed",
+                )
+            elif cleaned.get("is_open"):
+                self.add_error("paytable_version", "an open table needs a paytable in force")
+        if cleaned.get("meter") is not None and game != Game.LOWBALL:
+            self.add_error(
+                "meter",
+                f"only a {Game.LOWBALL.label} table has a progressive meter; "
+                f"leave it empty for a {label} table",
+            )
+        return cleaned
+
+
+@admin.register(Table)
+class TableAdmin(FloorAdmin):
+    audit_noun = "table"
+    form = TableForm
+    fields = ["name", "pit", "game", "seats", "paytable_version", "meter", "is_open"]
+    list_display = ["name", "pit", "game", "seats", "paytable_version", "meter", "is_open"]
+    list_filter = ["pit", "game", "is_open"]
+    search_fields = ["name"]
+    list_select_related = ["pit", "paytable_version", "meter"]
+
+    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if db_field.name == "paytable_version":  # versions are drafted on their own page
+            field.widget.can_add_related = field.widget.can_change_related = False
+        return field
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        # A table keeps its game: its rounds and paytable versions are of that game.
+        return ["game"] if obj is not None else []
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        version = form.cleaned_data.get("paytable_version")
+        if not change:
+            obj.paytable_version = None  # put in force by the service below, audited
+        self.save_config(request, obj, form, change, skip=["paytable_version"])
+        if version is not None and (not change or "paytable_version" in form.changed_data):
+            with service_call():
+                paytable_assign(table=obj, version=version, by=request.user)
+            obj.paytable_version = version

@@ -1,0 +1,472 @@
+"""Paytable versions: drafted here with one input per line (a new version each time), approved
+by a second admin, never edited; a change is a new version drafted from an existing one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.http import urlencode
+
+from tables.engine.errors import EngineError
+from tables.engine.money import format_odds, parse_odds
+from tables.engine.paytables import DEFAULT_NAME, NAMED, REQUIRED_LINES, make_paytable
+from tables.engine.paytables import Game as EngineGame
+from tables.models import LIMITED_WAGERS, Game, PaytableVersion
+from tables.services import ServiceError
+from tables.services.paytables import paytable_approve, paytable_draft, validate_limits
+
+from .common import (
+    DollarsField,
+    FloorAdmin,
+    admin_link,
+    audit_refused_permission,
+    by_at,
+    dollars,
+    is_floor_admin,
+    service_call,
+    table_links,
+)
+
+ODDS_HELP = 'Odds as "6" (6 to 1), "3/2" or "3 to 2". Every line is required and must be positive.'
+FALLBACK_LIMITS = {"min_cents": 500, "max_cents": 50_000}
+
+
+def _line_field(wager: str, line: str) -> str:
+    return f"line__{wager}__{line}"
+
+
+def _limit_field(wager: str, bound: str) -> str:
+    return f"limit__{wager}__{bound}"
+
+
+def _wager_label(wager: str) -> str:
+    return wager.replace("_", " ").title()
+
+
+def _default_limits(game: str) -> dict[str, dict[str, int]]:
+    """The limits of the game's latest approved version, else $5 to $500 for each wager."""
+    latest = (
+        PaytableVersion.objects.filter(game=game, status=PaytableVersion.Status.APPROVED)
+        .order_by("-approved_at")
+        .first()
+    )
+    known = latest.limits if latest else {}
+    return {w: dict(known.get(w) or FALLBACK_LIMITS) for w in LIMITED_WAGERS[game]}
+
+
+@dataclass(frozen=True)
+class DraftStart:
+    """What a new draft is pre-filled with: the rules' named paytable or an existing version."""
+
+    game: str
+    name: str
+    lines: dict[str, dict[str, str]]
+    limits: dict[str, dict[str, int]]
+    based_on: PaytableVersion | None
+
+
+def draft_start(request: HttpRequest) -> DraftStart | None:
+    """`?based_on=<id>`, or `?game=<game>[&named=<rules' paytable>]`; None asks for a choice."""
+    based_on = request.GET.get("based_on", "")
+    if based_on:
+        found = PaytableVersion.objects.filter(pk=based_on) if based_on.isdigit() else None
+        version = found.first() if found is not None else None
+        if version is None:
+            return None
+        return DraftStart(version.game, version.name, version.lines, version.limits, version)
+    game = request.GET.get("game", "")
+    if game not in Game.values:
+        return None
+    tables = NAMED[EngineGame(game)]
+    paytable = tables.get(request.GET.get("named", "")) or tables[DEFAULT_NAME[EngineGame(game)]]
+    return DraftStart(game, paytable.name, paytable.as_data(), _default_limits(game), None)
+
+
+class PaytableDraftForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A draft of one game's paytable: one input per required line, limits in dollars.
+
+    The per-game subclass (`draft_form_for`) declares the line and limit fields; `clean`
+    checks them with the engine and the service's own validators, naming the line or wager.
+    """
+
+    game_value: ClassVar[str]
+    based_on_value: ClassVar[PaytableVersion | None]  # from the URL, like the game
+
+    class Meta:
+        model = PaytableVersion
+        fields = ["game", "name"]
+        help_texts = {"name": "Drafting under an existing name makes its next version."}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].disabled = True
+        self.initial["game"] = self.game_value
+        self.lines: dict[str, dict[str, str]] = {}
+        self.limits: dict[str, dict[str, int]] = {}
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        self.lines = self._clean_lines(cleaned)
+        self.limits = self._clean_limits(cleaned)
+        return cleaned
+
+    def _clean_lines(self, cleaned: dict[str, Any]) -> dict[str, dict[str, str]]:
+        game = EngineGame(self.game_value)
+        lines: dict[str, dict[str, str]] = {}
+        ok = True
+        for wager, names in REQUIRED_LINES[game].items():
+            lines[wager] = {}
+            for line in names:
+                key = _line_field(wager, line)
+                raw = (cleaned.get(key) or "").strip()
+                if not raw:
+                    self.add_error(key, f"{wager} line {line} is missing: give its odds")
+                    ok = False
+                    continue
+                try:
+                    lines[wager][line] = str(parse_odds(raw, where=f"{wager} line {line}"))
+                except EngineError as err:
+                    self.add_error(key, err.message)
+                    ok = False
+        if ok:  # the rules that span lines (a 2nd Chance ante win pays at least even money)
+            try:
+                make_paytable(game, cleaned.get("name") or "draft", lines)
+            except EngineError as err:
+                wager, _, line = (err.field or "").partition(".")
+                key = _line_field(wager, line)
+                self.add_error(key if key in self.fields else None, err.message)
+        return lines
+
+    def _clean_limits(self, cleaned: dict[str, Any]) -> dict[str, dict[str, int]]:
+        limits: dict[str, dict[str, int]] = {}
+        ok = True
+        for wager in LIMITED_WAGERS[self.game_value]:
+            given = {}
+            for bound in ("min", "max"):
+                key = _limit_field(wager, bound)
+                value = cleaned.get(key)
+                if value is None:
+                    if key not in self.errors:
+                        self.add_error(key, f"the {wager} {bound}imum is missing")
+                    ok = False
+                given[f"{bound}_cents"] = value
+            limits[wager] = given
+        if ok:
+            try:
+                return validate_limits(self.game_value, limits)
+            except ServiceError as err:
+                wager = (err.field or "").removeprefix("limits.")
+                key = _limit_field(wager, "max")
+                self.add_error(key if key in self.fields else None, err.message)
+        return {}
+
+    def draft_kwargs(self) -> dict[str, Any]:
+        """The validated draft, as `paytable_draft` takes it."""
+        return {
+            "game": self.game_value,
+            "name": self.cleaned_data["name"],
+            "lines": self.lines,
+            "limits": self.limits,
+            "based_on": self.based_on_value,
+        }
+
+
+def draft_form_for(start: DraftStart) -> type[PaytableDraftForm]:
+    """The draft form of one game: its required lines (REQUIRED_LINES) and limited wagers."""
+    game = start.game
+    fields: dict[str, forms.Field] = {}
+    for wager, names in REQUIRED_LINES[EngineGame(game)].items():
+        for line in names:
+            fields[_line_field(wager, line)] = forms.CharField(
+                label=line,
+                required=False,
+                widget=forms.TextInput(attrs={"size": 8, "placeholder": "e.g. 3/2"}),
+            )
+    for wager in LIMITED_WAGERS[game]:
+        for bound in ("min", "max"):
+            fields[_limit_field(wager, bound)] = DollarsField(
+                what=f"the {wager} {bound}imum",
+                label=f"{_wager_label(wager)} {bound}imum ($)",
+                required=False,
+                allow_zero=False,
+            )
+    attrs = {**fields, "game_value": game, "based_on_value": start.based_on}
+    return type(f"PaytableDraftForm_{game}", (PaytableDraftForm,), attrs)
+
+
+def draft_fieldsets(game: str) -> list[tuple[str | None, dict[str, Any]]]:
+    sets: list[tuple[str | None, dict[str, Any]]] = [
+        (None, {"fields": ["game", "name"]}),
+    ]
+    for wager, names in REQUIRED_LINES[EngineGame(game)].items():
+        sets.append(
+            (
+                f"{_wager_label(wager)} paytable: odds N to 1",
+                {
+                    "fields": [_line_field(wager, line) for line in names],
+                    "description": ODDS_HELP,
+                },
+            )
+        )
+    sets.append(
+        (
+            "Table limits, in dollars",
+            {
+                "fields": [
+                    (_limit_field(w, "min"), _limit_field(w, "max")) for w in LIMITED_WAGERS[game]
+                ],
+            },
+        )
+    )
+    return sets
+
+
+@admin.register(PaytableVersion)
+class PaytableVersionAdmin(FloorAdmin):
+    """Drafted here (a new version each time), approved by a second admin, never edited."""
+
+    list_display = ["game", "name", "version", "status", "drafted", "approved", "tables_using"]
+    list_display_links = ["game", "name", "version"]
+    list_filter = ["game", "status"]
+    search_fields = ["name"]
+    list_select_related = ["drafted_by", "approved_by"]
+    actions = ["approve_drafts", "draft_from_selected"]
+    change_form_template = "admin/tables/paytableversion/change_form.html"
+    readonly_fields = [
+        "game",
+        "name",
+        "version",
+        "status",
+        "based_on_link",
+        "drafted_by",
+        "drafted_at",
+        "approved_by",
+        "approved_at",
+        "paytable_lines",
+        "table_limits",
+        "tables_using",
+    ]
+
+    # Permissions: a saved version is never edited; approving needs the admin role.
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return obj is None and super().has_change_permission(request)
+
+    def has_approve_permission(self, request: HttpRequest) -> bool:
+        return is_floor_admin(request) and request.user.has_perm("tables.change_paytableversion")
+
+    # The changelist.
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[PaytableVersion]:
+        return super().get_queryset(request).prefetch_related("tables")
+
+    @admin.display(description="tables using it")
+    def tables_using(self, obj: PaytableVersion) -> str:
+        return table_links(obj.tables.all())
+
+    @admin.display(description="drafted by, at", ordering="drafted_at")
+    def drafted(self, obj: PaytableVersion) -> str:
+        return by_at(obj.drafted_by, obj.drafted_at)
+
+    @admin.display(description="approved by, at", ordering="approved_at")
+    def approved(self, obj: PaytableVersion) -> str:
+        return by_at(obj.approved_by, obj.approved_at)
+
+    @admin.action(description="Approve selected drafts", permissions=["approve"])
+    def approve_drafts(
+        self, request: HttpRequest, queryset: QuerySet[PaytableVersion]
+    ) -> HttpResponse | None:
+        versions = list(queryset.order_by("pk"))
+        for version in versions:
+            label = f"{version.get_game_display()} {version.name} v{version.version}"
+            try:
+                paytable_approve(version=version, approver=request.user)
+            except PermissionDenied as err:
+                audit_refused_permission(request, f"{label}: {err}")
+                mine = version.drafted_by_id == request.user.pk
+                why = f"you drafted it, and {err}" if mine else str(err)
+                self.message_user(request, f"{label} was not approved: {why}.", messages.ERROR)
+            except ServiceError as err:
+                self.message_user(
+                    request, f"{label} was not approved: {err.message}.", messages.WARNING
+                )
+            else:
+                self.message_user(
+                    request,
+                    f"{label} is approved: it can now be assigned to tables.",
+                    messages.SUCCESS,
+                )
+        if "_back_to_version" in request.POST and len(versions) == 1:  # the version page's button
+            return HttpResponseRedirect(
+                reverse("admin:tables_paytableversion_change", args=[versions[0].pk])
+            )
+        return None
+
+    @admin.action(description="Draft a new version from the selected one", permissions=["add"])
+    def draft_from_selected(
+        self, request: HttpRequest, queryset: QuerySet[PaytableVersion]
+    ) -> HttpResponse | None:
+        if queryset.count() != 1:
+            self.message_user(request, "Select one version to draft from.", messages.WARNING)
+            return None
+        version = queryset.get()
+        return HttpResponseRedirect(self._add_url(based_on=version.pk))
+
+    def _add_url(self, **params: Any) -> str:
+        return f"{reverse('admin:tables_paytableversion_add')}?{urlencode(params)}"
+
+    # The add form: choose a starting point, then one input per line.
+
+    def add_view(
+        self, request: HttpRequest, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        start = draft_start(request)
+        if start is None:
+            return self.choose_start_view(request)
+        label = Game(start.game).label
+        source = (
+            f"Copied from {start.based_on}."
+            if start.based_on
+            else f"Pre-filled with the rules' {label} paytable {start.name!r}."
+        )
+        context = {
+            "title": f"Draft a {label} paytable version",
+            "subtitle": source,
+            # once saved, a version is never edited: there is nothing to "continue"
+            "show_save_and_continue": False,
+            "show_save_and_add_another": False,
+            **(extra_context or {}),
+        }
+        return super().add_view(request, form_url, context)
+
+    def choose_start_view(self, request: HttpRequest) -> HttpResponse:
+        starts = []
+        for game in Game:
+            latest: dict[str, PaytableVersion] = {}
+            for version in PaytableVersion.objects.filter(game=game).order_by("name", "-version"):
+                latest.setdefault(version.name, version)
+            starts.append(
+                {
+                    "game": game.label,
+                    "named": [
+                        (name, self._add_url(game=game.value, named=name))
+                        for name in NAMED[EngineGame(game.value)]
+                    ],
+                    "versions": [(v, self._add_url(based_on=v.pk)) for v in latest.values()],
+                }
+            )
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": "Draft a paytable version",
+            "subtitle": "Choose where to start",
+            "starts": starts,
+        }
+        return TemplateResponse(request, "admin/tables/paytableversion/choose_start.html", context)
+
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
+        start = draft_start(request)
+        if start is None:
+            return {}
+        initial: dict[str, Any] = {"name": start.name}
+        for wager, names in REQUIRED_LINES[EngineGame(start.game)].items():
+            for line in names:
+                initial[_line_field(wager, line)] = start.lines.get(wager, {}).get(line, "")
+        for wager in LIMITED_WAGERS[start.game]:
+            given = start.limits.get(wager) or FALLBACK_LIMITS
+            initial[_limit_field(wager, "min")] = given["min_cents"]
+            initial[_limit_field(wager, "max")] = given["max_cents"]
+        return initial
+
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        if obj is None:
+            start = draft_start(request)
+            if start is None:  # add_view shows the chooser first; only a forged POST lands here
+                raise PermissionDenied("choose a game or a version to draft from")
+            return draft_form_for(start)
+        return super().get_form(request, obj, change, **kwargs)
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        if obj is None:
+            start = draft_start(request)
+            return draft_fieldsets(start.game) if start else [(None, {"fields": ["game", "name"]})]
+        return [
+            (None, {"fields": ["game", "name", "version", "status", "based_on_link"]}),
+            (
+                "Drafted and approved",
+                {"fields": [("drafted_by", "drafted_at"), ("approved_by", "approved_at")]},
+            ),
+            ("Paytable", {"fields": ["paytable_lines", "table_limits", "tables_using"]}),
+        ]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return self.readonly_fields if obj is not None else []
+
+    def save_form(self, request: HttpRequest, form: Any, change: bool) -> Any:
+        # The service creates and audits the version (the admin's own save is never used).
+        if change:
+            raise PermissionDenied("a saved paytable version is never edited: draft a new one")
+        with service_call():
+            return paytable_draft(author=request.user, **form.draft_kwargs())
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        """Saved by `paytable_draft` in `save_form`."""
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        """A version has no related rows to save."""
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        context = {
+            "has_approve_permission": self.has_approve_permission(request),
+            **(extra_context or {}),
+        }
+        return super().change_view(request, object_id, form_url, context)
+
+    # The read-only page of a version.
+
+    @admin.display(description="based on")
+    def based_on_link(self, obj: PaytableVersion) -> str:
+        return admin_link(obj.based_on) if obj.based_on else "—"
+
+    @admin.display(description="lines (odds N to 1)")
+    def paytable_lines(self, obj: PaytableVersion) -> str:
+        rows = []
+        for wager, lines in obj.lines.items():
+            for line, odds in lines.items():
+                rows.append((_wager_label(wager), line, format_odds(parse_odds(odds, where=line))))
+        return format_html(
+            "<table><thead><tr><th>wager</th><th>line</th><th>pays</th></tr></thead>"
+            "<tbody>{}</tbody></table>",
+            format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td></tr>", rows),
+        )
+
+    @admin.display(description="table limits")
+    def table_limits(self, obj: PaytableVersion) -> str:
+        rows = [
+            (_wager_label(w), dollars(lim["min_cents"]), dollars(lim["max_cents"]))
+            for w, lim in obj.limits.items()
+        ]
+        return format_html(
+            "<table><thead><tr><th>wager</th><th>minimum</th><th>maximum</th></tr></thead>"
+            "<tbody>{}</tbody></table>",
+            format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td></tr>", rows),
+        )
