@@ -130,9 +130,18 @@ CELERY_TASK_TIME_LIMIT = 300
 CELERY_TASK_SOFT_TIME_LIMIT = 240
 CELERY_TIMEZONE = TIME_ZONE
 
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
+}
 CELERY_BEAT_SCHEDULE = {
     "audit-checkpoint": {"task": "audit.tasks.checkpoint_audit_chain", "schedule": 300.0},
+    "hold-catch-up": {"task": "audit.tasks.refresh_stale_reports", "schedule": 60.0},
+    "hold-closed-days": {"task": "audit.tasks.recompute_closed_days", "schedule": 3600.0},
 }
+
+# The gaming day and its shifts, in the casino's time zone (TIME_ZONE).
+CASINO_GAMING_DAY_START = env.str("CASINO_GAMING_DAY_START", default="06:00")
+CASINO_SHIFTS = env.list("CASINO_SHIFTS", default=["06:00", "14:00", "22:00"])
 
 # The audit chain's checkpoints are signed with this key (HMAC-SHA256). Set it in production,
 # kept outside the database: whoever rewrites the chain cannot forge the checkpoints.

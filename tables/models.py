@@ -271,6 +271,8 @@ class Round(models.Model):
     corrects = models.ForeignKey(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="corrections"
     )
+    gaming_day = models.DateField(null=True, blank=True, db_index=True)
+    shift = models.CharField(max_length=5, blank=True)
     voided_at = models.DateTimeField(null=True, blank=True)
     voided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -283,6 +285,7 @@ class Round(models.Model):
 
     class Meta:
         ordering = ["-id"]
+        indexes = [models.Index(fields=["gaming_day", "table"], name="round_day_table")]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="round_number_per_table"),
             models.UniqueConstraint(

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from audit.reporting import mark_stale
 from audit.services import audit_record
 from tables.engine import contract
 from tables.models import Round, SettlementLine, Table
@@ -47,6 +48,7 @@ def round_void(*, round: Round, by: AbstractBaseUser, reason: str) -> Round:
         status=Round.Status.VOIDED, voided_at=now, voided_by=by, void_reason=reason
     )
     round_.refresh_from_db()
+    mark_stale(round_)
     audit_record(
         actor=by,
         kind="round.voided",
@@ -108,6 +110,9 @@ def round_correct(*, voided: Round, by: AbstractBaseUser, entry: dict[str, Any])
         corrects=voided,
         settlement=contract.settlement_to_json(settlement),
         settled_at=now,
+        # A correction counts on the gaming day and shift of the round it corrects.
+        gaming_day=voided.gaming_day,
+        shift=voided.shift,
         players_net_cents=settlement.net_cents,
     )
     lines = _settlement_lines(corrected, settlement)
@@ -116,6 +121,7 @@ def round_correct(*, voided: Round, by: AbstractBaseUser, entry: dict[str, Any])
     for line in lines:
         line.round = corrected
     SettlementLine.objects.bulk_create(lines)
+    mark_stale(corrected)
     audit_record(
         actor=by,
         kind="round.corrected",

@@ -20,11 +20,13 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from audit.reporting import mark_stale
 from audit.services import audit_record
 from tables.engine import contract, entry
 from tables.engine.errors import EngineError
 from tables.engine.money import format_cents, parse_cents
 from tables.engine.settlement import Settlement
+from tables.gaming_day import gaming_day_of, shift_of
 from tables.models import (
     SEAT_WAGERS,
     DealerSession,
@@ -461,10 +463,13 @@ def _close(round_: Round, settlement: Settlement, **extra: Any) -> Round:
     """Write the settlement in one conditional UPDATE (open -> settled), then its lines."""
     lines = _settlement_lines(round_, settlement)
     handle = sum(line.stake_cents for line in lines)
+    now = timezone.now()
     updated = Round.objects.filter(pk=round_.pk, status=Round.Status.OPEN).update(
         status=Round.Status.SETTLED,
         settlement=contract.settlement_to_json(settlement),
-        settled_at=timezone.now(),
+        settled_at=now,
+        gaming_day=gaming_day_of(now),
+        shift=shift_of(now),
         handle_cents=handle,
         players_net_cents=settlement.net_cents,
         **extra,
@@ -516,6 +521,7 @@ def round_settle(
     round_ = _close(round_, settlement, idempotency_key=idempotency_key)
     if meter is not None and settlement.progressive is not None:
         meter_apply_round(meter=meter, result=settlement.progressive, round_=round_)
+    mark_stale(round_)
     audit_record(
         actor=dealer,
         kind="round.settled",
