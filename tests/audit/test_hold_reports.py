@@ -26,8 +26,11 @@ from tables.simulation import dealer_for, play_round
 pytestmark = pytest.mark.django_db
 
 
-@override_settings(TIME_ZONE="America/Los_Angeles", CASINO_GAMING_DAY_START="06:00",
-                   CASINO_SHIFTS=["06:00", "14:00", "22:00"])
+@override_settings(
+    TIME_ZONE="America/Los_Angeles",
+    CASINO_GAMING_DAY_START="06:00",
+    CASINO_SHIFTS=["06:00", "14:00", "22:00"],
+)
 def test_gaming_day_starts_at_six_in_the_casinos_time_zone_and_shifts_follow() -> None:
     # 2026-11-21 13:30 UTC is 05:30 in Los Angeles: still the gaming day of the 20th, grave shift.
     assert gaming_day_of(datetime(2026, 11, 21, 13, 30, tzinfo=UTC)) == date(2026, 11, 20)
@@ -75,14 +78,24 @@ def test_rebuilding_again_changes_nothing(floor: dict[str, Any]) -> None:
     played = play(floor, 5)
     day, table = played[0].gaming_day, played[0].table_id
     reporting.rebuild(day, table)
-    first = list(HoldSummary.objects.values("rounds", "handle_cents", "win_cents", "handle_by_wager"))
+    first = list(
+        HoldSummary.objects.values("rounds", "handle_cents", "win_cents", "handle_by_wager")
+    )
     reporting.rebuild(day, table)
     reporting.rebuild_stale()
-    assert list(HoldSummary.objects.filter(table_id=table).values(
-        "rounds", "handle_cents", "win_cents", "handle_by_wager")) == first
+    assert (
+        list(
+            HoldSummary.objects.filter(table_id=table).values(
+                "rounds", "handle_cents", "win_cents", "handle_by_wager"
+            )
+        )
+        == first
+    )
 
 
-def test_voids_leave_the_figures_and_corrections_count_on_the_original_day(floor: dict[str, Any]) -> None:
+def test_voids_leave_the_figures_and_corrections_count_on_the_original_day(
+    floor: dict[str, Any],
+) -> None:
     played = play(floor, 3)
     victim = next(r for r in played if r.table.name == "SC-1")
     round_void(round=victim, by=floor["pitboss"], reason="wrong card")
