@@ -2,6 +2,19 @@
 
 from django.urls import path
 
+from tables.views import tablet
+
 app_name = "tablet"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", tablet.home, name="home"),
+    path("sign-out/", tablet.sign_out, name="sign_out"),
+    path("table/<int:table_id>/", tablet.table_page, name="table"),
+    path("table/<int:table_id>/open/", tablet.open_round, name="open"),
+    path("table/<int:table_id>/deal/", tablet.deal, name="deal"),
+    path("table/<int:table_id>/decide/", tablet.decide, name="decide"),
+    path("table/<int:table_id>/dealer/", tablet.dealer_hand, name="dealer"),
+    path("table/<int:table_id>/settle/", tablet.settle, name="settle"),
+    path("table/<int:table_id>/watch/", tablet.watch, name="watch"),
+    path("round/<int:round_id>/", tablet.round_page, name="round"),
+]

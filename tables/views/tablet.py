@@ -1,0 +1,852 @@
+"""The dealer tablet: a dealer signs in at a table and plays its rounds, step by step.
+
+The table page shows the step `round_state` says is next (wagers, cards, decisions, the
+dealer's house way, confirm). Each form posts to a view that parses it, calls one service
+and redirects (303) back to the table page. A refused entry re-renders the same step with
+the engine's message beside the field it names (`ServiceError.field`) and the input kept;
+the services are atomic, so nothing of it was saved. htmx boosts the forms (no full reload)
+and polls for a round changed on another tablet; every page works without JavaScript.
+
+Only dealers use the tablet (others get 403), and a dealer only at the table they are
+signed in to; the services check the same again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import uuid
+from collections.abc import Callable, Mapping
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from tables.engine import entry, pyramid
+from tables.engine.cards import parse_card, parse_cards
+from tables.engine.errors import EngineError
+from tables.engine.money import format_cents
+from tables.models import DealerSession, Game, Round, Table
+from tables.roles import Role, has_role
+from tables.services import ServiceError
+from tables.services import rounds as svc
+from tables.services.sessions import dealer_sign_in, dealer_sign_out
+
+from . import display as show
+
+View = Callable[..., HttpResponse]
+
+# The wagers typed per seat before the deal (Lowball's bonus equals the ante; its progressive
+# is a checkbox for the meter's fixed amount).
+TYPED_WAGERS: dict[str, tuple[str, ...]] = {
+    Game.SECOND_CHANCE: ("ante", "pair_plus"),
+    Game.LOWBALL: ("ante",),
+    Game.PYRAMID: ("ante",),
+}
+STEPS = (
+    ("wagers", "Wagers"),
+    ("cards", "Cards"),
+    ("decisions", "Players"),
+    ("dealer", "House way"),
+    ("confirm", "Pay and close"),
+)
+
+
+class Refused(Exception):
+    """A refusal the view words itself (a stale form, a round settled elsewhere), shown like a
+    ServiceError."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        status: int = 400,
+        settled: Round | None = None,
+    ):
+        super().__init__(message)
+        self.message, self.field, self.status = message, field, status
+        self.settled = settled  # a round already settled elsewhere: the page links to its result
+
+
+# --- access --------------------------------------------------------------------------------
+
+
+def _forbidden(request: HttpRequest, message: str) -> HttpResponse:
+    return render(request, "tablet/forbidden.html", {"message": message}, status=403)
+
+
+def dealer_only(view: View) -> View:
+    """Signed-in dealers only (403 for every other role); a PermissionDenied becomes a 403 page."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not has_role(request.user, Role.DEALER):
+            return _forbidden(
+                request, "The dealer tablet is for dealers: sign in with a dealer's login."
+            )
+        try:
+            return view(request, *args, **kwargs)
+        except PermissionDenied as err:
+            return _forbidden(request, str(err) or "You may not do that here.")
+
+    return login_required(wrapped)
+
+
+def _session_at(table: Table) -> DealerSession | None:
+    return (
+        DealerSession.objects.filter(table=table, ended_at__isnull=True)
+        .select_related("dealer")
+        .first()
+    )
+
+
+def _my_table(request: HttpRequest, table_id: int) -> Table:
+    """The table, if the requesting dealer is signed in at it; PermissionDenied otherwise."""
+    table = get_object_or_404(
+        Table.objects.select_related("paytable_version", "meter"), pk=table_id
+    )
+    session = _session_at(table)
+    if session is None or session.dealer_id != request.user.pk:
+        who = (
+            f"{session.dealer.get_username()} is signed in there"
+            if session
+            else "nobody is signed in there"
+        )
+        raise PermissionDenied(
+            f"You are not signed in at {table} ({who}). "
+            "Sign in at a table from the tablet's first page."
+        )
+    return table
+
+
+def _see_other(url: str) -> HttpResponse:
+    return HttpResponseRedirect(url, status=303)
+
+
+def _table_url(table: Table) -> str:
+    return reverse("tablet:table", args=[table.pk])
+
+
+# --- the first page: choose a table ----------------------------------------------------------
+
+
+@dealer_only
+@require_http_methods(["GET", "POST"])
+def home(request: HttpRequest) -> HttpResponse:
+    error: dict[str, Any] | None = None
+    status = 200
+    if request.method == "POST":
+        table = get_object_or_404(Table, pk=_int(request.POST.get("table")) or 0)
+        try:
+            dealer_sign_in(dealer=request.user, table=table)
+        except ServiceError as err:
+            error, status = {"table": table.pk, "message": err.message}, err.status
+        else:
+            return _see_other(_table_url(table))
+    sessions = {
+        s.table_id: s
+        for s in DealerSession.objects.filter(ended_at__isnull=True).select_related("dealer")
+    }
+    rows = []
+    mine = None
+    for table in Table.objects.filter(is_open=True).select_related("paytable_version"):
+        session = sessions.get(table.pk)
+        row = {
+            "table": table,
+            "game": table.get_game_display(),
+            "mine": session is not None and session.dealer_id == request.user.pk,
+            "taken_by": session.dealer.get_username() if session is not None else None,
+            "error": error["message"] if error and error["table"] == table.pk else None,
+        }
+        mine = table if row["mine"] else mine
+        rows.append(row)
+    shown = error is not None and any(row["error"] for row in rows)
+    top_errors = [error["message"]] if error is not None and not shown else []  # a closed table
+    return render(
+        request,
+        "tablet/home.html",
+        {"rows": rows, "mine": mine, "top_errors": top_errors},
+        status=status,
+    )
+
+
+@dealer_only
+@require_POST
+def sign_out(request: HttpRequest) -> HttpResponse:
+    dealer_sign_out(dealer=request.user)
+    return _see_other(reverse("tablet:home"))
+
+
+# --- the table page ------------------------------------------------------------------------
+
+
+@dealer_only
+@require_GET
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _render_table(request, _my_table(request, table_id))
+
+
+def _open_round(table: Table) -> Round | None:
+    return table.rounds.filter(status=Round.Status.OPEN).select_related("paytable_version").first()
+
+
+def _table_token(table: Table) -> str:
+    """Changes whenever the table's latest round changes (another tablet moved it on)."""
+    last = table.rounds.order_by("-number").values("pk", "status", "entry").first()
+    raw = json.dumps(last, sort_keys=True, default=str)
+    return hashlib.sha256(raw.encode()).hexdigest()[:16]
+
+
+class Page:
+    """What one render of the table page shows, and where a refusal's message goes."""
+
+    def __init__(self) -> None:
+        self.fields: dict[str, dict[str, Any]] = {}  # normalised field key -> input
+        self.blocks: dict[str, dict[str, Any]] = {}  # "seat 3", "dealer" -> block
+        self.top: list[str] = []
+        self.editing: set[str] = set()  # cards in the round that a card input here may change
+
+    def field(self, key: str, **attrs: Any) -> dict[str, Any]:
+        f = {"key": key, "error": None, **attrs}
+        self.fields[show.field_key(key)] = f
+        self.editing.update(attrs.get("stored") or ())
+        return f
+
+    def block(self, key: str, **attrs: Any) -> dict[str, Any]:
+        b = {"key": key, "error": None, **attrs}
+        self.blocks[key] = b
+        return b
+
+    def place(self, field: str | None, message: str) -> None:
+        """Show `message` at the input it names, else at that seat or the dealer, else on top."""
+        key = show.field_key(field)
+        if key in self.fields:
+            self.fields[key]["error"] = message
+            return
+        seat = re.match(r"seat (\d+)", key)
+        block = f"seat {seat.group(1)}" if seat else "dealer" if key.startswith("dealer") else ""
+        if block in self.blocks:
+            self.blocks[block]["error"] = message
+        else:
+            self.top.append(message)
+
+
+def _render_table(
+    request: HttpRequest,
+    table: Table,
+    *,
+    error: ServiceError | Refused | None = None,
+    posted: Mapping[str, Any] | None = None,
+    posted_round: int | None = None,
+    status: int = 200,
+    extra: dict[str, Any] | None = None,
+) -> HttpResponse:
+    round_ = _open_round(table)
+    # The input is kept only when the page shows the same round (and step) it was typed for.
+    same = (round_.pk if round_ else None) == posted_round
+    data = posted if posted is not None and same else None
+    page = Page()
+    version = table.paytable_version
+    ctx: dict[str, Any] = {
+        "table": table,
+        "game": table.game,
+        "game_label": table.get_game_display(),
+        "version": version,
+        "limits": show.limits_summary(version.limits) if version else [],
+        "paytable": show.paytable_rows(version.lines) if version else [],
+        "round": round_,
+        "token": _table_token(table),
+    }
+    if table.meter is not None:
+        ctx["meter"] = {
+            "value": show.dollars(table.meter.value_cents),
+            "wager": show.dollars(table.meter.wager_cents),
+        }
+    if round_ is None:
+        step = "wagers"
+        _wagers_step(ctx, page, table, data)
+    else:
+        state = svc.round_state(round_)
+        step = state["step"]
+        builder = {
+            "cards": _cards_step,
+            "decisions": _decisions_step,
+            "dealer": _dealer_step,
+            "confirm": _confirm_step,
+        }[step]
+        builder(ctx, page, round_, state, data)
+    ctx["step"] = step
+    ctx["steps"] = [{"key": k, "label": label, "state": _step_state(k, step)} for k, label in STEPS]
+    if error is not None:
+        page.place(error.field, error.message)
+    if ctx.get("with_grid"):
+        # greyed out: the round's cards, except those a box on this page holds and may change
+        ctx["grid"] = show.grid((_round_cards(round_) if round_ else set()) - page.editing)
+    ctx.update(extra or {})
+    ctx["top_errors"] = page.top
+    return render(request, "tablet/table.html", ctx, status=status)
+
+
+def _step_state(key: str, current: str) -> str:
+    order = [k for k, _ in STEPS]
+    return (
+        "done" if order.index(key) < order.index(current) else "now" if key == current else "next"
+    )
+
+
+def _round_cards(round_: Round) -> set[str]:
+    """Every card already accounted for in the round: hands, mulligan hands, draws."""
+    data = round_.entry
+    used: set[str] = set()
+    dealer = data.get("dealer") or {}
+    used.update(dealer.get("cards") or [])
+    used.update(dealer.get("draw") or [])
+    for seat in data.get("seats", []):
+        used.update(seat.get("cards") or [])
+        used.update((seat.get("mulligan") or {}).get("cards") or [])
+        used.update(seat.get("draw") or [])
+    return used
+
+
+def _value(data: Mapping[str, Any] | None, name: str, default: str = "") -> str:
+    return str(data.get(name, "")) if data is not None else default
+
+
+# --- step: wagers --------------------------------------------------------------------------
+
+
+def _wagers_step(
+    ctx: dict[str, Any], page: Page, table: Table, data: Mapping[str, Any] | None
+) -> None:
+    rebet = svc.last_wagers(table)
+    seats = []
+    for n in range(1, table.seats + 1):
+        before = rebet.get(n, {})
+        block = page.block(f"seat {n}", n=n, fields=[])
+        for wager in TYPED_WAGERS[table.game]:
+            name = f"seat-{n}-{wager}"
+            block["fields"].append(
+                page.field(
+                    f"seat {n} {wager}",
+                    name=name,
+                    wager=wager,
+                    label=show.WAGER_LABEL[wager],
+                    value=_value(data, name, before.get(wager, "")),
+                )
+            )
+        if table.game == Game.LOWBALL and table.meter is not None:
+            name = f"seat-{n}-progressive"
+            checked = bool(data.get(name)) if data is not None else "progressive" in before
+            block["progressive"] = page.field(f"seat {n} progressive", name=name, checked=checked)
+        seats.append(block)
+    last = table.rounds.filter(status=Round.Status.SETTLED).order_by("-number").first()
+    ctx.update(seats=seats, rebet=bool(rebet) and data is None, last_round=last)
+    if last is not None:
+        ctx["last_round_house"] = show.dollars(last.house_win_cents, signed=True)
+        ctx["last_round_class"] = show.result_class(last.house_win_cents)
+
+
+def _posted_wagers(table: Table, post: Mapping[str, Any]) -> dict[int, dict[str, str]]:
+    wagers: dict[int, dict[str, str]] = {}
+    for n in range(1, table.seats + 1):
+        seat: dict[str, str] = {}
+        for wager in TYPED_WAGERS[table.game]:
+            value = str(post.get(f"seat-{n}-{wager}", "")).strip().lstrip("$").replace(",", "")
+            if value:
+                seat[wager] = value
+        if (
+            table.game == Game.LOWBALL
+            and table.meter is not None
+            and post.get(f"seat-{n}-progressive")
+        ):
+            seat["progressive"] = format_cents(table.meter.wager_cents)
+        if seat:
+            wagers[n] = seat
+    return wagers
+
+
+@dealer_only
+@require_POST
+def open_round(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _my_table(request, table_id)
+    try:
+        svc.round_open(table=table, dealer=request.user, wagers=_posted_wagers(table, request.POST))
+    except ServiceError as err:
+        return _render_table(request, table, error=err, posted=request.POST, status=err.status)
+    return _see_other(_table_url(table))
+
+
+# --- step: cards ---------------------------------------------------------------------------
+
+
+def _cards_step(
+    ctx: dict[str, Any],
+    page: Page,
+    round_: Round,
+    state: dict[str, Any],
+    data: Mapping[str, Any] | None,
+) -> None:
+    inputs = []
+    for seat in round_.entry["seats"]:
+        n = seat["seat"]
+        name = f"seat-{n}-cards"
+        block = page.block(f"seat {n}", n=n)
+        block["input"] = page.field(
+            f"seat {n} cards",
+            name=name,
+            label=f"Seat {n}",
+            sub=show.wager_summary(seat["wagers"]),
+            value=_value(data, name),
+            max=3,
+        )
+        inputs.append(block)
+    dealer = page.block("dealer")
+    dealer["input"] = page.field(
+        "dealer cards",
+        name="dealer-cards",
+        label="Dealer",
+        sub="",
+        value=_value(data, "dealer-cards"),
+        max=3,
+    )
+    inputs.append(dealer)
+    ctx.update(inputs=inputs, with_grid=True)
+
+
+# --- step: the players' decisions ------------------------------------------------------------
+
+
+def _decision_summary(game: str, seat: dict[str, Any]) -> str:
+    if game == Game.SECOND_CHANCE:
+        m = seat.get("mulligan")
+        if not m:
+            return "Stands"
+        raise_ = show.amount(seat["wagers"]["ante"])
+        text = f"Mulligan: new hand {show.card_text(m['cards'])}, raise {raise_}"
+        if m.get("pair_plus"):
+            text += f", mulligan Pair Plus {show.amount(m['pair_plus'])}"
+        return text
+    if game == Game.LOWBALL:
+        if not seat.get("discard"):
+            return "Stands pat"
+        return (
+            f"Discards {show.card_text(seat['discard'])}, draws {show.card_text(seat.get('draw'))}"
+        )
+    if seat.get("house_way"):
+        s = entry.player_house_way(seat["cards"])
+        two, one = show.card_text(s["two_card"]), show.card_text([s["one_card"]])
+        return f"Set by the house way: {two} / {one}"
+    if seat.get("one_card"):
+        s = _pyramid_setting(seat["cards"], seat["one_card"])
+        return f"Set {show.card_text(s['two_card'])} / {show.card_text([s['one_card']])}"
+    return ""
+
+
+def _pyramid_setting(cards: list[str], one: str) -> dict[str, Any]:
+    setting = pyramid.split(parse_cards(cards, where="cards"), parse_card(one))
+    return {"two_card": [str(c) for c in setting.two_card], "one_card": str(setting.one_card)}
+
+
+def _decisions_step(
+    ctx: dict[str, Any],
+    page: Page,
+    round_: Round,
+    state: dict[str, Any],
+    data: Mapping[str, Any] | None,
+) -> None:
+    game = round_.game
+    decided = set(round_.entry.get("decided", []))
+    pending = state["pending"]
+    posted_seat = _int(data.get("seat")) if data is not None else None
+    seats = []
+    for seat in round_.entry["seats"]:
+        n = seat["seat"]
+        mine = data if posted_seat == n else None  # only the posted seat keeps the posted input
+        block = page.block(
+            f"seat {n}",
+            n=n,
+            cards=show.cards(seat["cards"]),
+            wagers=show.wager_summary(seat["wagers"]),
+            decided=n in decided,
+            summary=_decision_summary(game, seat) if n in decided else "",
+            current=n == pending[0],
+            open=posted_seat == n,
+        )
+        if game == Game.SECOND_CHANCE:
+            m = seat.get("mulligan") or {}
+            block["raise"] = show.amount(seat["wagers"]["ante"])
+            block["mulligan_open"] = bool(m) or mine is not None
+            block["takes_cards"] = block["mulligan_open"]
+            block["mulligan_cards"] = page.field(
+                f"seat {n} mulligan cards",
+                name=f"seat-{n}-mulligan-cards",
+                label="New hand",
+                value=_value(mine, f"seat-{n}-mulligan-cards", " ".join(m.get("cards", []))),
+                max=3,
+                stored=m.get("cards", []),
+            )
+            block["mulligan_pair_plus"] = page.field(
+                f"seat {n} mulligan pair plus",
+                name=f"seat-{n}-mulligan-pair_plus",
+                label="Mulligan Pair Plus (optional)",
+                value=_value(mine, f"seat-{n}-mulligan-pair_plus", m.get("pair_plus", "")),
+            )
+        elif game == Game.LOWBALL:
+            chosen = (
+                list(mine.getlist(f"seat-{n}-discard"))
+                if hasattr(mine, "getlist")
+                else seat.get("discard") or []
+            )
+            block["discard"] = page.field(
+                f"seat {n} discard",
+                name=f"seat-{n}-discard",
+                options=[{**c, "checked": c["code"] in chosen} for c in show.cards(seat["cards"])],
+            )
+            block["draw"] = page.field(
+                f"seat {n} draw",
+                name=f"seat-{n}-draw",
+                label="Replacement cards",
+                value=_value(mine, f"seat-{n}-draw", " ".join(seat.get("draw") or [])),
+                max=len(chosen),
+                stored=seat.get("draw") or [],
+                hidden=not chosen,  # until a discard is chosen
+            )
+            block["takes_cards"] = bool(chosen)
+        else:
+            picked = _value(mine, f"seat-{n}-one_card", seat.get("one_card") or "")
+            options = []
+            for c in show.cards(seat["cards"]):
+                others = [o for o in seat["cards"] if o != c["code"]]
+                try:
+                    pyramid.split(parse_cards(seat["cards"], where="cards"), parse_card(c["code"]))
+                    foul = False
+                except EngineError:
+                    foul = True
+                options.append(
+                    {
+                        **c,
+                        "checked": c["code"] == picked,
+                        "foul": foul,
+                        "two_card": show.cards(sorted(others, key=_rank, reverse=True)),
+                    }
+                )
+            block["one_card"] = page.field(
+                f"seat {n} one card", name=f"seat-{n}-one_card", options=options
+            )
+            house = entry.player_house_way(seat["cards"])
+            block["house_way"] = {
+                "two_card": show.cards(house["two_card"]),
+                "one_card": show.card(house["one_card"]),
+            }
+        seats.append(block)
+    # The grid shows once a card box can take cards (a mulligan chosen, a discard tapped).
+    shown = [b for b in seats if b.get("takes_cards") and (not b["decided"] or b["open"])]
+    ctx.update(
+        decision_seats=seats,
+        pending=pending,
+        with_grid=game in (Game.SECOND_CHANCE, Game.LOWBALL),
+        grid_hidden=not shown,
+    )
+
+
+def _rank(code: str) -> int:
+    return parse_card(code).rank
+
+
+def _posted_decision(game: str, n: int, post: Mapping[str, Any]) -> dict[str, Any]:
+    action = post.get("action", "")
+    if game == Game.SECOND_CHANCE:
+        if action != "mulligan":
+            return {}
+        return {
+            "mulligan": True,
+            "cards": str(post.get(f"seat-{n}-mulligan-cards", "")),
+            "pair_plus": str(post.get(f"seat-{n}-mulligan-pair_plus", "")).strip().lstrip("$"),
+        }
+    if game == Game.LOWBALL:
+        if action == "stand":
+            return {"discard": [], "draw": []}
+        discard = post.getlist(f"seat-{n}-discard") if hasattr(post, "getlist") else []
+        return {"discard": list(discard), "draw": str(post.get(f"seat-{n}-draw", ""))}
+    if action == "house_way":
+        return {"house_way": True}
+    return {"one_card": post.get(f"seat-{n}-one_card") or None}
+
+
+# --- step: the dealer's house way ----------------------------------------------------------
+
+
+def _headline(game: str, advice: dict[str, Any]) -> list[dict[str, Any]]:
+    """The house way as one instruction, in parts (words and cards): "Discard K♦ and draw 1
+    card", "Dealer stands", "Set K♣ 5♥ / 9♦"; where several discards are the house way,
+    "Discard K♥ and 5♠ or 5♣, then draw 2 cards"."""
+    if game == Game.PYRAMID:
+        return [
+            {"text": "Set"},
+            {"cards": show.cards(advice["two_card"])},
+            {"text": "/"},
+            {"cards": [show.card(advice["one_card"])]},
+        ]
+    count = advice["draw_count"]
+    if not count:
+        return [{"text": "Dealer stands"}]
+    draw = f"draw {count} card{'s' if count != 1 else ''}"
+    choices = [set(c) for c in advice.get("choices") or []]
+    if len(choices) < 2:
+        return [
+            {"text": "Discard"},
+            {"cards": show.cards(advice["discard"])},
+            {"text": f"and {draw}"},
+        ]
+    common = set.intersection(*choices)
+    either = sorted(set.union(*choices) - common, key=advice["discard"].__contains__, reverse=True)
+    parts: list[dict[str, Any]] = [{"text": "Discard"}]
+    if common:
+        parts += [{"cards": show.cards(sorted(common))}, {"text": "and"}]
+    left = count - len(common)
+    if left == 1:
+        for i, code in enumerate(either):
+            parts += [{"text": "or"}] if i else []
+            parts.append({"cards": [show.card(code)]})
+    else:
+        parts += [{"text": f"{'two' if left == 2 else left} of"}, {"cards": show.cards(either)}]
+    return [*parts, {"text": f", then {draw}"}]
+
+
+def _dealer_form(
+    page: Page, round_: Round, advice: dict[str, Any], data: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    dealer = round_.entry["dealer"]
+    block = page.block("dealer", cards=show.cards(dealer["cards"]))
+    choices = advice.get("choices") or []
+    if len(choices) > 1:
+        current = " ".join(sorted(dealer.get("discard") or advice["discard"]))
+        picked = _value(data, "dealer-discard", current)
+        block["choices"] = page.field(
+            "dealer discard",
+            name="dealer-discard",
+            options=[
+                {"value": " ".join(ch), "cards": show.cards(ch), "checked": " ".join(ch) == picked}
+                for ch in choices
+            ],
+        )
+    if advice["draw_count"]:
+        block["draw"] = page.field(
+            "dealer draw",
+            name="dealer-draw",
+            label="The dealer's new cards",
+            value=_value(data, "dealer-draw", " ".join(dealer.get("draw") or [])),
+            max=advice["draw_count"],
+            stored=dealer.get("draw") or [],
+        )
+    return block
+
+
+def _dealer_step(
+    ctx: dict[str, Any],
+    page: Page,
+    round_: Round,
+    state: dict[str, Any],
+    data: Mapping[str, Any] | None,
+) -> None:
+    advice = state["advice"]
+    ctx.update(
+        advice=advice,
+        headline=_headline(round_.game, advice),
+        dealer=_dealer_form(page, round_, advice, data),
+        with_grid=bool(advice["draw_count"]),
+        decided_seats=_decided(round_),
+    )
+
+
+def _decided(round_: Round) -> list[dict[str, Any]]:
+    return [
+        {
+            "n": s["seat"],
+            "cards": show.cards(s["cards"]),
+            "summary": _decision_summary(round_.game, s),
+        }
+        for s in round_.entry["seats"]
+    ]
+
+
+# --- step: confirm -------------------------------------------------------------------------
+
+
+def _confirm_step(
+    ctx: dict[str, Any],
+    page: Page,
+    round_: Round,
+    state: dict[str, Any],
+    data: Mapping[str, Any] | None,
+) -> None:
+    advice = state["advice"]
+    try:
+        preview = svc.round_preview(round_)
+    except ServiceError as err:
+        page.top.append(err.message)
+        preview = None
+    ctx.update(
+        advice=advice,
+        settlement=show.settlement(preview, round_.game) if preview else None,
+        idempotency_key=uuid.uuid4().hex,
+    )
+    if advice["draw_count"]:  # the dealer may still correct the cards drawn before paying
+        ctx["dealer"] = _dealer_form(page, round_, advice, data)
+        ctx["with_grid"] = True
+        ctx["correcting"] = data is not None and "dealer-draw" in data
+
+
+# --- the step actions ----------------------------------------------------------------------
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _act(
+    request: HttpRequest, table_id: int, call: Callable[[Table, Round], str | None]
+) -> HttpResponse:
+    """Run one step's service for the round the form was rendered for, then show what is next."""
+    table = _my_table(request, table_id)
+    round_ = Round.objects.filter(table=table, pk=_int(request.POST.get("round")) or 0).first()
+    try:
+        if round_ is None:
+            raise Refused("That round is not at this table: reload the page.", status=409)
+        url = call(table, round_)
+    except (ServiceError, Refused, EngineError) as err:
+        if isinstance(err, EngineError):  # the services wrap the engine's refusals; just in case
+            err = Refused(err.message, field=err.field)
+        settled = err.settled if isinstance(err, Refused) else None
+        return _render_table(
+            request,
+            table,
+            error=err,
+            posted=request.POST,
+            posted_round=round_.pk if round_ else None,
+            status=err.status,
+            extra={"settled_round": settled},
+        )
+    return _see_other(url or _table_url(table))
+
+
+@dealer_only
+@require_POST
+def deal(request: HttpRequest, table_id: int) -> HttpResponse:
+    def call(table: Table, round_: Round) -> None:
+        seats = {
+            s["seat"]: str(request.POST.get(f"seat-{s['seat']}-cards", ""))
+            for s in round_.entry["seats"]
+        }
+        svc.round_deal(
+            round=round_,
+            dealer=request.user,
+            seat_cards=seats,
+            dealer_cards=str(request.POST.get("dealer-cards", "")),
+        )
+
+    return _act(request, table_id, call)
+
+
+@dealer_only
+@require_POST
+def decide(request: HttpRequest, table_id: int) -> HttpResponse:
+    def call(table: Table, round_: Round) -> None:
+        n = _int(request.POST.get("seat"))
+        if n is None:
+            raise Refused("Choose the seat whose decision this is.")
+        svc.round_decide(
+            round=round_,
+            dealer=request.user,
+            seat=n,
+            decision=_posted_decision(round_.game, n, request.POST),
+        )
+
+    return _act(request, table_id, call)
+
+
+@dealer_only
+@require_POST
+def dealer_hand(request: HttpRequest, table_id: int) -> HttpResponse:
+    def call(table: Table, round_: Round) -> None:
+        svc.round_dealer(
+            round=round_,
+            dealer=request.user,
+            draw=str(request.POST.get("dealer-draw", "")),
+            discard=request.POST.get("dealer-discard") or None,
+        )
+
+    return _act(request, table_id, call)
+
+
+@dealer_only
+@require_POST
+def settle(request: HttpRequest, table_id: int) -> HttpResponse:
+    def call(table: Table, round_: Round) -> str:
+        key = str(request.POST.get("idempotency_key", "")).strip() or None
+        try:
+            settled = svc.round_settle(round=round_, dealer=request.user, idempotency_key=key)
+        except ServiceError as err:
+            if err.code == "already_settled":
+                round_.refresh_from_db(fields=["status"])
+                raise Refused(
+                    f"Round {round_.number} is already {round_.status} (on another tablet?): "
+                    "it was not settled again, and nothing more is to be paid for it.",
+                    status=409,
+                    settled=round_,
+                ) from None
+            raise
+        return reverse("tablet:round", args=[settled.pk])
+
+    return _act(request, table_id, call)
+
+
+# --- a settled round, and the watch for changes made elsewhere -------------------------------
+
+
+@dealer_only
+@require_GET
+def round_page(request: HttpRequest, round_id: int) -> HttpResponse:
+    round_ = get_object_or_404(Round.objects.select_related("table", "dealer"), pk=round_id)
+    table = _my_table(request, round_.table_id)
+    summary = show.settlement(round_.settlement, round_.game) if round_.settlement else None
+    return render(
+        request,
+        "tablet/round.html",
+        {
+            "table": table,
+            "round": round_,
+            "settlement": summary,
+            "game_label": table.get_game_display(),
+            "seats": [
+                {"n": s["seat"], "summary": _decision_summary(round_.game, s)}
+                for s in round_.entry["seats"]
+            ],
+        },
+    )
+
+
+@login_required
+@require_GET
+def watch(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Polled by the table page: 204 while the table is as the page shows it; otherwise a
+    notice to reload (another tablet moved the round on, or the dealer was signed out)."""
+    table = get_object_or_404(Table, pk=table_id)
+    session = _session_at(table)
+    if session is None or session.dealer_id != request.user.pk:
+        notice = f"You are no longer signed in at {table}."
+    elif request.GET.get("token") != _table_token(table):
+        notice = "This round was changed on another tablet."
+    else:
+        return HttpResponse(status=204)
+    return render(request, "tablet/_watch.html", {"table": table, "notice": notice})
