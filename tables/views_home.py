@@ -11,4 +11,12 @@ from tables.roles import Role, has_role
 
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"is_dealer": has_role(request.user, Role.DEALER)})
+    user = request.user
+    return render(
+        request,
+        "home.html",
+        {
+            "is_dealer": has_role(user, Role.DEALER),
+            "is_reader": has_role(user, Role.AUDITOR) or has_role(user, Role.PIT_BOSS),
+        },
+    )
