@@ -45,3 +45,14 @@ def floor(db: Any) -> dict[str, Any]:
     users = {u.username: u for u in User.objects.all()}
     tables = {t.name: t for t in Table.objects.select_related("paytable_version", "meter")}
     return {"users": users, "tables": tables, **users, **tables}
+
+
+@pytest.fixture
+def eager_celery():  # type: ignore[no-untyped-def]
+    """Run Celery tasks in-process for this test, as the embedded default does."""
+    from casino.celery import app
+
+    saved = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield app
+    app.conf.task_always_eager = saved

@@ -178,8 +178,8 @@ def test_a_forged_checkpoint_is_caught(chain: list[AuditEvent]) -> None:
 def test_checkpoint_task_is_idempotent(chain: list[AuditEvent]) -> None:
     from audit.tasks import checkpoint_audit_chain
 
-    assert checkpoint_audit_chain.delay().get() == 6
-    assert checkpoint_audit_chain.delay().get() == 6
+    assert checkpoint_audit_chain.apply().get() == 6
+    assert checkpoint_audit_chain.apply().get() == 6
     assert AuditCheckpoint.objects.count() == 1
 
 

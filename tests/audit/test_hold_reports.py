@@ -51,7 +51,7 @@ def play(floor: dict[str, Any], n: int, seed: int = 7) -> list[Round]:
 
 
 def test_summaries_agree_to_the_cent_with_the_settlements(
-    floor: dict[str, Any], django_capture_on_commit_callbacks: Any
+    floor: dict[str, Any], django_capture_on_commit_callbacks: Any, eager_celery: Any
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         played = play(floor, 12)
@@ -116,16 +116,28 @@ def test_rounds_settle_while_the_broker_is_down_and_reports_catch_up(
 ) -> None:
     from casino.celery import app
 
+    saved = (
+        app.conf.task_always_eager,
+        app.conf.broker_url,
+        app.conf.broker_connection_retry,
+        app.conf.broker_connection_max_retries,
+    )
     app.conf.task_always_eager = False
-    app.conf.broker_url = "redis://127.0.0.1:1/0"
+    app.conf.broker_url = "redis://127.0.0.1:1/0"  # nothing listens there: the broker is down
     app.conf.broker_connection_retry = False
     app.conf.broker_connection_max_retries = 0
+    app._pool = None
     try:
         with django_capture_on_commit_callbacks(execute=True):
             played = play(floor, 2)
     finally:
-        app.conf.task_always_eager = True
-        app.conf.broker_url = "memory://"
+        (
+            app.conf.task_always_eager,
+            app.conf.broker_url,
+            app.conf.broker_connection_retry,
+            app.conf.broker_connection_max_retries,
+        ) = saved
+        app._pool = None
     assert all(r.status == "settled" for r in played)
     assert StaleReport.objects.count() == 3 and not HoldSummary.objects.exists()
     assert reporting.rebuild_stale() == 3
