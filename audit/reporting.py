@@ -23,7 +23,7 @@ from django.db import transaction
 from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 
-from tables.models import MeterEntry, Round, SettlementLine
+from tables.models import MeterEntry, Round, SettlementLine, Table
 
 from .models import HoldSummary, StaleReport
 
@@ -70,6 +70,8 @@ Key = tuple[int, int, str]  # paytable version, dealer, shift
 @transaction.atomic
 def rebuild(day: date, table_id: int) -> int:
     """Rebuild the (day, table) summaries from the rounds; returns how many rows were written."""
+    # One rebuild of a table at a time (two at once would race on the summary key).
+    Table.objects.select_for_update().filter(pk=table_id).first()
     mark = StaleReport.objects.select_for_update().filter(gaming_day=day, table_id=table_id).first()
     seen_version = mark.version if mark else None
     rounds = Round.objects.filter(gaming_day=day, table_id=table_id).exclude(

@@ -1,0 +1,50 @@
+"""Money and hold % for the report pages: dollars from integer cents (no float on the way),
+hold % with two decimals."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django import template
+
+from tables.engine.money import format_cents
+
+register = template.Library()
+
+WAGER_ORDER = ["ante", "raise", "pair_plus", "mulligan_pair_plus", "bonus", "progressive"]
+
+
+def dollars(cents: int | None) -> str:
+    """`123456` -> `"$1,234.56"`, `-5` -> `"-$0.05"` (digits grouped from `format_cents`)."""
+    if cents is None:
+        return "—"
+    text = format_cents(int(cents))
+    sign, text = ("-", text[1:]) if text.startswith("-") else ("", text)
+    whole, _, part = text.partition(".")
+    return f"{sign}${int(whole):,}.{part}"
+
+
+def percent(value: Decimal | str | None) -> str:
+    """A hold % with two decimals, or a dash when there was no handle."""
+    if value is None or value == "":
+        return "—"
+    return f"{Decimal(value).quantize(Decimal('0.01'))}%"
+
+
+def wager_label(wager: str) -> str:
+    return wager.replace("_", " ")
+
+
+def wager_sort_key(wager: str) -> tuple[int, str]:
+    return (WAGER_ORDER.index(wager) if wager in WAGER_ORDER else len(WAGER_ORDER), wager)
+
+
+register.filter("dollars", dollars)
+register.filter("percent", percent)
+register.filter("wager_label", wager_label)
+
+
+@register.filter
+def get_item(mapping: dict[str, int], key: str) -> int:
+    """A wager's handle from a row's `handle_by_wager` (0 when that wager was not played)."""
+    return mapping.get(key, 0)
