@@ -108,7 +108,11 @@ def alert_rule_save(
     if rule is None:
         rule = HoldAlertRule()
     else:
-        rule = HoldAlertRule.objects.select_for_update(of=("self",)).select_related("table").get(pk=rule.pk)
+        rule = (
+            HoldAlertRule.objects.select_for_update(of=("self",))
+            .select_related("table")
+            .get(pk=rule.pk)
+        )
         before = _describe(rule)
     rule.table = table
     rule.game = "" if table is not None else game
@@ -133,7 +137,11 @@ def alert_rule_set_active(
 ) -> HoldAlertRule:
     """Deactivate a rule (it stays on record) or bring it back."""
     _require_pit_boss(by)
-    rule = HoldAlertRule.objects.select_for_update(of=("self",)).select_related("table").get(pk=rule.pk)
+    rule = (
+        HoldAlertRule.objects.select_for_update(of=("self",))
+        .select_related("table")
+        .get(pk=rule.pk)
+    )
     if rule.is_active == active:
         return rule
     rule.is_active = active
