@@ -203,7 +203,7 @@ def _rate(value: object) -> Fraction:
             pass
     raise EngineError(
         Refusal.BAD_PAYTABLE,
-        f"progressive rate must be a decimal string like \"0.20\", not {value!r}",
+        f'progressive rate must be a decimal string like "0.20", not {value!r}',
         field="progressive rate",
     )
 

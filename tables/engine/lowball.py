@@ -12,14 +12,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
-from .cards import Card, CardLedger
+from .cards import Card
 from .errors import EngineError, Refusal
 from .money import format_cents
 from .paytables import Game, Paytable
 from .progressive import Award, MeterConfig, apply_round
 from .rankings import Category, is_a24, lowball_hand_name, lowball_value
 from .settlement import DealerAction, DealerResult, Line, Result, SeatResult, Settlement
-from .validation import check_count, check_seat_numbers, check_stake, describe
+from .validation import check_count, check_stake, describe, open_ledger
 
 TEN = 10
 _EVEN = Fraction(1)
@@ -156,14 +156,9 @@ def progressive_award(
 
 def settle(round_: Round, paytable: Paytable) -> Settlement:
     """Settle a whole round; refuses (EngineError) a round that breaks a rule, settling nothing."""
-    if paytable.game is not Game.LOWBALL:
-        raise EngineError(
-            Refusal.BAD_PAYTABLE, f"paytable {paytable.name!r} is not a Lowball paytable"
-        )
-    check_seat_numbers(s.seat for s in round_.seats)
-    ledger = CardLedger()
-    check_count(round_.dealer_cards, "the dealer's cards")
-    ledger.place(round_.dealer_cards, "the dealer's cards")
+    ledger = open_ledger(
+        Game.LOWBALL, paytable, (s.seat for s in round_.seats), round_.dealer_cards
+    )
     finals: list[tuple[Card, ...]] = []
     for seat in round_.seats:
         where = f"seat {seat.seat}"

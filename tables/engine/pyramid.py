@@ -10,11 +10,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .cards import Card, CardLedger
+from .cards import Card
 from .errors import EngineError, Refusal
 from .paytables import Game, Paytable
 from .settlement import DealerAction, DealerResult, Line, SeatResult, Settlement
-from .validation import check_count, check_seat_numbers, check_stake, describe
+from .validation import check_count, check_stake, describe, open_ledger
 
 JACK, QUEEN, KING, ACE = 11, 12, 13, 14
 
@@ -133,14 +133,9 @@ def house_way_advice(cards: Sequence[Card]) -> str:
 
 def settle(round_: Round, paytable: Paytable) -> Settlement:
     """Settle a whole round; refuses (EngineError) a round that breaks a rule, settling nothing."""
-    if paytable.game is not Game.PYRAMID:
-        raise EngineError(
-            Refusal.BAD_PAYTABLE, f"paytable {paytable.name!r} is not a Pyramid paytable"
-        )
-    check_seat_numbers(s.seat for s in round_.seats)
-    ledger = CardLedger()
-    check_count(round_.dealer_cards, "the dealer's cards")
-    ledger.place(round_.dealer_cards, "the dealer's cards")
+    ledger = open_ledger(
+        Game.PYRAMID, paytable, (s.seat for s in round_.seats), round_.dealer_cards
+    )
     for seat in round_.seats:
         check_count(seat.cards, f"seat {seat.seat}'s cards")
         ledger.place(seat.cards, f"seat {seat.seat}'s cards")

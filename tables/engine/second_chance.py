@@ -10,12 +10,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .cards import Card, CardLedger
+from .cards import Card
 from .errors import EngineError, Refusal
 from .paytables import Game, Paytable
 from .rankings import Category, poker_value
 from .settlement import DealerAction, DealerResult, Line, SeatResult, Settlement
-from .validation import check_count, check_seat_numbers, check_stake, describe
+from .validation import check_count, check_stake, describe, open_ledger
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,14 +54,9 @@ def house_way_advice(cards: Sequence[Card]) -> str:
 
 def settle(round_: Round, paytable: Paytable) -> Settlement:
     """Settle a whole round; refuses (EngineError) a round that breaks a rule, settling nothing."""
-    if paytable.game is not Game.SECOND_CHANCE:
-        raise EngineError(
-            Refusal.BAD_PAYTABLE, f"paytable {paytable.name!r} is not a 2nd Chance paytable"
-        )
-    check_seat_numbers(s.seat for s in round_.seats)
-    ledger = CardLedger()
-    check_count(round_.dealer_cards, "the dealer's cards")
-    ledger.place(round_.dealer_cards, "the dealer's cards")
+    ledger = open_ledger(
+        Game.SECOND_CHANCE, paytable, (s.seat for s in round_.seats), round_.dealer_cards
+    )
     for seat in round_.seats:
         check_count(seat.cards, f"seat {seat.seat}'s cards")
         ledger.place(seat.cards, f"seat {seat.seat}'s cards")

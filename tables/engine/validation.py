@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .cards import Card
+from .cards import Card, CardLedger
 from .errors import EngineError, Refusal
+from .paytables import Game, Paytable
 
 MAX_SEAT = 7
 
@@ -38,3 +39,19 @@ def check_stake(cents: int, where: str, *, optional: bool = False) -> None:
 
 def describe(cards: Iterable[Card]) -> str:
     return " ".join(str(c) for c in cards)
+
+
+def open_ledger(
+    game: Game, paytable: Paytable, seat_numbers: Iterable[int], dealer_cards: Sequence[Card]
+) -> CardLedger:
+    """The checks every game's settlement starts with: the paytable is the game's, the seat
+    numbers are valid, the dealer has three cards; returns the round's card ledger."""
+    if paytable.game is not game:
+        raise EngineError(
+            Refusal.BAD_PAYTABLE, f"paytable {paytable.name!r} is not a {game} paytable"
+        )
+    check_seat_numbers(seat_numbers)
+    ledger = CardLedger()
+    check_count(dealer_cards, "the dealer's cards")
+    ledger.place(dealer_cards, "the dealer's cards")
+    return ledger

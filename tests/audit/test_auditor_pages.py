@@ -6,29 +6,14 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Any
 
 import pytest
 from django.test import Client
 
 from audit.models import AuditEvent
 from tables.models import Round
-from tables.services import rounds as svc
-from tables.services.sessions import dealer_sign_in
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def settled(floor: dict[str, Any]) -> Round:
-    dealer_sign_in(dealer=floor["dealer"], table=floor["SC-1"])
-    r = svc.round_open(table=floor["SC-1"], dealer=floor["dealer"], wagers={1: {"ante": "10.00"}})
-    r = svc.round_deal(
-        round=r, dealer=floor["dealer"], seat_cards={1: "9d 8h 2s"}, dealer_cards="Ks 7d 2c"
-    )
-    r = svc.round_decide(round=r, dealer=floor["dealer"], seat=1, decision={})
-    r = svc.round_dealer(round=r, dealer=floor["dealer"])
-    return svc.round_settle(round=r, dealer=floor["dealer"])
 
 
 def client_for(username: str) -> Client:

@@ -12,23 +12,9 @@ from django.db import DatabaseError, IntegrityError, transaction
 from audit.models import AuditEvent
 from tables.models import Round, SettlementLine
 from tables.services import ServiceError
-from tables.services import rounds as svc
 from tables.services.corrections import round_correct, round_void
-from tables.services.sessions import dealer_sign_in
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def settled(floor: dict[str, Any]) -> Round:
-    dealer_sign_in(dealer=floor["dealer"], table=floor["SC-1"])
-    r = svc.round_open(table=floor["SC-1"], dealer=floor["dealer"], wagers={1: {"ante": "10.00"}})
-    r = svc.round_deal(
-        round=r, dealer=floor["dealer"], seat_cards={1: "9d 8h 2s"}, dealer_cards="Ks 7d 2c"
-    )
-    r = svc.round_decide(round=r, dealer=floor["dealer"], seat=1, decision={})
-    r = svc.round_dealer(round=r, dealer=floor["dealer"])
-    return svc.round_settle(round=r, dealer=floor["dealer"])
 
 
 CORRECT = {
