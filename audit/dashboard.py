@@ -19,7 +19,8 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.core.paginator import Paginator
+from django.db.models import Count, Q, QuerySet, Sum
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -60,6 +61,9 @@ PERIOD_CHOICES = [
 PERIOD_SHORT = {"day": "Day", "mtd": "MTD", "ytd": "YTD", "30d": "30 days"}
 GAME_NAMES = dict(Game.choices)
 ISO_DATE = "%Y-%m-%d"  # only: 03/10/2026 is March in one country and October in another
+
+
+ROUNDS_PER_PAGE = 200  # a busy table deals over a thousand rounds a day
 
 
 def reader_required(view: View) -> View:
@@ -318,6 +322,14 @@ def _table_rounds(table: Table, day: date) -> QuerySet[Round]:
     return (
         Round.objects.filter(table=table, gaming_day=day)
         .select_related("dealer", "corrects")
+        .defer(
+            "entry",
+            "settlement",
+            "house_way",
+            "corrects__entry",
+            "corrects__settlement",
+            "corrects__house_way",
+        )
         .order_by("-number")
     )
 
@@ -330,15 +342,21 @@ def table_rounds(request: HttpRequest, pk: int) -> HttpResponse:
         day = _day_param(request)
     except forms.ValidationError:
         return HttpResponse("day must be a date like 2026-11-21", status=400)
-    rounds = list(_table_rounds(table, day))
+    all_rounds = _table_rounds(table, day)
+    page = Paginator(all_rounds, ROUNDS_PER_PAGE).get_page(request.GET.get("page"))
+    sums = all_rounds.aggregate(
+        rounds=Count("id", filter=Q(status=Round.Status.SETTLED)),
+        voids=Count("id", filter=Q(status=Round.Status.VOIDED)),
+        handle=Sum("handle_cents", filter=Q(status=Round.Status.SETTLED)),
+        net=Sum("players_net_cents", filter=Q(status=Round.Status.SETTLED)),
+    )
     open_rounds = (
         list(Round.objects.filter(table=table, status=Round.Status.OPEN).select_related("dealer"))
         if day == today()
         else []
     )
-    settled = [r for r in rounds if r.status == Round.Status.SETTLED]
-    handle = sum(r.handle_cents for r in settled)
-    win = sum(r.house_win_cents for r in settled)
+    handle = sums["handle"] or 0
+    win = -(sums["net"] or 0)
     return render(
         request,
         "audit/table_rounds.html",
@@ -348,11 +366,12 @@ def table_rounds(request: HttpRequest, pk: int) -> HttpResponse:
             "is_today": day == today(),
             "previous_day": day - timedelta(days=1),
             "next_day": day + timedelta(days=1) if day < today() else None,
-            "rounds": rounds,
+            "rounds": page.object_list,
+            "page": page,
             "open_rounds": open_rounds,
             "total": {
-                "rounds": len(settled),
-                "voids": sum(1 for r in rounds if r.status == Round.Status.VOIDED),
+                "rounds": sums["rounds"],
+                "voids": sums["voids"],
                 "handle_cents": handle,
                 "win_cents": win,
                 "hold_percent": hold_percent(win, handle),

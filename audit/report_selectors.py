@@ -7,7 +7,9 @@ from collections.abc import Iterable
 from datetime import date
 from typing import Any
 
-from django.db.models import Sum
+from django.db.models import BigIntegerField, Sum
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 
 from .models import HoldSummary
 from .reporting import hold_percent
@@ -25,6 +27,8 @@ GROUPS = {
     "shift": ["shift"],
     "gaming_day": ["gaming_day"],
 }
+# Every wager a settlement line can name, in display order.
+WAGERS = ["ante", "raise", "bonus", "pair_plus", "mulligan_pair_plus", "progressive"]
 FIGURES = [
     "rounds",
     "hands",
@@ -48,22 +52,22 @@ def hold_rows(
     if game:
         qs = qs.filter(game=game)
     fields = GROUPS[by]
-    rows = list(qs.values(*fields).annotate(**{f: Sum(f) for f in FIGURES}).order_by(*fields))
-    handle_by_wager = _handle_by_wager(qs, fields)
+    # The wagers' handle is summed in the same SQL aggregate (reading every summary's JSON back
+    # into Python grew with the range: about 0.8 s for a year of a busy floor).
+    per_wager = {
+        f"_w_{w}": Sum(Cast(KT(f"handle_by_wager__{w}"), BigIntegerField())) for w in WAGERS
+    }
+    rows = list(
+        qs.values(*fields).annotate(**{f: Sum(f) for f in FIGURES}, **per_wager).order_by(*fields)
+    )
     for row in rows:
         row["hold_percent"] = hold_percent(row["win_cents"], row["handle_cents"])
-        row["handle_by_wager"] = handle_by_wager.get(tuple(row[f] for f in fields), {})
+        row["handle_by_wager"] = {
+            w: row.pop(f"_w_{w}") for w in WAGERS if row.get(f"_w_{w}") is not None
+        }
+        for w in WAGERS:
+            row.pop(f"_w_{w}", None)
     return rows
-
-
-def _handle_by_wager(qs: Any, fields: list[str]) -> dict[tuple[Any, ...], dict[str, int]]:
-    out: dict[tuple[Any, ...], dict[str, int]] = {}
-    for values in qs.values_list(*fields, "handle_by_wager"):
-        key, wagers = tuple(values[:-1]), values[-1]
-        bucket = out.setdefault(key, {})
-        for wager, cents in wagers.items():
-            bucket[wager] = bucket.get(wager, 0) + cents
-    return out
 
 
 def totals(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:

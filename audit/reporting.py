@@ -166,7 +166,12 @@ def rebuild_stale() -> int:
 
 def rebuild_day(day: date) -> int:
     """Rebuild every table's summaries for a gaming day (the closed-day job, idempotent)."""
-    tables = set(Round.objects.filter(gaming_day=day).values_list("table_id", flat=True).distinct())
+    tables = set(
+        Round.objects.filter(gaming_day=day)
+        .order_by()
+        .values_list("table_id", flat=True)
+        .distinct()
+    )
     tables |= set(HoldSummary.objects.filter(gaming_day=day).values_list("table_id", flat=True))
     for table_id in sorted(tables):
         rebuild(day, table_id)
