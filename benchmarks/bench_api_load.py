@@ -42,7 +42,6 @@ import http.client
 import json
 import math
 import os
-import platform
 import random
 import secrets
 import shutil
@@ -58,6 +57,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import common  # benchmarks/common.py, beside this script
+from common import machine
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -65,6 +67,13 @@ if str(ROOT) not in sys.path:
 HOST = "127.0.0.1"
 DB_NAME = "casino_bench"
 ADMIN_URL = "postgres://postgres@127.0.0.1:5432"
+
+
+def admin_execute(*statements: str) -> list[Any]:
+    """Statements on the `postgres` maintenance database (autocommit); the last rows."""
+    return common.admin_execute(ADMIN_URL, *statements)
+
+
 AIM_P99_MS = 100.0
 SEATS = 7
 KINDS = ("open", "deal", "decide", "dealer", "settle")
@@ -75,25 +84,6 @@ STAKES_CENTS = (500, 1000, 2500, 5000, 10000, 100, 200)  # as tables.simulation
 
 
 # --- the machine ---------------------------------------------------------------------------
-
-
-def machine(pg_version: str) -> dict[str, str]:
-    model = platform.processor() or "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return {
-        "cpu": f"{model} ({platform.machine()})",
-        "nproc": f"{usable} usable of {os.cpu_count()}",
-        "python": f"{platform.python_implementation()} {platform.python_version()}",
-        "postgresql": pg_version,
-        "os": f"{platform.system()} {platform.release()}",
-    }
 
 
 def load_average() -> str:
@@ -182,18 +172,6 @@ def usable_cpus() -> int:
 
 
 # --- the database --------------------------------------------------------------------------
-
-
-def admin_execute(*statements: str) -> list[Any]:
-    """Run statements on the `postgres` maintenance database (autocommit); the last rows."""
-    import psycopg
-
-    rows: list[Any] = []
-    with psycopg.connect(f"{ADMIN_URL}/postgres", autocommit=True) as conn:
-        for sql in statements:
-            cur = conn.execute(sql)
-            rows = cur.fetchall() if cur.description else []
-    return rows
 
 
 def recreate_database() -> str:
@@ -808,7 +786,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             if reconnects:
                 notes.append(("connections closed by the server", str(reconnects)))
             met = report(
-                args, machine(pg_version), rows, wall, measured_rounds, len(everything), notes
+                args,
+                machine(postgresql=pg_version),
+                rows,
+                wall,
+                measured_rounds,
+                len(everything),
+                notes,
             )
             if settled != expected or not chain.startswith("whole"):
                 print(

@@ -41,7 +41,6 @@ import argparse
 import contextlib
 import http.client
 import os
-import platform
 import re
 import secrets
 import signal
@@ -59,6 +58,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+import common  # benchmarks/common.py, beside this script
+from common import machine
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -66,6 +68,13 @@ if str(ROOT) not in sys.path:
 HOST = "127.0.0.1"
 DB_NAME = "casino_reports_bench"  # --database changes it
 ADMIN_URL = "postgres://postgres@127.0.0.1:5432"
+
+
+def admin_execute(*statements: str) -> list[Any]:
+    """Statements on the `postgres` maintenance database (autocommit); the last rows."""
+    return common.admin_execute(ADMIN_URL, *statements)
+
+
 AIM_DAY_REPORT_S = 30.0
 AIM_PAGE_MS = 300.0
 START_TIMEOUT = 60.0
@@ -76,42 +85,8 @@ GROUPINGS = ("table", "game", "paytable_version", "dealer", "shift", "gaming_day
 # --- the machine and the database ----------------------------------------------------------
 
 
-def machine(pg_version: str) -> dict[str, str]:
-    model = platform.processor() or "unknown"
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    memory = ""
-    with contextlib.suppress(OSError, ValueError, IndexError):
-        kib = int(Path("/proc/meminfo").read_text().split()[1])
-        memory = f"{kib / 1024 / 1024:.0f} GiB"
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return {
-        "cpu": f"{model} ({platform.machine()})",
-        "nproc": f"{usable} usable of {os.cpu_count()}",
-        "memory": memory,
-        "python": f"{platform.python_implementation()} {platform.python_version()}",
-        "postgresql": pg_version,
-        "os": f"{platform.system()} {platform.release()}",
-    }
-
-
 def load_average() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
-
-
-def admin_execute(*statements: str) -> list[Any]:
-    """Run statements on the `postgres` maintenance database (autocommit); the last rows."""
-    import psycopg
-
-    rows: list[Any] = []
-    with psycopg.connect(f"{ADMIN_URL}/postgres", autocommit=True) as conn:
-        for statement in statements:
-            cur = conn.execute(statement)
-            rows = cur.fetchall() if cur.description else []
-    return rows
 
 
 def recreate_database() -> None:
@@ -774,7 +749,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     results: dict[str, Any] = {"load_start": load_average(), "pg_settings": pg_settings()}
     pg_version = str(admin_execute("SHOW server_version")[0][0])
-    results["machine"] = machine(pg_version)
+    results["machine"] = machine(postgresql=pg_version)
     setup_django()  # no connection yet: the database is made below
     if args.day is not None:
         from django.utils import timezone

@@ -23,7 +23,6 @@ import argparse
 import io
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -33,31 +32,14 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from common import machine
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 SETTLE_TARGET = 5_000  # rounds per second, one core, start-up excluded
 EVAL_TARGET = 1.0  # seconds for all 22,100 hands, per evaluator
-
-
-def machine() -> dict[str, str]:
-    """CPU model, cores available and Python version."""
-    model = platform.processor() or "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return {
-        "cpu": model,
-        "nproc": f"{usable} usable of {os.cpu_count()}",
-        "python": f"{platform.python_implementation()} {platform.python_version()}",
-        "os": f"{platform.system()} {platform.release()}",
-    }
 
 
 def best_of(runs: int, fn: Callable[[], object]) -> float:
