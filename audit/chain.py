@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 GENESIS = "0" * 64
@@ -41,3 +41,25 @@ def canonical(
 
 def event_hash(**fields: Any) -> str:
     return hashlib.sha256(canonical(**fields)).hexdigest()
+
+
+HASHED_FIELDS = (
+    "seq",
+    "at",
+    "actor_id",
+    "actor_name",
+    "kind",
+    "object_type",
+    "object_id",
+    "table_name",
+    "data",
+    "prev_hash",
+)
+
+
+def stored_event_hash(event: Any, **changes: Any) -> str:
+    """The hash a stored event's fields give (with `changes` applied, e.g. a new prev_hash)."""
+    fields = {name: getattr(event, name) for name in HASHED_FIELDS}
+    fields.update(changes)
+    fields["at"] = fields["at"].astimezone(UTC)
+    return event_hash(**fields)

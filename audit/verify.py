@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from .chain import GENESIS, event_hash
+from .chain import GENESIS, stored_event_hash
 from .models import AuditCheckpoint, AuditEvent, AuditHead
 
 
@@ -65,19 +65,7 @@ def verify_chain() -> tuple[int, Problem | None]:
                 "its prev_hash does not match the event before it "
                 "(an event before it was deleted, inserted or reordered)",
             )
-        recomputed = event_hash(
-            seq=ev.seq,
-            at=ev.at.astimezone(UTC),
-            actor_id=ev.actor_id,
-            actor_name=ev.actor_name,
-            kind=ev.kind,
-            object_type=ev.object_type,
-            object_id=ev.object_id,
-            table_name=ev.table_name,
-            data=ev.data,
-            prev_hash=ev.prev_hash,
-        )
-        if recomputed != ev.hash:
+        if stored_event_hash(ev) != ev.hash:
             return count, Problem(
                 ev.seq, ev.pk, "its content was changed (the hash does not match)"
             )
