@@ -22,21 +22,10 @@ from tables.roles import Role, has_role
 from tables.services import ServiceError
 from tables.services.corrections import round_correct, round_void
 
+from .chain import HASHED_FIELDS
 from .selectors import round_replay, search_events
 
-CSV_FIELDS = [
-    "seq",
-    "at",
-    "actor_id",
-    "actor_name",
-    "kind",
-    "object_type",
-    "object_id",
-    "table_name",
-    "data",
-    "prev_hash",
-    "hash",
-]
+CSV_FIELDS = [*HASHED_FIELDS, "hash"]  # every field the chain covers, then the hash
 
 
 def _require_reader(request: HttpRequest) -> None:
