@@ -5,6 +5,4 @@ class AuditConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "audit"
     verbose_name = "Audit trail"
-
-    def ready(self) -> None:
-        from . import signals  # noqa: F401  (connects the sign-in receivers)
+    # Sign-in, account, role and token events are written by accounts.signals.

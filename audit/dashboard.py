@@ -8,13 +8,13 @@ integer cents until the template (or the CSV) writes them as dollars.
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Callable
 from datetime import date, timedelta
 from functools import wraps
 from typing import Any
 from urllib.parse import urlencode
 
+from defusedcsv import csv
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login

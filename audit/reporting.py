@@ -45,17 +45,12 @@ def mark_stale(round_: Round) -> None:
 
 def request_rebuild(day: date, table_id: int) -> None:
     """Send the rebuild to the workers; with the broker down, the stale mark waits."""
+    from casino.enqueue import enqueue
+
     from .tasks import refresh_hold_report
 
-    try:
-        refresh_hold_report.apply_async(args=[day.isoformat(), table_id], retry=False)
-    except Exception as exc:  # noqa: BLE001 - any broker failure: the periodic job catches up
-        log.warning(
-            "hold report for %s table %s not queued (%s): the catch-up job will rebuild it",
-            day,
-            table_id,
-            exc,
-        )
+    # At most about CELERY_ENQUEUE_TIMEOUT (100 ms) when the broker is down.
+    enqueue(refresh_hold_report, day.isoformat(), table_id)
 
 
 def hold_percent(win_cents: int, handle_cents: int) -> Decimal | None:

@@ -3,11 +3,11 @@ and void or correct a settled round from its record."""
 
 from __future__ import annotations
 
-import csv
 import json
 from datetime import datetime, time
 from typing import Any
 
+from defusedcsv import csv
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -16,7 +16,9 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
+from rest_framework.exceptions import ValidationError
 
+from accounts.parsers import check_json, loads
 from tables.models import Round
 from tables.roles import Role, has_role
 from tables.services import ServiceError
@@ -33,16 +35,25 @@ def _require_reader(request: HttpRequest) -> None:
         raise PermissionDenied("only auditors and pit bosses read the audit trail")
 
 
-def _when(value: str, *, end: bool = False) -> datetime | None:
+class BadFilter(ValueError):
+    """A search filter that is not a date or time (the message names it)."""
+
+
+def _when(value: str, field: str, *, end: bool = False) -> datetime | None:
     value = (value or "").strip()
     if not value:
         return None
-    parsed = parse_datetime(value)
-    if parsed is None:
-        day = parse_date(value)
-        if day is None:
-            return None
-        parsed = datetime.combine(day, time.max if end else time.min)
+    try:
+        parsed = parse_datetime(value)
+        if parsed is None:
+            day = parse_date(value)
+            if day is None:
+                raise ValueError("not a date")
+            parsed = datetime.combine(day, time.max if end else time.min)
+    except ValueError:
+        raise BadFilter(
+            f"{field}: {value!r} is not a date (YYYY-MM-DD) or time (YYYY-MM-DD HH:MM)"
+        ) from None
     return timezone.make_aware(parsed) if timezone.is_naive(parsed) else parsed
 
 
@@ -52,15 +63,22 @@ def _filters(request: HttpRequest) -> dict[str, Any]:
         "table": q.get("table", ""),
         "user": q.get("user", ""),
         "kind": q.get("kind", ""),
-        "since": _when(q.get("since", "")),
-        "until": _when(q.get("until", ""), end=True),
+        "since": _when(q.get("since", ""), "since"),
+        "until": _when(q.get("until", ""), "until", end=True),
     }
+
+
+def _bad_filter(err: BadFilter) -> HttpResponse:
+    return HttpResponse(str(err), status=400, content_type="text/plain; charset=utf-8")
 
 
 @login_required
 def events(request: HttpRequest) -> HttpResponse:
     _require_reader(request)
-    filters = _filters(request)
+    try:
+        filters = _filters(request)
+    except BadFilter as err:
+        return _bad_filter(err)
     page = Paginator(search_events(**filters).reverse(), 50).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
@@ -82,13 +100,20 @@ class _Echo:
 
 
 @login_required
-def events_csv(request: HttpRequest) -> StreamingHttpResponse:
+def events_csv(request: HttpRequest) -> HttpResponse:
+    """The events as CSV. A cell starting like a spreadsheet formula (= + - @) is written with
+    a leading apostrophe (defusedcsv), so opening the export never runs it; remove it before
+    re-hashing such a field."""
     _require_reader(request)
+    try:
+        filters = _filters(request)
+    except BadFilter as err:
+        return _bad_filter(err)
     writer = csv.writer(_Echo())
 
     def rows() -> Any:
         yield writer.writerow(CSV_FIELDS)
-        for ev in search_events(**_filters(request)).iterator(chunk_size=2000):
+        for ev in search_events(**filters).iterator(chunk_size=2000):
             yield writer.writerow(
                 [
                     ev.seq,
@@ -153,9 +178,14 @@ def round_correct_view(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method != "POST":
         return redirect("audit:round", pk=pk)
     try:
-        data = json.loads(request.POST.get("entry", ""))
+        data = loads(request.POST.get("entry", ""))
     except ValueError:
         messages.error(request, "The corrected round is not valid JSON.")
+        return round_record(request, pk)
+    try:
+        check_json(data)
+    except ValidationError as err:
+        messages.error(request, f"The corrected round is refused: {err.detail}")
         return round_record(request, pk)
     try:
         corrected = round_correct(voided=round_, by=request.user, entry=data)

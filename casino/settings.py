@@ -1,14 +1,16 @@
 """Settings: one file, every deployment difference read from the environment.
 
-Safe local defaults: SQLite in the project folder, Celery tasks run in-process, DEBUG on.
-A bad value fails loudly at start-up (django-environ raises ImproperlyConfigured).
+Safe defaults: DEBUG off (`bin/run` turns it on for the demo), SQLite in the project folder,
+Celery tasks run in-process. With DEBUG off the secret and audit keys are required. A bad value
+fails loudly at start-up (django-environ raises ImproperlyConfigured).
 
-Variables: DJANGO_DEBUG, DJANGO_SECRET_KEY (required when DEBUG is off), DJANGO_ALLOWED_HOSTS,
-DATABASE_URL, CELERY_BROKER_URL, CASINO_TIME_ZONE.
+Every variable is listed in the README's configuration table; `manage.py check --deploy` is
+clean with DJANGO_HTTPS=true and real keys (see docs/security.md).
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import environ
@@ -18,13 +20,29 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env") if (BASE_DIR / ".env").exists() else None
 
-DEBUG = env.bool("DJANGO_DEBUG", default=True)
-if DEBUG:
-    SECRET_KEY = env.str(
-        "DJANGO_SECRET_KEY", default="insecure-local-development-key-not-for-production"
-    )
-else:
-    SECRET_KEY = env.str("DJANGO_SECRET_KEY")
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
+# The test suite runs with DEBUG off (as production does) and needs no keys of its own.
+TESTING = "pytest" in sys.modules
+
+
+MISSING_KEYS: list[str] = []
+
+
+def _key(name: str, development_default: str) -> str:
+    """A key that must be set in production: the development default only with DEBUG on (or
+    under the test suite). Missing otherwise, it is empty: the system checks refuse to start
+    the site, a worker or any command that uses the database (accounts.checks), and Django
+    refuses to sign anything with an empty SECRET_KEY. Commands that need no key (`settle`)
+    still run."""
+    if DEBUG or TESTING:
+        return str(env.str(name, default=development_default))
+    value = str(env.str(name, default=""))
+    if not value:
+        MISSING_KEYS.append(name)
+    return value
+
+
+SECRET_KEY = _key("DJANGO_SECRET_KEY", "insecure-local-development-key-not-for-production")
 ALLOWED_HOSTS = env.list(
     "DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"]
 )
@@ -41,12 +59,16 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "csp",
     "tables",
     "audit",
+    "accounts",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "accounts.middleware.RequestGuardMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -55,6 +77,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "audit.middleware.RefusedPermissionMiddleware",
+    "accounts.middleware.CurrentRequestMiddleware",
 ]
 
 ROOT_URLCONF = "casino.urls"
@@ -82,12 +105,31 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # request itself); checked before reuse.
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DATABASE_CONN_MAX_AGE", default=60))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default serves a small floor: readers never wait for the writer (WAL), a
+    # writer takes the lock when its transaction begins (IMMEDIATE, so two settles never
+    # deadlock upgrading a read lock) and waits for it up to the busy timeout.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "transaction_mode": "IMMEDIATE",
+            "timeout": env.int("CASINO_SQLITE_BUSY_TIMEOUT", default=20),
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Django's password validators in full (the length from CASINO_PASSWORD_MIN_LENGTH).
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": env.int("CASINO_PASSWORD_MIN_LENGTH", default=12)},
+    },
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# A locked account is refused before its password is checked (accounts.backends).
+AUTHENTICATION_BACKENDS = ["accounts.backends.LockoutModelBackend"]
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env.str("CASINO_TIME_ZONE", default="UTC")
@@ -102,14 +144,53 @@ LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/accounts/login/"
 
+# --- accounts, sign-in and sessions ----------------------------------------------------------
+
+# Shared tablets: a session ends after this many idle minutes (each request renews it) and
+# when the browser closes.
+SESSION_COOKIE_AGE = env.int("CASINO_SESSION_IDLE_MINUTES", default=30) * 60
+SESSION_SAVE_EVERY_REQUEST = True
+SESSION_EXPIRE_AT_BROWSER_CLOSE = True
+# Lockout: this many failed sign-ins for one username within the window lock the account
+# until someone with the security role lifts it (or, when set, after CASINO_LOCKOUT_MINUTES).
+CASINO_LOCKOUT_FAILURES = env.int("CASINO_LOCKOUT_FAILURES", default=10)
+CASINO_LOCKOUT_WINDOW_MINUTES = env.int("CASINO_LOCKOUT_WINDOW_MINUTES", default=15)
+CASINO_LOCKOUT_MINUTES = env.int("CASINO_LOCKOUT_MINUTES", default=0)  # 0: until lifted
+# Addresses (or networks) of the reverse proxies whose X-Forwarded-For is believed. Empty (the
+# default): the header is ignored and the client is the connection's address.
+CASINO_TRUSTED_PROXIES = env.list("CASINO_TRUSTED_PROXIES", default=[])
+# API tokens expire this many hours after they were issued (and on sign-out).
+CASINO_TOKEN_HOURS = env.int("CASINO_TOKEN_HOURS", default=12)
+
+# The cache holds the API throttles' counters and, with Redis, the failed sign-in counts: one
+# store shared by every process (the database by default; CASINO_CACHE_URL=redis://...).
+CACHES = {
+    "default": env.cache_url("CASINO_CACHE_URL", default="dbcache://casino_cache"),
+}
+CASINO_LOCKOUT_STORE = (
+    "redis" if CACHES["default"]["BACKEND"].endswith("RedisCache") else "database"
+)
+
 REST_FRAMEWORK = {
     # Token first: an anonymous request gets 401 with `WWW-Authenticate: Token`, not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PARSER_CLASSES": ["accounts.parsers.StrictJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Counted in the shared cache, keyed by the client address (accounts.throttles: the
+    # trusted proxies, never a client-chosen X-Forwarded-For) or the user.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "accounts.throttles.AnonThrottle",
+        "accounts.throttles.UserThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("CASINO_API_ANON_RATE", default="60/min"),
+        "user": env.str("CASINO_API_USER_RATE", default="1200/min"),
+        "sign_in": env.str("CASINO_API_SIGN_IN_RATE", default="20/min"),
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Casino floor API",
@@ -120,7 +201,45 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The schema and its documentation are for signed-in users only.
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
 }
+
+# --- HTTPS and browser protections ------------------------------------------------------------
+
+# Behind TLS set DJANGO_HTTPS=true: HTTPS redirect, secure cookies, HSTS (then
+# `check --deploy` is clean). DJANGO_SECURE_PROXY_SSL_HEADER=true believes the proxy's
+# X-Forwarded-Proto (only behind a proxy that sets it).
+HTTPS = env.bool("DJANGO_HTTPS", default=False)
+SECURE_SSL_REDIRECT = HTTPS
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", default=31_536_000 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", default=HTTPS)
+SECURE_HSTS_PRELOAD = env.bool("DJANGO_HSTS_PRELOAD", default=HTTPS)
+if env.bool("DJANGO_SECURE_PROXY_SSL_HEADER", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+SECURE_REFERRER_POLICY = "same-origin"
+# Nothing loads from elsewhere and no page runs an inline script (django-csp sends this).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+# Request bodies: larger ones are refused (the API answers 413 in its JSON error shape).
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("CASINO_MAX_BODY_BYTES", default=1_048_576)
 
 # Celery: with no broker configured, tasks run in-process (eager) so the site works alone.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
@@ -138,6 +257,10 @@ CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="casino
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
 }
+# A request that enqueues a task waits at most this long for the broker (casino.tasks.enqueue);
+# after a failure the web process stops trying for CELERY_ENQUEUE_PAUSE seconds.
+CELERY_ENQUEUE_TIMEOUT = env.float("CELERY_ENQUEUE_TIMEOUT", default=0.1)
+CELERY_ENQUEUE_PAUSE = env.float("CELERY_ENQUEUE_PAUSE", default=30.0)
 CELERY_BEAT_SCHEDULE = {
     "audit-checkpoint": {"task": "audit.tasks.checkpoint_audit_chain", "schedule": 300.0},
     "hold-catch-up": {"task": "audit.tasks.refresh_stale_reports", "schedule": 60.0},
@@ -150,8 +273,5 @@ CASINO_SHIFTS = env.list("CASINO_SHIFTS", default=["06:00", "14:00", "22:00"])
 
 # The audit chain's checkpoints are signed with this key (HMAC-SHA256). Set it in production,
 # kept outside the database: whoever rewrites the chain cannot forge the checkpoints.
-if DEBUG:
-    AUDIT_CHECKPOINT_KEY = env.str("AUDIT_CHECKPOINT_KEY", default="insecure-local-audit-key")
-else:
-    AUDIT_CHECKPOINT_KEY = env.str("AUDIT_CHECKPOINT_KEY")
+AUDIT_CHECKPOINT_KEY = _key("AUDIT_CHECKPOINT_KEY", "insecure-local-audit-key")
 AUDIT_CHECKPOINT_KEY_ID = env.str("AUDIT_CHECKPOINT_KEY_ID", default="k1")

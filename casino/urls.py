@@ -1,10 +1,17 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from accounts.forms import SignInForm
 from tables.views_home import home
 
 urlpatterns = [
     path("", home, name="home"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(authentication_form=SignInForm),
+        name="login",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("tablet/", include("tables.urls")),

@@ -1,4 +1,7 @@
-"""The four roles, as Django groups: dealer, pit boss, admin, auditor."""
+"""The roles, as Django groups: dealer, pit boss, admin (paytables), auditor, and security
+(identity management: accounts, roles, passwords, tokens, sign-in locks). Security is a role
+of its own: an account holding it holds no other (accounts.admin enforces it), so it never
+plays, approves paytables or reads the floor."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ class Role(models.TextChoices):
     PIT_BOSS = "pit_boss", "Pit boss"
     ADMIN = "admin", "Admin"
     AUDITOR = "auditor", "Auditor"
+    SECURITY = "security", "Security"
 
 
 def has_role(user: AbstractBaseUser | AnonymousUser | None, role: Role) -> bool:
@@ -33,33 +37,57 @@ _VIEW = ("view",)
 _EDIT = ("view", "change", "add")
 _FLOOR_VIEW = {
     m: _VIEW
-    for m in ("pit", "table", "round", "settlementline", "progressivemeter", "meterentry",
-              "paytableversion", "dealersession")
+    for m in (
+        "pit",
+        "table",
+        "round",
+        "settlementline",
+        "progressivemeter",
+        "meterentry",
+        "paytableversion",
+        "dealersession",
+    )
 }
 # Model permissions each role's group holds (the Django admin uses them).
 ROLE_PERMISSIONS: dict[Role, dict[str, dict[str, tuple[str, ...]]]] = {
     Role.DEALER: {},
     Role.PIT_BOSS: {"tables": _FLOOR_VIEW},
     Role.ADMIN: {
-        "tables": {**_FLOOR_VIEW, "pit": _EDIT, "table": _EDIT, "paytableversion": _EDIT,
-                   "progressivemeter": _EDIT, "meterentry": ("view", "add")},
-        "auth": {"user": _EDIT, "group": _VIEW},
+        "tables": {
+            **_FLOOR_VIEW,
+            "pit": _EDIT,
+            "table": _EDIT,
+            "paytableversion": _EDIT,
+            "progressivemeter": _EDIT,
+            "meterentry": ("view", "add"),
+        },
     },
     Role.AUDITOR: {"tables": _FLOOR_VIEW, "audit": {"auditevent": _VIEW}},
+    Role.SECURITY: {
+        "auth": {"user": _EDIT, "group": _VIEW},
+        "authtoken": {"tokenproxy": ("view", "delete")},
+        "accounts": {"accountlock": ("view", "change")},
+    },
 }
 
 
 def ensure_role_groups(group_model: Any = None, permission_model: Any = None) -> None:
-    """Create the four groups with their permissions (idempotent; the migration and seed_demo
-    call it, so a flushed test database gets them back)."""
+    """Create the role groups with exactly their permissions (idempotent; the migrations and
+    seed_demo call it, so a flushed test database gets them back). A permission whose app is
+    not migrated yet is skipped; the later migration that calls this again adds it."""
     if group_model is None or permission_model is None:
         from django.contrib.auth.models import Group, Permission
 
         group_model, permission_model = Group, Permission
     for role, apps_perms in ROLE_PERMISSIONS.items():
         group, _ = group_model.objects.get_or_create(name=role.value)
+        wanted = []
         for app_label, perms in apps_perms.items():
             for model, actions in perms.items():
                 for action in actions:
-                    group.permissions.add(permission_model.objects.get(
-                        content_type__app_label=app_label, codename=f"{action}_{model}"))
+                    permission = permission_model.objects.filter(
+                        content_type__app_label=app_label, codename=f"{action}_{model}"
+                    ).first()
+                    if permission is not None:
+                        wanted.append(permission)
+        group.permissions.set(wanted)

@@ -8,6 +8,7 @@ Money: every amount is an integer `*_cents` field plus the same amount as a deci
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
@@ -25,6 +26,7 @@ from tables.models import (
 from tables.services.rounds import last_wagers, round_state
 
 AMOUNT_PATTERN = r"^-?\d+\.\d{2}$"
+SEAT_DIGITS = re.compile(r"[0-9]{1,2}", re.ASCII)
 CARDS_SCHEMA: dict[str, Any] = {
     "oneOf": [
         {"type": "array", "items": {"type": "string"}, "example": ["Ah", "Kd", "2c"]},
@@ -435,8 +437,19 @@ class RoundDealSerializer(serializers.Serializer):
     dealer = CardsField(help_text="The dealer's three cards.")
 
 
+class SeatField(serializers.IntegerField):
+    """A seat number: a whole number or its ASCII digits (never other scripts' digits)."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not (
+            isinstance(data, int) or (isinstance(data, str) and SEAT_DIGITS.fullmatch(data))
+        ):
+            self.fail("invalid")
+        return super().to_internal_value(data)  # type: ignore[no-any-return]
+
+
 class RoundDecideSerializer(serializers.Serializer):
-    seat = serializers.IntegerField(min_value=1, max_value=7)
+    seat = SeatField(min_value=1, max_value=7)
     decision = serializers.DictField(
         help_text='2nd Chance: {} to stand, or {"mulligan": true, "cards": [...], '
         '"pair_plus": "5.00"?}. Lowball: {"discard": [...], "draw": [...]}. '

@@ -1,7 +1,9 @@
-"""The REST API under /api/ (see tables/api/views.py), its OpenAPI schema and Swagger UI."""
+"""The REST API under /api/ (see tables/api/views.py), its OpenAPI schema and Swagger UI
+(both for signed-in users only)."""
 
+from django.contrib.auth.decorators import login_required
 from django.urls import path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import SimpleRouter
 
 from . import views
@@ -14,7 +16,14 @@ router.register("meters", views.MeterViewSet, basename="api-meter")
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # Signed-in users only (SPECTACULAR_SETTINGS["SERVE_PERMISSIONS"]); the documentation page
+    # sends a visitor to the sign-in page. The split view serves its script as a file, so the
+    # Content-Security-Policy needs no inline script.
+    path(
+        "docs/",
+        login_required(SpectacularSwaggerSplitView.as_view(url_name="api-schema")),
+        name="api-docs",
+    ),
     path("sign-out/", views.SignOutView.as_view(), name="api-sign-out"),
     path("auth-token/", views.TokenView.as_view(), name="api-auth-token"),
     *router.urls,

@@ -11,10 +11,13 @@ Roles per action are listed on each view (`roles`). Errors have one shape,
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.db import transaction
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
+from django.db import IntegrityError, OperationalError, transaction
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -25,19 +28,24 @@ from drf_spectacular.utils import (
     inline_serializer,
 )
 from rest_framework import exceptions, mixins, serializers, status, viewsets
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.parsers import JSONParser
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
-from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from accounts.authentication import ExpiringTokenAuthentication, revoke_tokens, token_expired
+from accounts.forms import LOCKED_MESSAGE
+from accounts.lockout import is_locked
+from accounts.parsers import StrictJSONParser
+from accounts.throttles import SignInThrottle
 from audit.services import audit_record
 from tables.engine.errors import EngineError
 from tables.models import DealerSession, Round
@@ -101,6 +109,25 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return Response(
             _error(exc.code.value, exc.message, exc.field), status=status.HTTP_400_BAD_REQUEST
         )
+    if isinstance(exc, RequestDataTooBig | TooManyFieldsSent):
+        return Response(
+            _error("too_large", str(exc) or "the request is too large"),
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
+    if isinstance(exc, IntegrityError):
+        # A race the services' checks could not see (two requests at once): the database
+        # refused the second; nothing of it was saved.
+        return Response(
+            _error("conflict", "another request changed this at the same moment: try again"),
+            status=status.HTTP_409_CONFLICT,
+        )
+    if isinstance(exc, OperationalError) and "locked" in str(exc):
+        response = Response(
+            _error("busy", "the database is busy: try again in a moment"),
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+        )
+        response["Retry-After"] = "1"
+        return response
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -168,7 +195,7 @@ class RoleCheckedMixin(ApiViewMixin):
     """Role per action, checked up front (see `permissions.ActionRoles`)."""
 
     permission_classes = [ActionRoles]
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
     roles: Mapping[str, tuple[Role, ...]] = {}
     action_names: Mapping[str, str] = {}
 
@@ -494,25 +521,64 @@ class MeterViewSet(RoleCheckedMixin, viewsets.ReadOnlyModelViewSet):
 # --- tokens ------------------------------------------------------------------------------
 
 
-class TokenThrottle(AnonRateThrottle):
-    rate = "20/min"
-
-
 class TokenView(ApiViewMixin, ObtainAuthToken):
-    """A user's API token for `Authorization: Token <key>`, given their username and password."""
+    """A user's API token for `Authorization: Token <key>`, given their username and password
+    (POST); DELETE revokes the caller's token (signing out of the API). A token expires
+    CASINO_TOKEN_HOURS after it was issued, and every sign-out revokes the user's tokens."""
 
-    permission_classes = [AllowAny]
-    authentication_classes: list[Any] = []
-    throttle_classes = [TokenThrottle]
+    parser_classes = [StrictJSONParser]
+    throttle_classes = [SignInThrottle]
+
+    def _method(self) -> str:
+        request = getattr(self, "request", None)  # none while the schema is generated
+        return str(getattr(request, "method", "") or "")
+
+    def get_authenticators(self) -> list[Any]:
+        if self._method() == "POST":
+            return []  # username and password only
+        return [ExpiringTokenAuthentication(), SessionAuthentication()]
+
+    def get_permissions(self) -> list[Any]:
+        return [AllowAny()] if self._method() == "POST" else [IsAuthenticated()]
+
+    def get_throttles(self) -> list[Any]:
+        return [SignInThrottle()] if self._method() == "POST" else []
 
     @extend_schema(
         summary="Get an API token",
         auth=[],
         request=AuthTokenSerializer,
         responses={
-            200: inline_serializer("Token", {"token": serializers.CharField()}),
-            400: OpenApiResponse(ErrorSerializer, description="Wrong username or password."),
+            200: inline_serializer(
+                "Token", {"token": serializers.CharField(), "expires": serializers.DateTimeField()}
+            ),
+            400: OpenApiResponse(
+                ErrorSerializer, description="Wrong username or password, or a locked account."
+            ),
         },
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().post(request, *args, **kwargs)
+        username = request.data.get("username") if isinstance(request.data, Mapping) else None
+        if isinstance(username, str) and is_locked(username):
+            raise ServiceError(LOCKED_MESSAGE, field="username", code="account_locked", status=403)
+        given = self.get_serializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        user = given.validated_data["user"]
+        with transaction.atomic():
+            token, _ = Token.objects.select_for_update().get_or_create(user=user)
+            if token_expired(token):
+                revoke_tokens(user, "expired")
+                token = Token.objects.create(user=user)
+        expires = token.created + timedelta(hours=settings.CASINO_TOKEN_HOURS)
+        return Response({"token": token.key, "expires": expires})
+
+    @extend_schema(
+        summary="Sign out of the API: revoke the caller's token",
+        request=None,
+        responses={
+            200: inline_serializer("Revoked", {"revoked": serializers.IntegerField()}),
+            **errors(401),
+        },
+    )
+    def delete(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return Response({"revoked": revoke_tokens(request.user, "signed out")})

@@ -10,7 +10,8 @@ from typing import Final, NamedTuple
 
 from .errors import EngineError, Refusal
 
-_AMOUNT: Final = re.compile(r"^\s*(\d{1,12})(?:\.(\d{1,2}))?\s*$")
+# ASCII digits only (`\d` alone would take Arabic-Indic and other digits as well).
+_AMOUNT: Final = re.compile(r"^\s*([0-9]{1,12})(?:\.([0-9]{1,2}))?\s*$", re.ASCII)
 
 
 def parse_cents(value: object, *, where: str, allow_zero: bool = False) -> int:

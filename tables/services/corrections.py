@@ -21,7 +21,7 @@ from tables.roles import Role, has_role
 from . import ServiceError
 from .meters import meter_config
 from .paytables import engine_paytable
-from .rounds import _engine_call, _settlement_lines
+from .rounds import _engine_call, _settlement_lines, validate_round_entry
 
 
 def _require_pit_boss(user: AbstractBaseUser, action: str) -> None:
@@ -79,18 +79,13 @@ def round_correct(*, voided: Round, by: AbstractBaseUser, entry: dict[str, Any])
         )
     if voided.corrections.exists():
         raise ServiceError(f"round {voided} already has a correction", status=409)
-    if not isinstance(entry, dict) or entry.get("game", voided.game) != voided.game:
-        raise ServiceError(
-            f"the correction must be a {voided.get_game_display()} round", field="game"
-        )
-    data = {**entry, "game": voided.game}
-    data.pop("paytable", None)
-    data.pop("progressive", None)
     table = (
         Table.objects.select_for_update(of=("self",))
         .select_related("meter")
         .get(pk=voided.table_id)
     )
+    # Checked exactly as a new round at that table, under the voided round's paytable version.
+    data = validate_round_entry(table, voided.paytable_version, entry)
     settlement = _engine_call(
         contract.settle,
         data,

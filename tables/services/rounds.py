@@ -10,13 +10,14 @@ never settle one round twice (the round row is locked and its status checked).
 from __future__ import annotations
 
 import copy
+import re
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -31,6 +32,7 @@ from tables.models import (
     SEAT_WAGERS,
     DealerSession,
     Game,
+    PaytableVersion,
     ProgressiveMeter,
     Round,
     SettlementLine,
@@ -99,19 +101,41 @@ def _check_limit(cents: int, limits: dict[str, Any], wager: str, where: str) -> 
         )
 
 
-def validate_wagers(table: Table, wagers: dict[Any, Any]) -> list[dict[str, Any]]:
-    """The seats' wagers in the contract's form, checked against the table's limits."""
-    version = table.paytable_version
+_SEAT_NUMBER = re.compile(r"[0-9]{1,2}", re.ASCII)
+
+
+def seat_number(key: Any, field: str) -> int:
+    """A seat number given as a whole number or its ASCII digits ("1"; "01" is seat 1 too)."""
+    if isinstance(key, int) and not isinstance(key, bool):
+        return key
+    if isinstance(key, str) and _SEAT_NUMBER.fullmatch(key):
+        return int(key)
+    raise ServiceError(f"{key!r} is not a seat number", field=field, code="bad_seat")
+
+
+def seat_map(given: dict[Any, Any], field: str) -> dict[int, Any]:
+    """Seat number -> value, each seat once ("1" and "01" are the same seat)."""
+    seats: dict[int, Any] = {}
+    for key, value in given.items():
+        n = seat_number(key, field)
+        if n in seats:
+            raise ServiceError(f"seat {n} is given twice", field=f"seat {n}", code="bad_seat")
+        seats[n] = value
+    return seats
+
+
+def validate_wagers(
+    table: Table, wagers: dict[Any, Any], *, version: PaytableVersion | None = None
+) -> list[dict[str, Any]]:
+    """The seats' wagers in the contract's form, checked against the limits of `version` (by
+    default the table's paytable version in force)."""
+    version = version or table.paytable_version
     assert version is not None
     limits = version.limits
     if not isinstance(wagers, dict) or not wagers:
         raise ServiceError("no seat has a wager: enter at least one seat's ante", field="wagers")
     seats: list[dict[str, Any]] = []
-    for key, given in wagers.items():
-        try:
-            n = int(key)
-        except (TypeError, ValueError):
-            raise ServiceError(f"{key!r} is not a seat number", field="wagers") from None
+    for n, given in seat_map(wagers, "wagers").items():
         if not 1 <= n <= table.seats:
             raise ServiceError(
                 f"seat {n} does not exist at {table} (seats 1 to {table.seats})", field=f"seat {n}"
@@ -231,12 +255,7 @@ def round_deal(
     wanted = {s["seat"] for s in data["seats"]}
     if not isinstance(seat_cards, dict):
         raise ServiceError("cards must map each seat number to its three cards", field="cards")
-    given = {}
-    for key, value in seat_cards.items():
-        try:
-            given[int(key)] = value
-        except (TypeError, ValueError):
-            raise ServiceError(f"{key!r} is not a seat number", field="cards") from None
+    given = seat_map(seat_cards, "cards")
     for n in sorted(wanted | set(given)):
         if n not in wanted:
             raise ServiceError(f"seat {n} has no wager in this round", field=f"seat {n} cards")
@@ -285,7 +304,7 @@ def round_decide(
             code="decisions_closed",
             status=409,
         )
-    n = int(seat)
+    n = seat_number(seat, "seat")
     target = _seat(data, n)
     for key in ("mulligan", "discard", "draw", "one_card", "house_way"):
         target.pop(key, None)
@@ -518,7 +537,16 @@ def round_settle(
     if round_.table.meter_id is not None:
         meter = ProgressiveMeter.objects.select_for_update().get(pk=round_.table.meter_id)
     settlement = _settle_with_engine(round_, meter)
-    round_ = _close(round_, settlement, idempotency_key=idempotency_key)
+    try:
+        with transaction.atomic():
+            round_ = _close(round_, settlement, idempotency_key=idempotency_key)
+    except IntegrityError:  # the same key settled another round at the same moment
+        raise ServiceError(
+            "this idempotency key was already used for another round",
+            field="idempotency_key",
+            code="idempotency_conflict",
+            status=409,
+        ) from None
     if meter is not None and settlement.progressive is not None:
         meter_apply_round(meter=meter, result=settlement.progressive, round_=round_)
     mark_stale(round_)
@@ -536,6 +564,74 @@ def round_settle(
         },
     )
     return round_
+
+
+ENTRY_KEYS = frozenset({"game", "dealer", "seats"})
+DEALER_KEYS = frozenset({"cards", "draw", "discard"})
+SEAT_KEYS: dict[str, frozenset[str]] = {
+    Game.SECOND_CHANCE: frozenset({"seat", "wagers", "cards", "mulligan"}),
+    Game.LOWBALL: frozenset({"seat", "wagers", "cards", "discard", "draw"}),
+    Game.PYRAMID: frozenset({"seat", "wagers", "cards", "one_card", "house_way"}),
+}
+MULLIGAN_KEYS = frozenset({"cards", "pair_plus"})
+
+
+def _only(given: dict[str, Any], allowed: frozenset[str], where: str) -> None:
+    extra = sorted(str(k) for k in given if k not in allowed)
+    if extra:
+        raise ServiceError(
+            f"{where} has no field {extra[0]!r} (allowed: {', '.join(sorted(allowed))})",
+            field=f"{where} {extra[0]}".strip(),
+            code="unknown_field",
+        )
+
+
+def validate_round_entry(table: Table, version: PaytableVersion, given: Any) -> dict[str, Any]:
+    """A whole round in the settle contract's input form, checked exactly as a round opened at
+    `table` under `version` is: known fields only, each seat once and at the table, wagers by
+    the game's rules and the version's limits (mulligan pair plus too). The cards and
+    decisions are then checked by the engine when it settles."""
+    if not isinstance(given, dict):
+        raise ServiceError("the round must be a JSON object", field="entry")
+    _only(given, ENTRY_KEYS, "")
+    if given.get("game", table.game) != table.game:
+        raise ServiceError(f"the round must be a {table.get_game_display()} round", field="game")
+    dealer = given.get("dealer")
+    if not isinstance(dealer, dict):
+        raise ServiceError("the dealer's hand must be an object", field="dealer")
+    _only(dealer, DEALER_KEYS, "dealer")
+    raw_seats = given.get("seats")
+    if not isinstance(raw_seats, list) or not raw_seats:
+        raise ServiceError("a round needs a list of at least one seat", field="seats")
+    by_number: dict[Any, Any] = {}
+    for i, seat in enumerate(raw_seats):
+        if not isinstance(seat, dict):
+            raise ServiceError(f"seat entry {i + 1} must be an object", field="seats")
+        n = seat_number(seat.get("seat"), "seats")
+        if n in by_number:
+            raise ServiceError(f"seat {n} is given twice", field=f"seat {n}", code="bad_seat")
+        _only(seat, SEAT_KEYS[table.game], f"seat {n}")
+        by_number[n] = seat
+    wagers = {n: seat.get("wagers") for n, seat in by_number.items()}
+    checked = {s["seat"]: s["wagers"] for s in validate_wagers(table, wagers, version=version)}
+    if set(checked) != set(by_number):
+        empty = min(set(by_number) - set(checked))
+        raise ServiceError(f"seat {empty} has no wager", field=f"seat {empty} ante")
+    seats = []
+    for n in sorted(by_number):
+        seat = {**by_number[n], "seat": n, "wagers": checked[n]}
+        mulligan = seat.get("mulligan")
+        if mulligan is not None:
+            if not isinstance(mulligan, dict):
+                raise ServiceError(f"seat {n}'s mulligan must be an object", field=f"seat {n}")
+            _only(mulligan, MULLIGAN_KEYS, f"seat {n} mulligan")
+            pp = mulligan.get("pair_plus")
+            if pp not in (None, "", "0", "0.00", 0):
+                cents = _engine_call(parse_cents, pp, where=f"seat {n}'s mulligan pair plus")
+                _check_limit(cents, version.limits, "pair_plus", f"seat {n} mulligan pair_plus")
+                seat["mulligan"] = {**mulligan, "pair_plus": format_cents(cents)}
+        seats.append(seat)
+    return {"game": table.game, "dealer": dict(dealer), "seats": seats}
 
 
 def last_wagers(table: Table) -> dict[int, dict[str, str]]:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from audit.services import audit_record
@@ -19,6 +20,8 @@ def dealer_sign_in(*, dealer: AbstractBaseUser, table: Table) -> DealerSession:
     """Sign a dealer in at a table (signing them out of any other table first)."""
     if not has_role(dealer, Role.DEALER):
         raise PermissionDenied("only dealers sign in at tables")
+    # One sign-in per dealer at a time (the dealer's row, then the table's: always this order).
+    get_user_model().objects.select_for_update().filter(pk=dealer.pk).first()
     table = Table.objects.select_for_update().get(pk=table.pk)
     if not table.is_open:
         raise ServiceError(
@@ -35,7 +38,16 @@ def dealer_sign_in(*, dealer: AbstractBaseUser, table: Table) -> DealerSession:
             status=409,
         )
     dealer_sign_out(dealer=dealer)
-    session = DealerSession.objects.create(table=table, dealer=dealer)
+    try:
+        with transaction.atomic():
+            session = DealerSession.objects.create(table=table, dealer=dealer)
+    except IntegrityError:  # the database's constraints: a sign-in raced this one
+        raise ServiceError(
+            f"{dealer.get_username()} or another dealer signed in at the same moment: try again",
+            field="table",
+            code="sign_in_conflict",
+            status=409,
+        ) from None
     audit_record(actor=dealer, kind="dealer.signed_in", obj=session, table_name=table.name)
     return session
 

@@ -1,0 +1,219 @@
+"""The security role's pages in the admin: accounts and their roles, passwords, API tokens
+and sign-in locks. Paytable admins and the floor roles see none of them.
+
+No superuser is made here (the form has no such field; superusers come only from
+`manage.py createsuperuser` on the server), and a superuser's account is changed only by a
+superuser. An account's roles are role groups only; security is held alone; nobody changes
+their own roles or deactivates themselves. Accounts are deactivated, never deleted (their
+history stays). Every change is on the audit chain (accounts.signals).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.contrib.auth.models import Group
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from rest_framework.authtoken.models import TokenProxy
+
+from tables.roles import Role, has_role
+from tables.services import ServiceError
+
+from .authentication import token_expired
+from .lockout import lockout_lift
+from .models import AccountLock
+
+User = get_user_model()
+ADMIN_SITE_ROLES = {Role.PIT_BOSS.value, Role.ADMIN.value, Role.AUDITOR.value, Role.SECURITY.value}
+
+
+def is_security(request: HttpRequest) -> bool:
+    user = request.user
+    return bool(user.is_active and (user.is_superuser or has_role(user, Role.SECURITY)))
+
+
+def check_roles(groups: Any, *, account: Any, acting: Any) -> None:
+    """Security is held alone; an account's own roles are changed by someone else."""
+    names = {g.name for g in groups}
+    unknown = names - set(Role.values)
+    if unknown:
+        raise forms.ValidationError(f"{sorted(unknown)[0]} is not a role")
+    if Role.SECURITY.value in names and len(names) > 1:
+        raise forms.ValidationError(
+            "security is a role of its own: an account with it holds no other role"
+        )
+    if account is not None and account.pk is not None and account.pk == acting.pk:
+        before = set(account.groups.values_list("name", flat=True))
+        if before != names:
+            raise forms.ValidationError("your own roles are changed by another security officer")
+
+
+class _RolesFormMixin(forms.ModelForm):  # type: ignore[type-arg]
+    acting_user: Any = None
+
+    def clean_groups(self) -> Any:
+        groups = self.cleaned_data.get("groups")
+        check_roles(groups or [], account=self.instance, acting=self.acting_user)
+        return groups
+
+    def clean_is_active(self) -> Any:
+        active = self.cleaned_data.get("is_active")
+        if self.instance.pk is not None and self.instance.pk == self.acting_user.pk and not active:
+            raise forms.ValidationError("you cannot deactivate your own account")
+        return active
+
+
+@admin.register(AccountLock)
+class AccountLockAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("user", "locked_at", "failures", "ip", "locked_until", "lifted_at", "lifted_by")
+    list_filter = ("lifted_at",)
+    search_fields = ("user__username",)
+    readonly_fields = list_display
+    actions = ["lift_locks"]
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return is_security(request)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_security(request)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # lifted with the action, which goes through the audited service
+
+    def has_lift_permission(self, request: HttpRequest) -> bool:
+        return is_security(request)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.action(description="Lift the selected locks", permissions=["lift"])
+    def lift_locks(self, request: HttpRequest, queryset: QuerySet[AccountLock]) -> None:
+        for lock in queryset.filter(lifted_at__isnull=True):
+            try:
+                lockout_lift(lock=lock, by=request.user)  # type: ignore[arg-type]
+            except (ServiceError, PermissionDenied) as err:
+                self.message_user(request, f"{lock}: {err}", messages.ERROR)
+            else:
+                self.message_user(request, f"{lock.user} may sign in again.", messages.SUCCESS)
+
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class AccountAdmin(DjangoUserAdmin):
+    list_display = ("username", "first_name", "last_name", "roles", "is_active", "last_login")
+    list_filter = ("is_active", "groups")
+    fieldsets = (
+        (None, {"fields": ("username", "password")}),
+        ("Person", {"fields": ("first_name", "last_name", "email")}),
+        ("Access", {"fields": ("is_active", "groups")}),
+        ("Dates", {"fields": ("last_login", "date_joined")}),
+    )
+    add_fieldsets = (
+        (
+            None,
+            {
+                "classes": ("wide",),
+                "fields": (
+                    "username",
+                    "first_name",
+                    "last_name",
+                    "groups",
+                    "password1",
+                    "password2",
+                ),
+            },
+        ),
+    )
+    readonly_fields = ("last_login", "date_joined")
+    filter_horizontal = ()
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return is_security(request)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_security(request)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return is_security(request)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if not is_security(request):
+            return False
+        return not (obj is not None and obj.is_superuser and not request.user.is_superuser)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # deactivate instead: the account's history stays
+
+    @admin.display(description="roles")
+    def roles(self, obj: Any) -> str:
+        return ", ".join(sorted(g.name for g in obj.groups.all())) or "—"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        return super().get_queryset(request).prefetch_related("groups")
+
+    def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "groups":
+            kwargs["queryset"] = Group.objects.filter(name__in=Role.values).order_by("name")
+            kwargs["widget"] = forms.CheckboxSelectMultiple
+            kwargs["help_text"] = "Security is held alone."
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        base = super().get_form(request, obj, change=change, **kwargs)
+        form = type(base.__name__, (_RolesFormMixin, base), {"acting_user": request.user})
+        return form
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        user = form.instance
+        names = set(user.groups.values_list("name", flat=True))
+        staff = bool(names & ADMIN_SITE_ROLES)
+        if user.is_staff != staff:
+            user.is_staff = staff
+            user.save(update_fields=["is_staff"])
+
+
+admin.site.unregister(TokenProxy)
+
+
+@admin.register(TokenProxy)
+class ApiTokenAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """API tokens: who holds one and since when (never the key); security revokes them."""
+
+    list_display = ("user", "created", "expired")
+    search_fields = ("user__username",)
+    fields = ("user", "created")
+    readonly_fields = ("user", "created")
+    ordering = ("-created",)
+
+    @admin.display(boolean=True)
+    def expired(self, obj: TokenProxy) -> bool:
+        return token_expired(obj)
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return is_security(request)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_security(request)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_security(request)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

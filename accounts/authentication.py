@@ -1,0 +1,35 @@
+"""API tokens that expire CASINO_TOKEN_HOURS after they were issued (and on sign-out)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+from rest_framework import exceptions
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.authtoken.models import Token
+
+
+def token_expired(token: Token) -> bool:
+    return bool(token.created <= timezone.now() - timedelta(hours=settings.CASINO_TOKEN_HOURS))
+
+
+def revoke_tokens(user: Any, reason: str) -> int:
+    """Delete the user's API tokens (each deletion is audited by accounts.signals)."""
+    count = 0
+    for token in Token.objects.filter(user=user):
+        token._revoke_reason = reason  # type: ignore[attr-defined]
+        token.delete()
+        count += 1
+    return count
+
+
+class ExpiringTokenAuthentication(TokenAuthentication):
+    def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
+        user, token = super().authenticate_credentials(key)
+        if token_expired(token):
+            revoke_tokens(user, "expired")
+            raise exceptions.AuthenticationFailed("token expired: get a new one")
+        return user, token

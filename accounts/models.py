@@ -1,0 +1,91 @@
+"""Sign-in failures, account locks and who changed which account.
+
+`SignInFailure` rows are the shared failure counter when the lockout store is the database
+(rows older than the window are pruned as new ones arrive). `AccountLock` is the lock itself,
+lifted by someone with the security role (or expiring, when configured). `AccountChange`
+remembers who created or changed an account, for the paytable approval rule: an approver must
+not be an account the drafter created or changed.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class SignInFailure(models.Model):
+    username = models.CharField(max_length=150)
+    ip = models.CharField(max_length=45, blank=True)
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["username", "at"], name="signin_failure_user_at")]
+
+    def __str__(self) -> str:
+        return f"{self.username} at {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class AccountLock(models.Model):
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="locks"
+    )
+    locked_at = models.DateTimeField(auto_now_add=True)
+    locked_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Empty: locked until someone with the security role lifts it.",
+    )
+    failures = models.PositiveIntegerField(help_text="Failed sign-ins in the window.")
+    ip = models.CharField(max_length=45, blank=True, help_text="The last failure's address.")
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["-locked_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user"], condition=Q(lifted_at__isnull=True), name="one_open_lock_per_user"
+            ),
+            models.CheckConstraint(
+                condition=Q(lifted_at__isnull=True, lifted_by__isnull=True)
+                | Q(lifted_at__isnull=False),
+                name="lock_lifted_by_needs_lifted_at",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"lock on {self.user} since {self.locked_at:%Y-%m-%d %H:%M}"
+
+
+class AccountChange(models.Model):
+    class Kind(models.TextChoices):
+        CREATED = "created", "Created"
+        CHANGED = "changed", "Changed"
+        ROLES = "roles", "Roles changed"
+        PASSWORD = "password", "Password set"
+
+    account = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="changes"
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="account_changes_made",
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["account", "by"], name="account_change_account_by")]
+
+    def __str__(self) -> str:
+        return f"{self.account} {self.kind} by {self.by or 'the system'}"

@@ -1,0 +1,62 @@
+"""Sending a Celery task from a request without ever holding the request up.
+
+With the broker down, Celery's own publish retries and kombu's connection timeouts hold the
+caller for seconds. `enqueue` connects with a short timeout (CELERY_ENQUEUE_TIMEOUT, 100 ms
+by default), publishes once, and on failure stops trying for CELERY_ENQUEUE_PAUSE seconds
+(every request in that time returns at once). A task not sent is not lost work: whatever it
+would have done is marked in the database, and a periodic job catches up (see
+audit.reporting).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any
+
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+_lock = threading.Lock()
+_paused_until = 0.0
+
+
+def _pause() -> None:
+    global _paused_until
+    with _lock:
+        _paused_until = time.monotonic() + settings.CELERY_ENQUEUE_PAUSE
+
+
+def resume() -> None:
+    """Forget an earlier failure (tests, or after the broker is known to be back)."""
+    global _paused_until
+    with _lock:
+        _paused_until = 0.0
+
+
+def enqueue(task: Any, *args: Any, **kwargs: Any) -> bool:
+    """Send `task(*args, **kwargs)`; False (logged) when the broker could not take it."""
+    app = task.app
+    if app.conf.task_always_eager:
+        task.apply_async(args=args, kwargs=kwargs)  # runs here and now
+        return True
+    if time.monotonic() < _paused_until:
+        log.warning("%s not queued: the broker was unreachable moments ago", task.name)
+        return False
+    timeout = settings.CELERY_ENQUEUE_TIMEOUT
+    options = {
+        **(app.conf.broker_transport_options or {}),
+        "socket_connect_timeout": timeout,
+        "socket_timeout": timeout,
+        "max_retries": 0,
+    }
+    try:
+        with app.connection_for_write(connect_timeout=timeout, transport_options=options) as conn:
+            task.apply_async(args=args, kwargs=kwargs, connection=conn, retry=False)
+    except Exception as exc:  # noqa: BLE001 - any broker failure: the caller goes on
+        _pause()
+        log.warning("%s not queued (%s): the periodic job will catch up", task.name, exc)
+        return False
+    return True
