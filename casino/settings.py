@@ -180,6 +180,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": ["accounts.parsers.StrictJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # One error shape everywhere, the schema view's too: {"error": {"code", "message", "field"}}.
+    "EXCEPTION_HANDLER": "tables.api.views.api_exception_handler",
     # Counted in the shared cache, keyed by the client address (accounts.throttles: the
     # trusted proxies, never a client-chosen X-Forwarded-For) or the user.
     "DEFAULT_THROTTLE_CLASSES": [

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from accounts.models import AccountChange
 from audit.services import audit_record
 from tables.engine.errors import EngineError
 from tables.engine.paytables import Game as EngineGame
@@ -110,13 +111,23 @@ def paytable_draft(
 
 @transaction.atomic
 def paytable_approve(*, version: PaytableVersion, approver: AbstractBaseUser) -> PaytableVersion:
-    """Approve a draft: a second admin, never its author. An approved version is final."""
+    """Approve a draft: a second admin, never its author, nor an account its author created
+    or changed (one person with a second account is still one person). The security role
+    never approves. An approved version is final."""
+    if has_role(approver, Role.SECURITY):
+        raise PermissionDenied("the security role does not approve paytables")
     _require_admin(approver, "approve a paytable")
     version = PaytableVersion.objects.select_for_update().get(pk=version.pk)
     if version.is_approved:
         raise ServiceError(f"{version} is already approved", code="already_approved", status=409)
     if version.drafted_by_id == approver.pk:
         raise PermissionDenied("a paytable must be approved by a second admin, not its author")
+    if AccountChange.objects.filter(account_id=approver.pk, by_id=version.drafted_by_id).exists():
+        raise PermissionDenied(
+            f"{approver.get_username()}'s account was created or changed by "
+            f"{version.drafted_by.get_username()}, who drafted {version}: "
+            "another admin must approve it"
+        )
     version.status = PaytableVersion.Status.APPROVED
     version.approved_by = approver  # type: ignore[assignment]
     version.approved_at = timezone.now()

@@ -790,7 +790,18 @@ def test_api_views_are_not_wrapped_in_a_request_transaction() -> None:
 # --- schema and docs -------------------------------------------------------------------------
 
 
-def test_the_schema_is_a_valid_openapi_document_with_every_endpoint(client: Any) -> None:
+def test_the_schema_and_docs_need_sign_in(client: Any) -> None:
+    response = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "not_authenticated"
+    response = client.get("/api/docs/")
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+
+
+def test_the_schema_is_a_valid_openapi_document_with_every_endpoint(
+    client: Any, django_user_model: Any
+) -> None:
+    client.force_login(django_user_model.objects.create_user("reader"))
     response = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert response.status_code == 200
     schema = json.loads(response.content)
@@ -822,7 +833,8 @@ def test_the_schema_is_a_valid_openapi_document_with_every_endpoint(client: Any)
     assert set(schema["components"]["securitySchemes"]) == {"cookieAuth", "tokenAuth"}
 
 
-def test_the_docs_page_loads_only_local_assets(client: Any) -> None:
+def test_the_docs_page_loads_only_local_assets(client: Any, django_user_model: Any) -> None:
+    client.force_login(django_user_model.objects.create_user("reader"))
     response = client.get("/api/docs/")
     assert response.status_code == 200
     html = response.content.decode()

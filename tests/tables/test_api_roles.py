@@ -18,30 +18,41 @@ from .test_api import client_for
 
 pytestmark = pytest.mark.django_db
 
-PRINCIPALS = ["here", "elsewhere", "pitboss", "admin", "auditor", "norole", "anonymous"]
+PRINCIPALS = [
+    "here",
+    "elsewhere",
+    "pitboss",
+    "admin",
+    "auditor",
+    "security",
+    "norole",
+    "anonymous",
+]
 # here: `dealer`, signed in at SC-1 where the round is; elsewhere: `dealer2`, signed in at
-# LB-1; norole: signed in but in no role group; anonymous: no credentials.
+# LB-1; security: identity management only, nothing on the floor; norole: signed in but in no
+# role group; anonymous: no credentials. The schema and docs need sign-in (the docs page sends
+# an anonymous visitor to the sign-in page).
 
-# endpoint: (here, elsewhere, pitboss, admin, auditor, norole, anonymous)
+# endpoint: (here, elsewhere, pitboss, admin, auditor, security, norole, anonymous)
 EXPECTED: dict[str, tuple[int, ...]] = {
-    "tables.list": (200, 200, 200, 200, 200, 403, 401),
-    "tables.retrieve": (200, 200, 200, 200, 200, 403, 401),
-    "tables.sign_in": (200, 200, 403, 403, 403, 403, 401),
-    "sign_out": (200, 200, 403, 403, 403, 403, 401),
-    "rounds.list": (200, 200, 200, 200, 200, 403, 401),
-    "rounds.retrieve": (200, 403, 200, 200, 200, 403, 401),
-    "rounds.preview": (200, 403, 200, 200, 200, 403, 401),
-    "rounds.create": (201, 403, 403, 403, 403, 403, 401),
-    "rounds.deal": (200, 403, 403, 403, 403, 403, 401),
-    "rounds.decide": (200, 403, 403, 403, 403, 403, 401),
-    "rounds.dealer": (200, 403, 403, 403, 403, 403, 401),
-    "rounds.settle": (200, 403, 403, 403, 403, 403, 401),
-    "paytable_versions.list": (200, 200, 200, 200, 200, 403, 401),
-    "paytable_versions.retrieve": (200, 200, 200, 200, 200, 403, 401),
-    "meters.list": (200, 200, 200, 200, 200, 403, 401),
-    "meters.retrieve": (200, 200, 200, 200, 200, 403, 401),
-    "schema": (200, 200, 200, 200, 200, 200, 200),
-    "docs": (200, 200, 200, 200, 200, 200, 200),
+    "tables.list": (200, 200, 200, 200, 200, 403, 403, 401),
+    "tables.retrieve": (200, 200, 200, 200, 200, 403, 403, 401),
+    "tables.sign_in": (200, 200, 403, 403, 403, 403, 403, 401),
+    "sign_out": (200, 200, 403, 403, 403, 403, 403, 401),
+    "rounds.list": (200, 200, 200, 200, 200, 403, 403, 401),
+    "rounds.retrieve": (200, 403, 200, 200, 200, 403, 403, 401),
+    "rounds.preview": (200, 403, 200, 200, 200, 403, 403, 401),
+    "rounds.create": (201, 403, 403, 403, 403, 403, 403, 401),
+    "rounds.deal": (200, 403, 403, 403, 403, 403, 403, 401),
+    "rounds.decide": (200, 403, 403, 403, 403, 403, 403, 401),
+    "rounds.dealer": (200, 403, 403, 403, 403, 403, 403, 401),
+    "rounds.settle": (200, 403, 403, 403, 403, 403, 403, 401),
+    "paytable_versions.list": (200, 200, 200, 200, 200, 403, 403, 401),
+    "paytable_versions.retrieve": (200, 200, 200, 200, 200, 403, 403, 401),
+    "meters.list": (200, 200, 200, 200, 200, 403, 403, 401),
+    "meters.retrieve": (200, 200, 200, 200, 200, 403, 403, 401),
+    "schema": (200, 200, 200, 200, 200, 200, 200, 401),
+    "docs": (200, 200, 200, 200, 200, 200, 200, 302),
 }
 
 # The round each endpoint needs at SC-1 first: None, or the step it must have reached.
@@ -97,7 +108,7 @@ def _request(f: dict[str, Any], endpoint: str, r: Round | None) -> tuple[str, st
         "paytable_versions.retrieve": ("get", f"/api/paytable-versions/{version.pk}/", {}),
         "meters.list": ("get", "/api/meters/", {}),
         "meters.retrieve": ("get", f"/api/meters/{meter.pk}/", {}),
-        "schema": ("get", "/api/schema/", {}),
+        "schema": ("get", "/api/schema/?format=json", {}),
         "docs": ("get", "/api/docs/", {}),
     }[endpoint]
 

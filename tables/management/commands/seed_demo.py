@@ -24,6 +24,7 @@ USERS = [
     ("admin", Role.ADMIN, True),
     ("admin2", Role.ADMIN, True),
     ("auditor", Role.AUDITOR, True),
+    ("security", Role.SECURITY, True),
 ]
 DEFAULT_LIMITS = {
     Game.SECOND_CHANCE: {
