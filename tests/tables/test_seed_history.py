@@ -181,7 +181,11 @@ def test_the_history_is_synthetic_no_audit_events_and_the_meter_stays(
     # The rounds write no events; the history's dealer accounts it created are on the chain,
     # as every account is.
     new = AuditEvent.objects.order_by("seq")[history["before"]["events"] :]
-    assert {e.kind for e in new} <= {"account.created", "account.password_set", "account.roles_changed"}
+    assert {e.kind for e in new} <= {
+        "account.created",
+        "account.password_set",
+        "account.roles_changed",
+    }
     assert not MeterEntry.objects.exists()
     assert ProgressiveMeter.objects.get().value_cents == history["before"]["meter"]
     stale = set(StaleReport.objects.values_list("gaming_day", "table_id"))
