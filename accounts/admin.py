@@ -10,22 +10,27 @@ history stays). Every change is on the audit chain (accounts.signals).
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.safestring import mark_safe
+from rest_framework.authtoken.admin import TokenAdmin
 from rest_framework.authtoken.models import TokenProxy
 
 from tables.roles import Role, has_role
 from tables.services import ServiceError
 
-from .authentication import token_expired
+from .authentication import revoke_tokens, token_expired
 from .lockout import lockout_lift
 from .models import AccountLock
 
@@ -190,27 +195,65 @@ admin.site.unregister(TokenProxy)
 
 
 @admin.register(TokenProxy)
-class ApiTokenAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    """API tokens: who holds one and since when (never the key); security revokes them."""
+class ApiTokenAdmin(TokenAdmin):
+    """API tokens: who holds one, since when, until when; never the key (it is the password of
+    the API): no detail page, no key in a link, a checkbox or the admin's log. Security revokes
+    them with the action, which goes through `revoke_tokens` (audited)."""
 
-    list_display = ("user", "created", "expired")
-    search_fields = ("user__username",)
-    fields = ("user", "created")
-    readonly_fields = ("user", "created")
-    ordering = ("-created",)
+    list_display = ("user", "created", "expires", "expired")
+    list_display_links = None
+    list_filter = ()
+    actions = ["revoke"]
+
+    @admin.display(description="expires")
+    def expires(self, obj: TokenProxy) -> Any:
+        return obj.created + timedelta(hours=settings.CASINO_TOKEN_HOURS)
 
     @admin.display(boolean=True)
     def expired(self, obj: TokenProxy) -> bool:
         return token_expired(obj)
 
+    @admin.display(description=mark_safe('<input type="checkbox" id="action-toggle">'))
+    def action_checkbox(self, obj: TokenProxy) -> str:
+        attrs = {"class": "action-select", "aria-label": f"Select the token of {obj.user}"}
+        checkbox = forms.CheckboxInput(attrs, lambda value: False)
+        return checkbox.render(helpers.ACTION_CHECKBOX_NAME, str(obj.user_id))
+
+    def response_action(self, request: HttpRequest, queryset: QuerySet[Any]) -> Any:
+        """The checkboxes carry user ids: select the tokens by their users."""
+        post = request.POST.copy()
+        users = post.getlist(helpers.ACTION_CHECKBOX_NAME)
+        keys = TokenProxy.objects.filter(user_id__in=[u for u in users if u.isdigit()])
+        post.setlist(helpers.ACTION_CHECKBOX_NAME, list(keys.values_list("key", flat=True)))
+        request.POST = post  # type: ignore[misc]
+        return super().response_action(request, queryset)
+
+    def get_actions(self, request: HttpRequest) -> Any:
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        return super().get_queryset(request).select_related("user")
+
+    @admin.action(description="Revoke the selected tokens", permissions=["revoke"])
+    def revoke(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        users = {token.user for token in queryset.select_related("user")}
+        for user in users:
+            revoke_tokens(user, "revoked by security")
+        self.message_user(request, f"Revoked the tokens of {len(users)} account(s).")
+
+    def has_revoke_permission(self, request: HttpRequest) -> bool:
+        return is_security(request)
+
     def has_module_permission(self, request: HttpRequest) -> bool:
         return is_security(request)
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return is_security(request)
+        return obj is None and is_security(request)  # the list only: a token's page names it
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return is_security(request)
+        return False  # revoked with the action
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
