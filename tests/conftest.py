@@ -33,6 +33,26 @@ def _fast_password_hashing(settings):  # type: ignore[no-untyped-def]
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_counters(request: pytest.FixtureRequest) -> Any:
+    """Throttle and sign-in counters live in the shared cache, which a test's rollback does not
+    always undo (Redis; the database cache after a transactional test): each test starts with
+    none, and with the enqueue's broker-down pause forgotten."""
+    from django.core.cache import cache
+
+    from casino.enqueue import resume
+
+    resume()
+    if request.node.get_closest_marker("django_db") is None:
+        if "db" not in request.fixturenames:
+            yield
+            return
+        request.getfixturevalue("db")
+    cache.clear()
+    yield
+    cache.clear()
+
+
 @pytest.fixture
 def floor(db: Any) -> dict[str, Any]:
     """The demo floor: tables SC-1, LB-1, PY-1 and users dealer, dealer2, pitboss, admin,
