@@ -58,8 +58,8 @@ def test_one_dealer_signing_in_at_two_tables_at_once(floor: dict[str, Any]) -> N
         DealerSession.objects.filter(ended_at__isnull=True).update(ended_at="2000-01-01T00:00Z")
         a, b = client_for(dealer), client_for(dealer)
         responses = race(
-            lambda: a.post(f"/api/tables/{floor['SC-1'].pk}/sign-in/"),
-            lambda: b.post(f"/api/tables/{floor['PY-1'].pk}/sign-in/"),
+            lambda a=a: a.post(f"/api/tables/{floor['SC-1'].pk}/sign-in/"),
+            lambda b=b: b.post(f"/api/tables/{floor['PY-1'].pk}/sign-in/"),
         )
         codes = sorted(r.status_code for r in responses)
         assert codes in ([200, 200], [200, 409]), [r.content for r in responses]
