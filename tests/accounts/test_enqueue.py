@@ -23,10 +23,11 @@ GENEROUS = 1.5  # seconds; the target is 0.1
 
 
 @pytest.fixture
-def broker(request: pytest.FixtureRequest) -> Iterator[Any]:
+def broker(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     saved = (app.conf.task_always_eager, app.conf.broker_url)
 
     def point_at(url: str) -> None:
+        monkeypatch.setenv("CELERY_BROKER_URL", url)  # Celery reads it before its settings
         app.conf.task_always_eager = False
         app.conf.broker_url = url
         app._pool = None
