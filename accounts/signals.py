@@ -58,6 +58,9 @@ def _record(account: Any, kind: str, event: str, data: dict[str, Any]) -> None:
 @receiver(pre_save, sender=User)
 def _remember_before(sender: Any, instance: Any, **kwargs: Any) -> None:
     before = None
+    update_fields = kwargs.get("update_fields")
+    if update_fields is not None and set(update_fields) <= {"last_login"}:
+        return  # signing in: nothing to compare
     if instance.pk is not None:
         before = sender.objects.filter(pk=instance.pk).values(*WATCHED, "password").first()
     instance._audit_before = before
