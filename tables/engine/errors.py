@@ -6,7 +6,7 @@ from enum import StrEnum
 
 
 class Refusal(StrEnum):
-    """Refusal codes of the `settle` contract (`shared/contract/settle.md`)."""
+    """Refusal codes of the `settle` and `replay` contracts (`shared/contract/`)."""
 
     BAD_JSON = "bad_json"
     UNKNOWN_GAME = "unknown_game"
@@ -18,6 +18,10 @@ class Refusal(StrEnum):
     FOUL = "foul"
     BAD_SEAT = "bad_seat"
     BAD_PAYTABLE = "bad_paytable"
+    # The `replay` contract's codes (`shared/contract/replay.md`) for the player-vs-player games.
+    BAD_SETUP = "bad_setup"
+    ILLEGAL_ACTION = "illegal_action"
+    INCOMPLETE = "incomplete"
 
 
 class EngineError(ValueError):
