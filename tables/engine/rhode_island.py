@@ -569,19 +569,21 @@ class RhodeIslandHand:
                 hands[seat[k]] = value.category.value
             rake_left = rake
             groups: dict[tuple[int, ...], int] = {}
-            pots = list(s.pots)
-            assert sum(p.amount for p in pots) == pot, "PokerKit's pots hold the whole pot"
-            for p in pots:
-                taken = min(rake_left, p.amount)
+            pots = [(p.amount, p.player_indices) for p in s.pots]
+            assert sum(amount for amount, _ in pots) == pot, "PokerKit's pots hold the whole pot"
+            if not pots:  # nobody put a chip in (no ante, no bet): the best hand wins nothing
+                pots = [(0, tuple(live))]
+            for amount, players in pots:
+                taken = min(rake_left, amount)
                 rake_left -= taken
-                best = max(values[k].score for k in p.player_indices)
-                winners = tuple(k for k in sorted(p.player_indices) if values[k].score == best)
-                groups[winners] = groups.get(winners, 0) + p.amount - taken
+                best = max(values[k].score for k in players)
+                winners = tuple(k for k in sorted(players) if values[k].score == best)
+                groups[winners] = groups.get(winners, 0) + amount - taken
                 pot_results.append(
                     PotResult(
-                        p.amount,
+                        amount,
                         taken,
-                        tuple(sorted(seat[k] for k in p.player_indices)),
+                        tuple(sorted(seat[k] for k in players)),
                         tuple(sorted(seat[k] for k in winners)),
                     )
                 )
