@@ -438,23 +438,36 @@ class RhodeIslandHand:
             raise self._illegal(
                 f"{name!r} is not an action: player {seat} may {_describe(self.legal_actions())}"
             ) from None
-        legal = {a.move: a for a in self.legal_actions()}
-        if chosen not in legal:
-            raise self._illegal(self._why_not(seat, chosen, list(legal.values())))
         s = self._state
         k = self._pk[seat]
-        before = s.stacks[k]
-        betting_round = self.betting_round
-        if chosen in (Move.CHECK, Move.CALL):
-            s.check_or_call()
-        elif chosen is Move.FOLD:
-            s.fold()
+        facing = max(s.bets) - s.bets[k]
+        stack = s.stacks[k]
+        # The simple rules first (only check or bet without a bet to face; only fold, call or
+        # raise facing one); whether a bet or raise is allowed now is PokerKit's to say, and
+        # it checks before it changes anything.
+        if chosen is Move.CHECK:
+            allowed = facing <= 0
+        elif chosen in (Move.BET, Move.RAISE):
+            allowed = (max(s.bets) > 0) is (chosen is Move.RAISE)
         else:
-            s.complete_bet_or_raise_to()
-        # A fold that ends the hand, or a bet collection, may hand chips back (an unmatched
-        # bet); the chips this action put in are its legal amount.
-        amount = legal[chosen].amount
-        all_in = before == amount and amount > 0
+            allowed = facing > 0
+        betting_round = self.betting_round
+        try:
+            if not allowed:
+                raise ValueError(chosen)
+            if chosen in (Move.CHECK, Move.CALL):
+                amount = min(stack, facing) if facing > 0 else 0
+                s.check_or_call()
+            elif chosen is Move.FOLD:
+                amount = 0
+                s.fold()
+            else:
+                already = s.bets[k]
+                amount = s.complete_bet_or_raise_to().amount - already
+        except ValueError:
+            legal = self.legal_actions()
+            raise self._illegal(self._why_not(seat, chosen, legal)) from None
+        all_in = amount == stack and amount > 0
         record = ActionRecord(seat, chosen, amount, all_in, betting_round, self.pot_total)
         self.history.append(record)
         self._refresh()
