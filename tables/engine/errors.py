@@ -6,7 +6,7 @@ from enum import StrEnum
 
 
 class Refusal(StrEnum):
-    """Refusal codes of the `settle` contract (`shared/contract/settle.md`)."""
+    """Refusal codes of the `settle` contract (`docs/contracts/settle.md`)."""
 
     BAD_JSON = "bad_json"
     UNKNOWN_GAME = "unknown_game"
