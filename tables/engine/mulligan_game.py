@@ -626,14 +626,13 @@ def _auction(game: MulliganGame, action: Auction) -> MulliganGame:
 
 def _offer(game: MulliganGame, action: Offer) -> MulliganGame:
     p = action.player
-    if game.phase is not Phase.OFFERS:
+    if game.phase not in (Phase.OFFERS, Phase.DECISION):
         raise _illegal(f"player {p} cannot make an offer: no card is up for auction")
     if p == game.auctioneer:
         raise _illegal(f"player {p} is the auctioneer and makes no offer")
     if not game.active[p]:
         raise _illegal(f"player {p} has folded and makes no offer")
-    previous = game.offer_of(p)
-    if previous is not None:
+    if game.offer_of(p) is not None:
         raise _illegal(f"player {p} has already offered a card; an offer once made stands")
     hand, slot = _take_from_hand(game, p, action.card)
     _check_chips(game, p, action.chips, low=0, what=f"the offered {action.card}")
@@ -822,6 +821,8 @@ def check_assertions(game: MulliganGame, *, before: MulliganGame | None = None) 
             raise _fail(
                 "chip_conservation", f"negative chips: stacks {game.stacks}, pot {game.pot}"
             )
+        if game.phase is Phase.OVER and game.rake > game.pot:
+            raise _fail("chip_conservation", f"a rake of {game.rake} from a pot of {game.pot}")
         held = sum(game.stacks) + game.ring_chips + game.rake
         held += 0 if game.phase is Phase.OVER else game.pot  # the winner has taken the pot
         if held != sum(game.setup.chips):
@@ -860,8 +861,10 @@ def _check_step(before: MulliganGame, after: MulliganGame) -> None:
                 "auctioned_card", f"player {lot.owner} still holds the auctioned {lot.card}"
             )
         if after.phase is not Phase.OVER:
-            # Turns move clockwise among active players.
-            expected = next_active(before.auctioneer, after.active)
+            # Turns move clockwise among active players (worked out here independently).
+            n = after.players
+            seats = [(before.auctioneer + i) % n for i in range(1, n + 1)]
+            expected = next(p for p in seats if after.active[p])
             if after.turn != before.turn + 1 or after.auctioneer != expected:
                 raise _fail(
                     "turn_order",
