@@ -263,10 +263,11 @@ def _steps(raw: object, game: MulliganGame) -> list[Action] | None:
     if do not in _ACTION_KEYS:
         raise _illegal(f"{do!r} is not an action (skip, fold or auction)")
     extra = sorted(set(raw) - _ACTION_KEYS[do])
+    named = f"an {do}" if do == "auction" else f"a {do}"
     if extra:
         if "chips" in extra and not game.setup.plays_for_chips:
-            raise _illegal(f"a {do} carries chips, but this game is not played for chips")
-        raise _illegal(f"a {do} has no {extra[0]!r}")
+            raise _illegal(f"{named} carries chips, but this game is not played for chips")
+        raise _illegal(f"{named} has no {extra[0]!r}")
     if game.phase is Phase.OVER:
         raise _illegal("the game is already over")
     a = game.auctioneer
