@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tables.engine.errors import Refusal
+from tables.engine.errors import SETTLE_REFUSALS
 from tables.engine.paytables import NAMED, Game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -107,7 +107,7 @@ def table_codes(page: Path, heading: str) -> set[str]:
 
 def test_the_settle_contract_lists_exactly_the_engines_refusal_codes() -> None:
     codes = table_codes(DOCS / "contracts" / "settle.md", "## Refusals")
-    assert codes == {code.value for code in Refusal}
+    assert codes == {code.value for code in SETTLE_REFUSALS}
 
 
 def test_the_replay_contract_lists_its_refusal_codes() -> None:

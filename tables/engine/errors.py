@@ -19,10 +19,17 @@ class Refusal(StrEnum):
     FOUL = "foul"
     BAD_SEAT = "bad_seat"
     BAD_PAYTABLE = "bad_paytable"
-    # The `replay` contract's codes (`docs/contracts/replay.md`) for the player-vs-player games.
+    # The `replay` contract's own codes (`docs/contracts/replay.md`) for the player-vs-player games.
     BAD_SETUP = "bad_setup"
     ILLEGAL_ACTION = "illegal_action"
     INCOMPLETE = "incomplete"
+
+
+SETTLE_REFUSALS = frozenset(Refusal) - {
+    Refusal.BAD_SETUP,
+    Refusal.ILLEGAL_ACTION,
+    Refusal.INCOMPLETE,
+}
 
 
 class EngineError(ValueError):
