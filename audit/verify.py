@@ -150,17 +150,19 @@ def _check_anchor(
             )
         lines.append(line)
     lines.sort(key=lambda line: (line.fields["seq"], line.number))
+    for line in lines:  # first what matters most: does the chain still hold what was anchored?
+        f = line.fields
+        what = f"the checkpoint anchored at line {line.number}"
+        text = _chain_problem(f["seq"], f["hash"], last_seq, found, what)
+        if text:
+            return Problem(f["seq"], None, text)
     prev = GENESIS
     for line in lines:
         f = line.fields
-        seq = f["seq"]
         what = f"the checkpoint anchored at line {line.number}"
-        text = _chain_problem(seq, f["hash"], last_seq, found, what)
-        if text:
-            return Problem(seq, None, text)
         if f["prev_signature"] != prev:
             return Problem(
-                seq,
+                f["seq"],
                 None,
                 f"{what} does not follow the anchored checkpoint before it "
                 "(anchor lines were removed, or the checkpoints' chain was broken)",
@@ -169,7 +171,7 @@ def _check_anchor(
         cp = in_db.get(f["signature"])
         if cp is None or as_fields(cp) != {k: f[k] for k in as_fields(cp)}:
             return Problem(
-                seq,
+                f["seq"],
                 None,
                 f"{what} is missing from the database (checkpoints were deleted or altered)",
             )

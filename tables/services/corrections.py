@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from audit.chain import AuditDataError, check_data
 from audit.reporting import mark_stale
 from audit.services import audit_record
 from tables.engine import contract
@@ -79,6 +80,10 @@ def round_correct(*, voided: Round, by: AbstractBaseUser, entry: dict[str, Any])
         )
     if voided.corrections.exists():
         raise ServiceError(f"round {voided} already has a correction", status=409)
+    try:
+        check_data(entry, "entry")
+    except AuditDataError as exc:  # it could not be kept on the record exactly as entered
+        raise ServiceError(f"the correction's {exc.path} {exc.what}", field=exc.path) from exc
     if not isinstance(entry, dict) or entry.get("game", voided.game) != voided.game:
         raise ServiceError(
             f"the correction must be a {voided.get_game_display()} round", field="game"
