@@ -33,16 +33,30 @@ _VIEW = ("view",)
 _EDIT = ("view", "change", "add")
 _FLOOR_VIEW = {
     m: _VIEW
-    for m in ("pit", "table", "round", "settlementline", "progressivemeter", "meterentry",
-              "paytableversion", "dealersession")
+    for m in (
+        "pit",
+        "table",
+        "round",
+        "settlementline",
+        "progressivemeter",
+        "meterentry",
+        "paytableversion",
+        "dealersession",
+    )
 }
 # Model permissions each role's group holds (the Django admin uses them).
 ROLE_PERMISSIONS: dict[Role, dict[str, dict[str, tuple[str, ...]]]] = {
     Role.DEALER: {},
     Role.PIT_BOSS: {"tables": _FLOOR_VIEW},
     Role.ADMIN: {
-        "tables": {**_FLOOR_VIEW, "pit": _EDIT, "table": _EDIT, "paytableversion": _EDIT,
-                   "progressivemeter": _EDIT, "meterentry": ("view", "add")},
+        "tables": {
+            **_FLOOR_VIEW,
+            "pit": _EDIT,
+            "table": _EDIT,
+            "paytableversion": _EDIT,
+            "progressivemeter": _EDIT,
+            "meterentry": ("view", "add"),
+        },
         "auth": {"user": _EDIT, "group": _VIEW},
     },
     Role.AUDITOR: {"tables": _FLOOR_VIEW, "audit": {"auditevent": _VIEW}},
@@ -61,5 +75,8 @@ def ensure_role_groups(group_model: Any = None, permission_model: Any = None) ->
         for app_label, perms in apps_perms.items():
             for model, actions in perms.items():
                 for action in actions:
-                    group.permissions.add(permission_model.objects.get(
-                        content_type__app_label=app_label, codename=f"{action}_{model}"))
+                    group.permissions.add(
+                        permission_model.objects.get(
+                            content_type__app_label=app_label, codename=f"{action}_{model}"
+                        )
+                    )
