@@ -1,4 +1,4 @@
-"""The `replay` contract for Rhode Island Hold 'Em (`shared/contract/replay.md`): a hand's record
+"""The `replay` contract for Rhode Island Hold 'Em (`docs/contracts/replay.md`): a hand's record
 as JSON in, how it ended as JSON out. This module only translates; the hand is played by
 `rhode_island.RhodeIslandHand`, the same code the dealer's tablet drives.
 
@@ -152,6 +152,16 @@ def parse_setup(data: Mapping[str, Any], hole: list[Card] | None) -> HandSetup:
 
 
 def replay_rhode_island(data: Mapping[str, Any]) -> JSON:
+    """Replay one hand given in the contract's form: the result, or `{"error": {...}}` with the
+    contract's code, a message naming the card, player, action or field, and for an action
+    its index."""
+    try:
+        return result_to_json(replay_record(data))
+    except EngineError as err:
+        return err.as_dict()
+
+
+def replay_record(data: Mapping[str, Any]) -> HandResult:
     """Replay one hand given in the contract's form; raises `EngineError` (or `ActionRefused`,
     which carries the action's index) when it is refused."""
     hole, flop, turn = _cards(data)
@@ -190,7 +200,7 @@ def replay_rhode_island(data: Mapping[str, Any]) -> JSON:
             else f"the actions stop before the hand ends: player {hand.to_act} is to act first",
             action=len(actions),
         )
-    return result_to_json(hand.result())
+    return hand.result()
 
 
 def _deal_board(hand: RhodeIslandHand, flop: Card | None, turn: Card | None, index: int) -> None:

@@ -128,8 +128,8 @@ def test_a_hand_all_in_from_the_ante_needs_no_actions() -> None:
     assert out["pot"] == 8 and out["showdown"] and out["payoffs"] == [4, -4]
 
 
-def test_rhode_island_is_registered() -> None:
-    assert "rhode_island" in GAMES
+def test_both_player_vs_player_games_are_registered() -> None:
+    assert set(GAMES) == {"rhode_island", "mulligan"}
 
 
 # -- refusals, one per code ----------------------------------------------------------------

@@ -36,13 +36,14 @@ def run_replay(stdin: bytes, **env: str) -> subprocess.CompletedProcess[bytes]:
     )
 
 
-def rhode_island_examples() -> list[dict[str, object]]:
-    examples = [json.loads(line) for line in EXAMPLES.read_text().splitlines() if line.strip()]
-    return [e for e in examples if e["hand"]["game"] == "rhode_island"]  # type: ignore[index]
+def worked_examples() -> list[dict[str, object]]:
+    return [json.loads(line) for line in EXAMPLES.read_text().splitlines() if line.strip()]
 
 
-def test_replays_every_example_in_order_and_exits_0() -> None:
-    examples = rhode_island_examples()
+def test_replays_every_example_of_both_games_in_order_and_exits_0() -> None:
+    examples = worked_examples()
+    games = {e["hand"]["game"] for e in examples}  # type: ignore[index]
+    assert games == {"rhode_island", "mulligan"}
     stdin = "".join(json.dumps(e["hand"]) + "\n" for e in examples).encode()
     proc = run_replay(stdin)
     assert proc.returncode == 0, proc.stderr

@@ -1,6 +1,6 @@
 """`manage.py replay`: player-vs-player hands as JSON Lines on stdin, one result (or refusal)
 per line on stdout, in order; exit status 2 if any line was refused
-(shared/contract/replay.md). Touches no database."""
+(docs/contracts/replay.md). Touches no database."""
 
 from __future__ import annotations
 
