@@ -6,6 +6,12 @@ Checks run in the contract's order: `bad_card` (a hole, flop or turn card that c
 `duplicate_card`, `bad_setup`, then the actions in order (`illegal_action` with the index of the
 first refused one), then `incomplete` (the actions, or the flop or turn card, run out before the
 hand ends).
+
+Rulings on the record's form (the contract is silent): a field it does not define is
+`bad_setup`; `rake` and `rake.cap` may be `null`; `rake.percent` is a decimal string or a JSON
+number read exactly (`replay` parses numbers with a fraction as `Decimal`); `incomplete`
+carries in `action` the index of the action that was missing, or that could not be played
+without the missing flop or turn; an action after the hand is over is `illegal_action`.
 """
 
 from __future__ import annotations
