@@ -378,7 +378,9 @@ class RhodeIslandHand:
     @property
     def pot_total(self) -> int:
         """All chips in the middle: the pots and the bets of the round."""
-        return sum(self.in_pot)
+        if self._result is not None:
+            return self._result.pot
+        return -sum(self._state.payoffs)
 
     def pots(self) -> list[PotView]:
         """The main pot then the side pots, as collected so far (bets of the round apart)."""
@@ -468,9 +470,9 @@ class RhodeIslandHand:
             legal = self.legal_actions()
             raise self._illegal(self._why_not(seat, chosen, legal)) from None
         all_in = amount == stack and amount > 0
+        self._refresh()  # first: a hand this action ends has its pot less any unmatched bet
         record = ActionRecord(seat, chosen, amount, all_in, betting_round, self.pot_total)
         self.history.append(record)
-        self._refresh()
         return record
 
     def deal_flop(self, card: Card) -> None:

@@ -129,6 +129,8 @@ def check_result(setup: HandSetup, hand: RhodeIslandHand, result: HandResult) ->
     if result.showdown:
         assert len(hand.board) == 2
     assert hand.stacks == result.stacks
+    if hand.history:  # the pot after the last action is the hand's pot
+        assert hand.history[-1].pot_after == result.pot
 
 
 def contract_hand(setup: HandSetup, hand: RhodeIslandHand, actions: list[str]) -> dict[str, Any]:
