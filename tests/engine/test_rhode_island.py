@@ -148,7 +148,7 @@ def test_a_fold_on_the_turn_after_a_raise_keeps_the_matched_part_in_the_pot() ->
     assert result.payoffs == (-35, 28)
     assert result.in_pot == (35, 35)
     assert hand.history[-1].pot_after == 70
-    assert hand.history[-2].pot_after == 70 + 20 + 40  # the raise, before it came back
+    assert hand.history[-2].pot_after == 30 + 20 + 40  # the raise, before part came back
 
 
 def test_all_in_with_a_side_pot() -> None:
