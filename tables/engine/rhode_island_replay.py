@@ -2,6 +2,10 @@
 as JSON in, how it ended as JSON out. This module only translates; the hand is played by
 `rhode_island.RhodeIslandHand`, the same code the dealer's tablet drives.
 
+`replay_rhode_island(record)` returns the result object or `{"error": {...}}`;
+`replay_record(record)` returns the `HandResult` or raises; `hand_record(hand)` writes a hand
+the tablet played as such a record, so that it can be saved, rebuilt and re-checked.
+
 Checks run in the contract's order: `bad_card` (a hole, flop or turn card that cannot be read),
 `duplicate_card`, `bad_setup`, then the actions in order (`illegal_action` with the index of the
 first refused one), then `incomplete` (the actions, or the flop or turn card, run out before the
@@ -224,6 +228,31 @@ def _deal_board(hand: RhodeIslandHand, flop: Card | None, turn: Card | None, ind
             hand.deal_flop(card)
         else:
             hand.deal_turn(card)
+
+
+def hand_record(hand: RhodeIslandHand) -> JSON:
+    """The contract's record of `hand` (its setup, cards and every action so far), so that a
+    hand the tablet played can be saved, rebuilt with `replay_record` and re-checked by
+    `replay`."""
+    setup = hand.setup
+    record: JSON = {
+        "game": GAME,
+        "ante": setup.ante,
+        "bets": list(setup.bets),
+        "raise_cap": setup.raise_cap,
+    }
+    if setup.rake.percent or setup.rake.cap is not None:
+        rake: JSON = {"percent": str(setup.rake.percent)}
+        if setup.rake.cap is not None:
+            rake["cap"] = setup.rake.cap
+        record["rake"] = rake
+    record["stacks"] = list(setup.stacks)
+    record["first"] = setup.first
+    record["hole"] = [str(c) for c in hand.hole]
+    for name, card in zip(("flop", "turn"), hand.board, strict=False):
+        record[name] = str(card)
+    record["actions"] = [r.move.value for r in hand.history]
+    return record
 
 
 def result_to_json(result: HandResult) -> JSON:

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from tables.engine.rhode_island import HandSetup, RhodeIslandHand, Waiting
+from pokerkit import (
+    Automation,
+    BettingStructure,
+    Deck,
+    Mode,
+    Opening,
+    RhodeIslandHoldemHand,
+    State,
+    Street,
+)
+
+from tables.engine.rhode_island import HandSetup, Move, RhodeIslandHand, Waiting
 
 from .helpers import card, cards
 
@@ -41,3 +52,69 @@ def play(
         hand.act(action)
     deal_when_waiting(hand, flop, turn)
     return hand
+
+
+_FULL_AUTOMATION = tuple(  # everything but the deal: the hand's own cards are dealt
+    a for a in Automation if a not in (Automation.HOLE_DEALING, Automation.BOARD_DEALING)
+)
+_PK = {repr(c): c for c in Deck.STANDARD}
+
+
+def pokerkit_payoffs(
+    setup: HandSetup,
+    hand: RhodeIslandHand,
+    rake: Callable[[int, State], tuple[int, int]] | None = None,
+) -> tuple[int, ...]:
+    """The same hand on PokerKit's own state with every automation on (its own showdown, rake
+    hook and split), in seat order: what PokerKit would pay without this project's wrapper."""
+    n = setup.players
+    seat = [(setup.first + k) % n for k in range(n)]
+    cap = setup.raise_cap + 1
+    state = State(
+        _FULL_AUTOMATION,
+        Deck.STANDARD,
+        (RhodeIslandHoldemHand,),
+        tuple(
+            Street(
+                False,
+                (False,) if i == 0 else (),
+                0 if i == 0 else 1,
+                False,
+                Opening.POSITION,
+                setup.bets[i],
+                cap,
+            )
+            for i in range(3)
+        ),
+        BettingStructure.FIXED_LIMIT,
+        True,
+        setup.ante,
+        0,
+        0,
+        tuple(setup.stacks[s] for s in seat),
+        n,
+        mode=Mode.TOURNAMENT,
+        **({} if rake is None else {"rake": rake}),
+    )
+    for k in range(n):
+        state.deal_hole((_PK[str(hand.hole[seat[k]])],), k)
+    board = list(hand.board)
+    moves = [r.move for r in hand.history]
+    while state.status:
+        if state.can_deal_board():
+            state.deal_board((_PK[str(board.pop(0))],))
+        elif moves:
+            move = moves.pop(0)
+            if move in (Move.CHECK, Move.CALL):
+                state.check_or_call()
+            elif move is Move.FOLD:
+                state.fold()
+            else:
+                state.complete_bet_or_raise_to()
+        else:
+            raise AssertionError("PokerKit's hand did not end")
+    assert not moves and not board
+    out = [0] * n
+    for k in range(n):
+        out[seat[k]] = state.payoffs[k]
+    return tuple(out)

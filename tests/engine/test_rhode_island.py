@@ -3,11 +3,13 @@ contract (raise cap, rake, odd chips), and the state machine the tablet drives."
 
 from __future__ import annotations
 
+import functools
 from decimal import Decimal
 from itertools import combinations
 
 import pytest
 from pokerkit import Deck, RhodeIslandHoldem, RhodeIslandHoldemHand
+from pokerkit.utilities import rake as pokerkit_rake
 
 from tables.engine.cards import DECK
 from tables.engine.errors import EngineError, Refusal
@@ -22,9 +24,10 @@ from tables.engine.rhode_island import (
     RhodeIslandHand,
     Waiting,
 )
+from tables.engine.rhode_island_replay import hand_record, replay_record, replay_rhode_island
 
 from .helpers import card, cards
-from .rhode_island_helpers import new_hand, play
+from .rhode_island_helpers import new_hand, play, pokerkit_payoffs
 
 
 def moves(hand: RhodeIslandHand) -> dict[str, int]:
@@ -275,6 +278,28 @@ def test_odd_chips_go_one_at_a_time_in_seat_order_from_first() -> None:
     assert sum(result.payoffs) == -1
 
 
+def test_pokerkits_own_split_would_give_all_odd_chips_to_one_player() -> None:
+    # Pot 20 among three equal hands: 6 each and 2 odd chips; seat order from player 1.
+    hand = play([100] * 4, "9c 9d 9h 3s", ["check"] * 12, flop="Ks", turn="2d", first=1)
+    result = hand.result()
+    assert result.winners == (0, 1, 2)
+    assert result.payoffs == (1, 2, 2, -5)  # one odd chip each to players 1 and 2
+    # PokerKit's own push (divmod, remainder to the first winner) cannot be told otherwise:
+    assert pokerkit_payoffs(hand.setup, hand) == (1, 3, 1, -5)
+
+
+def test_pokerkits_rake_hook_rakes_each_pot_and_rounds_to_nearest() -> None:
+    actions = ["bet", "raise", "call", "call", "check", "bet", "call", "call", "bet", "call"]
+    hand = play(
+        [30, 100, 100], "As Kd Qc", actions, flop="2h", turn="7s", rake=RakeRule(Decimal(5), 3)
+    )
+    assert hand.result().rake == 3  # one figure for the hand: min(3, floor(5 % of 160))
+    per_pot = functools.partial(pokerkit_rake, percentage=0.05, cap=3)
+    by_pokerkit = pokerkit_payoffs(hand.setup, hand, rake=per_pot)
+    assert -sum(by_pokerkit) == 6  # 3 from the main pot (90) and 3 from the side pot (70)
+    assert pokerkit_rake(70, percentage=0.05) == (4, 66)  # 3.5 rounded to nearest, not down
+
+
 def test_pots_won_by_the_same_players_are_split_as_one() -> None:
     # Main pot 9 and side pot 5, both shared by players 1 and 2: 14 splits 7 and 7 (pot by pot
     # it would be 5 + 3 to one and 4 + 2 to the other).
@@ -474,6 +499,40 @@ def test_stacks_bets_and_pots_during_a_hand() -> None:
     assert hand.waiting is Waiting.FLOP and hand.bets == (0, 0, 0)
     assert hand.pots() == [PotView(55, (0, 1))]
     assert hand.folded == (False, False, True)
+
+
+# -- a hand's record -----------------------------------------------------------------------
+
+
+def test_a_hand_played_on_the_tablet_is_saved_as_its_record_and_replays() -> None:
+    hand = play(
+        [30, 100, 100],
+        "As Kd Qc",
+        ["bet", "raise", "call", "call", "check", "bet"],
+        flop="2h",
+        rake=RakeRule(Decimal("7.5"), 4),
+        ante=2,
+    )
+    record = hand_record(hand)
+    assert record == {
+        "game": "rhode_island",
+        "ante": 2,
+        "bets": [10, 20, 20],
+        "raise_cap": 3,
+        "rake": {"percent": "7.5", "cap": 4},
+        "stacks": [30, 100, 100],
+        "first": 0,
+        "hole": ["As", "Kd", "Qc"],
+        "flop": "2h",
+        "actions": ["bet", "raise", "call", "call", "check", "bet"],
+    }
+    assert replay_rhode_island(record)["error"]["code"] == "incomplete"  # not over yet
+    hand.act("call")
+    hand.act("call")
+    hand.deal_turn(card("7s"))
+    hand.act("check")
+    hand.act("check")
+    assert replay_record(hand_record(hand)) == hand.result()
 
 
 # -- the showdown ranking agrees with PokerKit's -------------------------------------------

@@ -5,21 +5,11 @@ contract and PokerKit's own split cannot differ, with PokerKit played to the end
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
-from typing import Any
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from pokerkit import (
-    Automation,
-    BettingStructure,
-    Deck,
-    Mode,
-    Opening,
-    RhodeIslandHoldemHand,
-    State,
-    Street,
-)
 
 from tables.engine.cards import DECK, Card
 from tables.engine.rhode_island import (
@@ -30,7 +20,9 @@ from tables.engine.rhode_island import (
     RhodeIslandHand,
     Waiting,
 )
-from tables.engine.rhode_island_replay import replay_rhode_island
+from tables.engine.rhode_island_replay import hand_record, replay_rhode_island
+
+from .rhode_island_helpers import pokerkit_payoffs
 
 setups = st.builds(
     lambda n, stacks, first, ante, bets, raise_cap, percent, cap: HandSetup(
@@ -133,84 +125,6 @@ def check_result(setup: HandSetup, hand: RhodeIslandHand, result: HandResult) ->
         assert hand.history[-1].pot_after == result.pot
 
 
-def contract_hand(setup: HandSetup, hand: RhodeIslandHand, actions: list[str]) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "game": "rhode_island",
-        "ante": setup.ante,
-        "bets": list(setup.bets),
-        "raise_cap": setup.raise_cap,
-        "rake": {"percent": str(setup.rake.percent), "cap": setup.rake.cap},
-        "stacks": list(setup.stacks),
-        "first": setup.first,
-        "hole": [str(c) for c in hand.hole],
-        "actions": actions,
-    }
-    for name, c in zip(("flop", "turn"), hand.board, strict=False):
-        data[name] = str(c)
-    return data
-
-
-_FULL_AUTOMATION = tuple(  # everything but the deal: the hand's own cards are dealt
-    a for a in Automation if a not in (Automation.HOLE_DEALING, Automation.BOARD_DEALING)
-)
-_PK = {repr(c): c for c in Deck.STANDARD}
-
-
-def pokerkit_payoffs(setup: HandSetup, hand: RhodeIslandHand) -> tuple[int, ...]:
-    """The same hand on PokerKit's own state with every automation on (its own showdown and
-    split), returned in seat order."""
-    n = setup.players
-    seat = [(setup.first + k) % n for k in range(n)]
-    cap = setup.raise_cap + 1
-    state = State(
-        _FULL_AUTOMATION,
-        Deck.STANDARD,
-        (RhodeIslandHoldemHand,),
-        tuple(
-            Street(
-                False,
-                (False,) if i == 0 else (),
-                0 if i == 0 else 1,
-                False,
-                Opening.POSITION,
-                setup.bets[i],
-                cap,
-            )
-            for i in range(3)
-        ),
-        BettingStructure.FIXED_LIMIT,
-        True,
-        setup.ante,
-        0,
-        0,
-        tuple(setup.stacks[s] for s in seat),
-        n,
-        mode=Mode.TOURNAMENT,
-    )
-    for k in range(n):
-        state.deal_hole((_PK[str(hand.hole[seat[k]])],), k)
-    board = list(hand.board)
-    moves = [r.move for r in hand.history]
-    while state.status:
-        if state.can_deal_board():
-            state.deal_board((_PK[str(board.pop(0))],))
-        elif moves:
-            move = moves.pop(0)
-            if move in (Move.CHECK, Move.CALL):
-                state.check_or_call()
-            elif move is Move.FOLD:
-                state.fold()
-            else:
-                state.complete_bet_or_raise_to()
-        else:
-            raise AssertionError("PokerKit's hand did not end")
-    assert not moves and not board
-    out = [0] * n
-    for k in range(n):
-        out[seat[k]] = state.payoffs[k]
-    return tuple(out)
-
-
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=setups, deck=st.permutations(DECK), data=st.data())
 def test_random_legal_hands_keep_every_invariant(
@@ -220,7 +134,9 @@ def test_random_legal_hands_keep_every_invariant(
     result = hand.result()
     check_result(setup, hand, result)
     # The replay contract, fed the record, tells the same story.
-    out = replay_rhode_island(contract_hand(setup, hand, actions))
+    record = hand_record(hand)
+    assert record["actions"] == actions
+    out = replay_rhode_island(json.loads(json.dumps(record)))
     assert out["pot"] == result.pot and out["rake"] == result.rake
     assert out["payoffs"] == list(result.payoffs) and out["winners"] == list(result.winners)
     # Without rake, and where no pot leaves odd chips, PokerKit's own split is the contract's.
