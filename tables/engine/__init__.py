@@ -14,7 +14,8 @@ the `settle` command) calls this package, so there is one implementation of ever
   `mulligan_replay`: the Mulligan half of the `replay` contract (`replay_mulligan`).
 - `rhode_island`: Rhode Island Hold 'Em, one hand as a state machine driven one action at a
   time, its betting by PokerKit; `rhode_island_replay`: its half of the `replay` contract.
-- `replay`: the `replay` contract's dispatch (`GAMES`: each game's replay function).
+- `replay`: the `replay` contract's dispatch (`GAMES`: each game's replay function);
+  `replay_errors`: `ActionRefused`, a refusal that carries the refused action's index.
 
 A refused round raises `EngineError` (a contract code and a message naming the card, seat or
 wager); nothing of it is settled. Money is integer cents; odds are `Fraction`s. A game
