@@ -25,7 +25,6 @@ from django.utils import timezone
 
 from .chain import GENESIS, stored_event_hash
 from .checkpoints import AnchorLine, anchor_path, anchor_read, as_fields, signature_valid
-from .checkpoints import record_checkpoint as record_checkpoint  # re-exported
 from .models import AuditCheckpoint, AuditEvent, AuditHead
 
 

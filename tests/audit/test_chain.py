@@ -15,9 +15,10 @@ from django.db import DatabaseError, IntegrityError, connection, connections, tr
 
 from audit import triggers
 from audit.chain import event_hash, stored_event_hash
+from audit.checkpoints import record_checkpoint
 from audit.models import AuditCheckpoint, AuditEvent, AuditHead
 from audit.services import audit_record
-from audit.verify import record_checkpoint, verify_chain
+from audit.verify import verify_chain
 
 pytestmark = pytest.mark.django_db
 
