@@ -1,4 +1,11 @@
-"""The hash chain: canonical serialisation of an event and its SHA-256 hash."""
+"""The hash chain: canonical serialisation of an event and its SHA-256 hash.
+
+The hash covers the event exactly as the database gives it back, so only JSON that survives a
+round trip through PostgreSQL's jsonb and SQLite's text unchanged may enter the trail
+(`check_data`): no floats (jsonb prints `1e16` back as `10000000000000000` and `-0.0` as `0`;
+money and counts are integers or decimal strings here), no NUL character (jsonb refuses it), no
+lone surrogate (not UTF-8), string keys only, and a bounded depth and size.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +15,61 @@ from datetime import UTC, datetime
 from typing import Any
 
 GENESIS = "0" * 64
+
+MAX_DEPTH = 32
+MAX_BYTES = 1_000_000
+
+
+class AuditDataError(ValueError):
+    """Data that cannot be kept exactly as hashed; `path` names the offending value."""
+
+    def __init__(self, path: str, what: str) -> None:
+        super().__init__(f"{path}: {what}")
+        self.path = path
+        self.what = what
+
+
+def check_text(text: str, path: str) -> None:
+    if "\x00" in text:
+        raise AuditDataError(path, "contains the NUL character, which the record cannot keep")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise AuditDataError(path, "contains a lone surrogate (not valid UTF-8 text)") from None
+
+
+def check_data(
+    data: Any, path: str = "data", depth: int = 0, *, before_encoding: bool = False
+) -> None:
+    """Refuse, naming where, any value that would not come back from the database as hashed.
+
+    `before_encoding`: other types (Decimal, datetime...) pass; the JSON encoder makes them text.
+    """
+    if depth > MAX_DEPTH:
+        raise AuditDataError(path, f"is nested more than {MAX_DEPTH} levels deep")
+    if data is None or isinstance(data, bool | int):
+        return
+    if isinstance(data, str):
+        check_text(data, path)
+        return
+    if isinstance(data, float):
+        raise AuditDataError(
+            path, f"is a floating-point number ({data!r}); use an integer or a decimal string"
+        )
+    if isinstance(data, list | tuple):
+        for i, item in enumerate(data):
+            check_data(item, f"{path}[{i}]", depth + 1, before_encoding=before_encoding)
+        return
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if isinstance(key, str):
+                check_text(key, f"{path} key {key[:40]!r}")
+            elif not before_encoding:
+                raise AuditDataError(path, f"has a key that is not text ({key!r})")
+            check_data(value, f"{path}.{key}", depth + 1, before_encoding=before_encoding)
+        return
+    if not before_encoding:
+        raise AuditDataError(path, f"is a {type(data).__name__}, which JSON cannot hold")
 
 
 def canonical(

@@ -44,16 +44,20 @@ class AuditHead(models.Model):
 
 class AuditCheckpoint(models.Model):
     """A signed record of the chain's head at a moment (HMAC-SHA256 with a key from the
-    environment): a chain rewritten from scratch no longer matches its checkpoints."""
+    environment), chained to the checkpoint before it by `prev_signature` and appended to the
+    anchor file outside the database (see `audit.checkpoints`). Empty `prev_signature`: made
+    before checkpoints were chained."""
 
     seq = models.BigIntegerField()
     hash = models.CharField(max_length=64)
     at = models.DateTimeField()
     key_id = models.CharField(max_length=40)
-    signature = models.CharField(max_length=64)
+    prev_signature = models.CharField(max_length=64, blank=True, default="")
+    signature = models.CharField(max_length=64, unique=True)
 
     class Meta:
         ordering = ["-seq", "-id"]
+        indexes = [models.Index(fields=["seq", "id"], name="checkpoint_seq")]
 
     def __str__(self) -> str:
         return f"checkpoint at #{self.seq}"

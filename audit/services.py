@@ -11,13 +11,21 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models, transaction
 from django.utils import timezone
 
-from .chain import GENESIS, event_hash
+from .chain import GENESIS, MAX_BYTES, AuditDataError, check_data, check_text, event_hash
+from .checkpoints import checkpoint_if_due
 from .models import AuditEvent, AuditHead
 
 
 def _plain(data: Any) -> Any:
-    """JSON-safe data (Decimals, datetimes as strings) exactly as it will be stored."""
-    return json.loads(json.dumps(data, cls=DjangoJSONEncoder))
+    """JSON-safe data (Decimals, datetimes as strings) exactly as it will be stored, refused
+    (`AuditDataError`, naming where) when the database would not give it back as hashed."""
+    check_data(data, before_encoding=True)  # a float must not slip through as its repr
+    text = json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False)
+    if len(text) > MAX_BYTES:
+        raise AuditDataError("data", f"is larger than {MAX_BYTES} bytes")
+    plain = json.loads(text)
+    check_data(plain)
+    return plain
 
 
 @transaction.atomic
@@ -30,7 +38,10 @@ def audit_record(
     table_name: str = "",
     actor_name: str | None = None,
 ) -> AuditEvent:
-    """Append one event to the chain (locks the head so writers never fork the chain)."""
+    """Append one event to the chain (locks the head so writers never fork the chain).
+
+    Data the database would not give back exactly as hashed is refused (`AuditDataError`)."""
+    plain = _plain(data or {})
     head = AuditHead.objects.select_for_update().filter(pk=1).first()
     if head is None:  # only if the head migration's row was removed (e.g. a flushed test database)
         head, _ = AuditHead.objects.get_or_create(pk=1, defaults={"hash": GENESIS})
@@ -46,11 +57,14 @@ def audit_record(
         "object_type": obj._meta.label_lower if obj is not None else "",
         "object_id": str(obj.pk) if obj is not None else "",
         "table_name": table_name,
-        "data": _plain(data or {}),
+        "data": plain,
         "prev_hash": head.hash,
     }
+    for field in ("actor_name", "kind", "object_type", "object_id", "table_name"):
+        check_text(fields[field], field)
     event = AuditEvent(**fields, hash=event_hash(**fields))
     event.save()
     head.seq, head.hash = event.seq, event.hash
     head.save(update_fields=["seq", "hash"])
+    checkpoint_if_due(seq=event.seq, chain_hash=event.hash, at=event.at)
     return event

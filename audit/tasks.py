@@ -11,7 +11,7 @@ from django.utils import timezone
 from tables.gaming_day import gaming_day_of
 
 from . import reporting
-from .verify import record_checkpoint
+from .checkpoints import record_checkpoint
 
 TASK_OPTIONS = {
     "bind": True,

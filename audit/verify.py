@@ -1,25 +1,48 @@
-"""Verifying the audit chain, and signing checkpoints of its head.
+"""Verifying the audit chain against its signed checkpoints and the anchor outside the database.
 
-`verify_chain()` walks every event in order and reports the first one that is wrong: a
-changed row (its hash no longer matches its content), a deleted row (a gap in `seq`, or a
-`prev_hash` that does not match), an inserted or reordered row (the same), a head that does not
-match the last event; then every checkpoint: its signature must be valid for the key, and the
-event at its `seq` must still carry its hash (a chain rewritten from scratch fails here).
+`verify_chain()` reports the first thing that is wrong, in this order:
+1. the events, walked in the order they were written: a changed row (its hash no longer
+   matches its content), a deleted, inserted or reordered row (a gap in `seq` or a `prev_hash`
+   that does not match), then a head that does not match the last event;
+2. the anchor file: every line must be a checkpoint signed with the key, the lines must chain,
+   each must still be in the database, and the chain must still hold the hash it anchored (a
+   cut, emptied or consistently re-hashed chain fails here even with its checkpoints deleted);
+3. the checkpoints in the database: signed, chained one to the next, matching the chain, and in
+   the anchor (unless made in the last `AUDIT_ANCHOR_GRACE_SECONDS`, their append in flight);
+4. the lag: an event older than `AUDIT_CHECKPOINT_MAX_LAG_SECONDS` must be covered by a
+   checkpoint.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from dataclasses import dataclass
-from datetime import UTC
+from datetime import datetime, timedelta
+from typing import Any, NamedTuple
 
 from django.conf import settings
-from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from .chain import GENESIS, stored_event_hash
+from .checkpoints import AnchorLine, anchor_path, anchor_read, as_fields, signature_valid
 from .models import AuditCheckpoint, AuditEvent, AuditHead
+
+
+class _Event(NamedTuple):
+    """A stored event's fields, read without building a model instance (a million in seconds)."""
+
+    id: int
+    seq: int
+    at: datetime
+    actor_id: int | None
+    actor_name: str
+    kind: str
+    object_type: str
+    object_id: str
+    table_name: str
+    data: Any
+    prev_hash: str
+    hash: str
 
 
 @dataclass(frozen=True)
@@ -33,83 +56,187 @@ class Problem:
         return f"{where}: {self.what}"
 
 
-def _key() -> bytes:
-    return settings.AUDIT_CHECKPOINT_KEY.encode()
-
-
-def sign(seq: int, chain_hash: str, at_iso: str) -> str:
-    message = f"{seq}:{chain_hash}:{at_iso}".encode()
-    return hmac.new(_key(), message, hashlib.sha256).hexdigest()
-
-
-def verify_chain() -> tuple[int, Problem | None]:
-    """(events checked, the first problem or None)."""
-    prev_hash = GENESIS
-    expected_seq = 1
-    count = 0
-    by_seq: dict[int, str] = {}
+def _walk_events(wanted: set[int]) -> tuple[int, int, str, dict[int, str], Problem | None]:
+    """(events, last seq, last hash, {seq: hash} for the wanted seqs, first problem)."""
+    prev_hash, expected_seq, count = GENESIS, 1, 0
     last_seq = 0
-    for ev in AuditEvent.objects.order_by("id").iterator(chunk_size=2000):
+    found: dict[int, str] = {}
+    rows = AuditEvent.objects.order_by("id").values_list(*_Event._fields).iterator(chunk_size=5000)
+    for row in rows:
+        ev = _Event(*row)
         count += 1
+        what = ""
         if ev.seq != expected_seq:
             what = f"expected seq {expected_seq} but found {ev.seq}: " + (
                 "events are missing (deleted)"
                 if ev.seq > expected_seq
                 else "an event was inserted or reordered"
             )
-            return count, Problem(ev.seq, ev.pk, what)
-        if ev.prev_hash != prev_hash:
-            return count, Problem(
-                ev.seq,
-                ev.pk,
+        elif ev.prev_hash != prev_hash:
+            what = (
                 "its prev_hash does not match the event before it "
-                "(an event before it was deleted, inserted or reordered)",
+                "(an event before it was deleted, inserted or reordered)"
             )
-        if stored_event_hash(ev) != ev.hash:
-            return count, Problem(
-                ev.seq, ev.pk, "its content was changed (the hash does not match)"
-            )
-        prev_hash, expected_seq, last_seq = ev.hash, expected_seq + 1, ev.seq
-        by_seq[ev.seq] = ev.hash
+        elif stored_event_hash(ev) != ev.hash:
+            what = "its content was changed (the hash does not match)"
+        if what:
+            return count, last_seq, prev_hash, found, Problem(ev.seq, ev.id, what)
+        prev_hash, last_seq = ev.hash, ev.seq
+        expected_seq += 1
+        if last_seq in wanted:
+            found[last_seq] = prev_hash
+    return count, last_seq, prev_hash, found, None
+
+
+def _chain_problem(seq: int, want: str, last_seq: int, found: dict[int, str], what: str) -> str:
+    if seq > last_seq:
+        return (
+            f"{what} covers event #{seq} but the chain ends at #{last_seq} "
+            "(events at the end were deleted)"
+        )
+    if seq and found.get(seq) != want:
+        return f"{what} no longer matches event #{seq} (the chain was rewritten)"
+    return ""
+
+
+def verify_chain() -> tuple[int, Problem | None]:
+    """(events checked, the first problem or None)."""
+    checkpoints = list(AuditCheckpoint.objects.order_by("seq", "id"))
+    anchored = anchor_read()
+    wanted = {cp.seq for cp in checkpoints}
+    for line in anchored or []:
+        if line.fields is not None:
+            wanted.add(line.fields["seq"])
+
+    count, last_seq, last_hash, found, problem = _walk_events(wanted)
+    if problem is not None:
+        return count, problem
     head = AuditHead.objects.filter(pk=1).first()
-    if head is not None and (head.seq != last_seq or head.hash != prev_hash):
+    if head is not None and (head.seq != last_seq or head.hash != last_hash):
         return count, Problem(
             None,
             None,
             f"the head says #{head.seq} but the chain ends at #{last_seq} "
             "(events at the end were deleted or the head was altered)",
         )
-    for cp in AuditCheckpoint.objects.order_by("seq", "id"):
-        at_iso = cp.at.astimezone(UTC).isoformat(timespec="microseconds")
-        if not hmac.compare_digest(cp.signature, sign(cp.seq, cp.hash, at_iso)):
-            return count, Problem(
-                cp.seq, None, f"checkpoint {cp.pk}'s signature is not valid for the key"
-            )
-        if cp.seq == 0:
-            continue
-        if by_seq.get(cp.seq) != cp.hash:
-            return count, Problem(
-                cp.seq,
+
+    problem = _check_anchor(anchored, checkpoints, last_seq, found)
+    if problem is None:
+        problem = _check_checkpoints(anchored, checkpoints, last_seq, found)
+    if problem is None:
+        problem = _check_lag(checkpoints, last_seq)
+    return count, problem
+
+
+def _check_anchor(
+    anchored: list[AnchorLine] | None,
+    checkpoints: list[AuditCheckpoint],
+    last_seq: int,
+    found: dict[int, str],
+) -> Problem | None:
+    if anchored is None:
+        return None  # no file yet: every checkpoint must then be within the grace (below)
+    in_db = {cp.signature: cp for cp in checkpoints}
+    lines = []
+    for line in anchored:
+        if line.fields is None:
+            return Problem(None, None, f"anchor line {line.number} is not a checkpoint (edited)")
+        if not signature_valid(line.fields):
+            return Problem(
+                line.fields["seq"],
                 None,
-                f"the chain no longer matches signed checkpoint {cp.pk} "
-                "(the chain was rewritten or cut after it)",
+                f"anchor line {line.number}'s signature is not valid for the key (edited)",
             )
-    return count, None
+        lines.append(line)
+    lines.sort(key=lambda line: (line.fields["seq"], line.number))
+    for line in lines:  # first what matters most: does the chain still hold what was anchored?
+        f = line.fields
+        what = f"the checkpoint anchored at line {line.number}"
+        text = _chain_problem(f["seq"], f["hash"], last_seq, found, what)
+        if text:
+            return Problem(f["seq"], None, text)
+    prev = GENESIS
+    for line in lines:
+        f = line.fields
+        what = f"the checkpoint anchored at line {line.number}"
+        if f["prev_signature"] != prev:
+            return Problem(
+                f["seq"],
+                None,
+                f"{what} does not follow the anchored checkpoint before it "
+                "(anchor lines were removed, or the checkpoints' chain was broken)",
+            )
+        prev = f["signature"]
+        cp = in_db.get(f["signature"])
+        if cp is None or as_fields(cp) != {k: f[k] for k in as_fields(cp)}:
+            return Problem(
+                f["seq"],
+                None,
+                f"{what} is missing from the database (checkpoints were deleted or altered)",
+            )
+    return None
 
 
-@transaction.atomic
-def record_checkpoint() -> AuditCheckpoint:
-    """Sign the chain's current head (idempotent: no new row if the head has not moved)."""
-    head = AuditHead.objects.select_for_update().filter(pk=1).first()
-    seq, chain_hash = (head.seq, head.hash) if head else (0, GENESIS)
-    last = AuditCheckpoint.objects.order_by("-seq", "-id").first()
-    if last is not None and last.seq == seq and last.hash == chain_hash:
-        return last
-    at = timezone.now().astimezone(UTC)
-    return AuditCheckpoint.objects.create(
-        seq=seq,
-        hash=chain_hash,
-        at=at,
-        key_id=settings.AUDIT_CHECKPOINT_KEY_ID,
-        signature=sign(seq, chain_hash, at.isoformat(timespec="microseconds")),
+def _check_checkpoints(
+    anchored: list[AnchorLine] | None,
+    checkpoints: list[AuditCheckpoint],
+    last_seq: int,
+    found: dict[int, str],
+) -> Problem | None:
+    in_anchor = {line.fields["signature"] for line in anchored or [] if line.fields}
+    grace = timezone.now() - timedelta(seconds=settings.AUDIT_ANCHOR_GRACE_SECONDS)
+    prev = GENESIS
+    chained_started = False
+    for cp in checkpoints:
+        what = f"checkpoint {cp.pk} (at #{cp.seq})"
+        if not signature_valid(as_fields(cp)):
+            return Problem(cp.seq, None, f"{what}: its signature is not valid for the key")
+        if not cp.prev_signature:  # made before checkpoints were chained
+            if chained_started:
+                return Problem(cp.seq, None, f"{what} is unchained after chained checkpoints")
+        else:
+            chained_started = True
+            if cp.prev_signature != prev:
+                return Problem(
+                    cp.seq,
+                    None,
+                    f"{what} does not follow the checkpoint before it "
+                    "(checkpoints were deleted or inserted)",
+                )
+            prev = cp.signature
+            if cp.signature not in in_anchor and cp.at < grace:
+                why = (
+                    "the anchor file is missing (deleted or moved)"
+                    if anchored is None
+                    else "the anchor was truncated or edited"
+                )
+                return Problem(
+                    cp.seq,
+                    None,
+                    f"{what} is not in the anchor file {anchor_path()}: {why} "
+                    "(after a crash between a commit and its append, `audit_checkpoint` "
+                    "re-anchors)",
+                )
+        text = _chain_problem(cp.seq, cp.hash, last_seq, found, what)
+        if text:
+            return Problem(cp.seq, None, text)
+    return None
+
+
+def _check_lag(checkpoints: list[AuditCheckpoint], last_seq: int) -> Problem | None:
+    covered = max((cp.seq for cp in checkpoints), default=0)
+    if covered >= last_seq:
+        return None
+    cutoff = timezone.now() - timedelta(seconds=settings.AUDIT_CHECKPOINT_MAX_LAG_SECONDS)
+    oldest_uncovered = AuditEvent.objects.filter(seq__gt=covered, at__lte=cutoff).aggregate(
+        m=Max("seq")
+    )["m"]
+    if oldest_uncovered is None:
+        return None
+    return Problem(
+        covered + 1,
+        None,
+        f"events #{covered + 1} to #{oldest_uncovered} are older than the allowed lag "
+        f"({settings.AUDIT_CHECKPOINT_MAX_LAG_SECONDS} s) but no checkpoint covers them "
+        "(checkpoints were deleted, or none is being made: run `audit_checkpoint`)",
     )

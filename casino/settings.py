@@ -277,3 +277,22 @@ CASINO_SHIFTS = env.list("CASINO_SHIFTS", default=["06:00", "14:00", "22:00"])
 # kept outside the database: whoever rewrites the chain cannot forge the checkpoints.
 AUDIT_CHECKPOINT_KEY = _key("AUDIT_CHECKPOINT_KEY", "insecure-local-audit-key")
 AUDIT_CHECKPOINT_KEY_ID = env.str("AUDIT_CHECKPOINT_KEY_ID", default="k1")
+
+# Checkpoints are made in-process every AUDIT_CHECKPOINT_EVERY events, or when the last one is
+# older than AUDIT_CHECKPOINT_SECONDS, and appended to the anchor file outside the database
+# (AUDIT_ANCHOR_PATH; keep it on append-only or shipped-off storage; AUDIT_ANCHOR_SYSLOG sends
+# each line to syslog too: a socket path like /dev/log or host:port). `verify_audit` fails when
+# an event older than AUDIT_CHECKPOINT_MAX_LAG_SECONDS is covered by no checkpoint.
+AUDIT_ANCHOR_PATH = env.str("AUDIT_ANCHOR_PATH", default=str(BASE_DIR / "audit-anchor.jsonl"))
+AUDIT_ANCHOR_SYSLOG = env.str("AUDIT_ANCHOR_SYSLOG", default="")
+AUDIT_CHECKPOINT_EVERY = env.int("AUDIT_CHECKPOINT_EVERY", default=100)
+AUDIT_CHECKPOINT_SECONDS = env.int("AUDIT_CHECKPOINT_SECONDS", default=300)
+AUDIT_CHECKPOINT_MAX_LAG_SECONDS = env.int("AUDIT_CHECKPOINT_MAX_LAG_SECONDS", default=900)
+AUDIT_ANCHOR_GRACE_SECONDS = env.int("AUDIT_ANCHOR_GRACE_SECONDS", default=60)
+for _name in ("AUDIT_CHECKPOINT_EVERY", "AUDIT_CHECKPOINT_SECONDS", "AUDIT_ANCHOR_GRACE_SECONDS"):
+    if globals()[_name] < 1:
+        raise environ.ImproperlyConfigured(f"{_name} must be at least 1")
+if AUDIT_CHECKPOINT_MAX_LAG_SECONDS <= AUDIT_CHECKPOINT_SECONDS:
+    raise environ.ImproperlyConfigured(
+        "AUDIT_CHECKPOINT_MAX_LAG_SECONDS must be longer than AUDIT_CHECKPOINT_SECONDS"
+    )

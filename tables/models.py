@@ -147,9 +147,12 @@ class ProgressiveMeter(models.Model):
 
 
 class MeterEntry(models.Model):
-    """Every change to a meter, appended: contribution, jackpot, overflow or correction."""
+    """Every change to a meter, appended: its opening value, contribution, jackpot, overflow or
+    correction. Each entry's `value_after_cents` is the one before plus its amount, and the
+    meter's value is its last entry's (database triggers), so the entries add up to the value."""
 
     class Kind(models.TextChoices):
+        OPENING = "opening", "Opening value"
         CONTRIBUTION = "contribution", "Contribution"
         JACKPOT = "jackpot", "Jackpot paid"
         OVERFLOW = "overflow", "Overflow (past the cap)"
@@ -169,6 +172,7 @@ class MeterEntry(models.Model):
     class Meta:
         ordering = ["id"]
         verbose_name_plural = "meter entries"
+        indexes = [models.Index(fields=["meter", "id"], name="meter_entry_ledger")]
         constraints = [
             models.CheckConstraint(
                 condition=~Q(kind="correction") | (Q(by__isnull=False) & ~Q(reason="")),
@@ -288,8 +292,11 @@ class Round(models.Model):
         indexes = [models.Index(fields=["gaming_day", "table"], name="round_day_table")]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="round_number_per_table"),
+            # A correction is entered open and settled in one transaction, beside live play.
             models.UniqueConstraint(
-                fields=["table"], condition=Q(status="open"), name="one_open_round_per_table"
+                fields=["table"],
+                condition=Q(status="open", corrects__isnull=True),
+                name="one_open_round_per_table",
             ),
             models.CheckConstraint(
                 condition=Q(status__in=["open", "settled", "voided"]), name="round_status_valid"

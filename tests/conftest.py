@@ -53,6 +53,33 @@ def _fresh_counters(request: pytest.FixtureRequest) -> Any:
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _audit_anchor(settings, tmp_path):  # type: ignore[no-untyped-def]
+    """Each test its own anchor file (the chain it anchors lives only as long as the test)."""
+    settings.AUDIT_ANCHOR_PATH = str(tmp_path / "audit-anchor.jsonl")
+    return settings.AUDIT_ANCHOR_PATH
+
+
+@pytest.fixture(autouse=True)
+def _deferred_checks_before_rollback(request):  # type: ignore[no-untyped-def]
+    """A test's transaction is rolled back, never committed, so PostgreSQL's deferred checks
+    (a closed round's sums) would never run: run them at the end of every database test."""
+    marker = request.node.get_closest_marker("django_db")
+    transactional = "transactional_db" in request.fixturenames or (
+        marker is not None and marker.kwargs.get("transaction")
+    )
+    if transactional or ("db" not in request.fixturenames and marker is None):
+        yield
+        return
+    request.getfixturevalue("db")
+    yield
+    from django.db import connection
+
+    if connection.vendor == "postgresql" and connection.in_atomic_block:
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+
+
 @pytest.fixture
 def floor(db: Any) -> dict[str, Any]:
     """The demo floor: tables SC-1, LB-1, PY-1 and users dealer, dealer2, pitboss, admin,

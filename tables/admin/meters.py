@@ -8,13 +8,14 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.http import urlencode
 
 from tables.models import MeterEntry, ProgressiveMeter
-from tables.services.meters import meter_correct
+from tables.services.meters import meter_correct, meter_open
 
 from .common import (
     DollarsField,
@@ -177,6 +178,18 @@ class ProgressiveMeterAdmin(FloorAdmin):
     @admin.display(description="value", ordering="value_cents")
     def value(self, obj: ProgressiveMeter) -> str:
         return dollars(obj.value_cents)
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        """A new meter is saved at 0, then its starting value is recorded as its first entry."""
+        if change:
+            self.save_config(request, obj, form, change)
+            return
+        opening = obj.value_cents
+        obj.value_cents = 0
+        with transaction.atomic():
+            self.save_config(request, obj, form, change)
+            meter_open(meter=obj, by=request.user, value_cents=opening)
+        obj.refresh_from_db()
 
     @admin.display(description="reset", ordering="reset_cents")
     def reset(self, obj: ProgressiveMeter) -> str:

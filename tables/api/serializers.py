@@ -482,7 +482,7 @@ class RoundSettleSerializer(serializers.Serializer):
 
 
 class PreviewSerializer(serializers.Serializer):
-    """The settle contract's output object (documented in `shared/contract/settle.md`)."""
+    """The settle contract's output object (documented in `docs/contracts/settle.md`)."""
 
     game = serializers.CharField()
     dealer = ObjectField()

@@ -9,9 +9,17 @@ the `settle` command) calls this package, so there is one implementation of ever
 - `second_chance`, `lowball`, `pyramid`: each game's house way and `settle(round, paytable)`.
 - `progressive`: the Lowball progressive meter arithmetic.
 - `contract`: the JSON contract of `manage.py settle`.
+- `mulligan_game`: Mulligan, the trading card game, as a state machine driven one action at a
+  time, its assertions checked after each; `mulligan_view`: what each viewer may see;
+  `mulligan_replay`: the Mulligan half of the `replay` contract (`replay_mulligan`).
+- `rhode_island`: Rhode Island Hold 'Em, one hand as a state machine driven one action at a
+  time, its betting by PokerKit; `rhode_island_replay`: its half of the `replay` contract.
+- `replay`: the `replay` contract's dispatch (`GAMES`: each game's replay function);
+  `replay_errors`: `ActionRefused`, a refusal that carries the refused action's index.
 
 A refused round raises `EngineError` (a contract code and a message naming the card, seat or
-wager); nothing of it is settled. Money is integer cents; odds are `Fraction`s.
+wager); nothing of it is settled. Money is integer cents; odds are `Fraction`s. A game
+assertion that fails after an action raises `GameAssertionError` (a bug; the action is refused).
 """
 
 from .errors import EngineError, Refusal

@@ -1,4 +1,4 @@
-"""The `settle` contract (`shared/contract/settle.md`): a round as JSON in, its settlement as
+"""The `settle` contract (`docs/contracts/settle.md`): a round as JSON in, its settlement as
 JSON out. This module only translates; the rules are in the game modules.
 
 `settle_round(data)` returns the output object or raises `EngineError` (refused whole).

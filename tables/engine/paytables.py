@@ -1,6 +1,6 @@
 """Paytables are data: for each wager a table of lines (hand name -> exact odds, N to 1).
 
-Named paytables ship with the engine (the defaults of `shared/rules/`); an admin's paytable
+Named paytables ship with the engine (the defaults of `docs/rules/`); an admin's paytable
 version is the same structure, built with `make_paytable` (validated) or `override`.
 """
 

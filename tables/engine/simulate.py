@@ -1,4 +1,4 @@
-"""Random legal rounds in the `settle` contract's input form (`shared/contract/settle.md`).
+"""Random legal rounds in the `settle` contract's input form (`docs/contracts/settle.md`).
 
 Used by property tests, the settle benchmark and the `simulate_rounds` command. Every round is
 dealt from one shuffled 52-card deck (no card twice), and every decision the contract checks

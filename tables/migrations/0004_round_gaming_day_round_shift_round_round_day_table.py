@@ -5,25 +5,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0003_remove_round_round_settlement_matches_status_and_more'),
+        ("tables", "0003_remove_round_round_settlement_matches_status_and_more"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='round',
-            name='gaming_day',
+            model_name="round",
+            name="gaming_day",
             field=models.DateField(blank=True, db_index=True, null=True),
         ),
         migrations.AddField(
-            model_name='round',
-            name='shift',
+            model_name="round",
+            name="shift",
             field=models.CharField(blank=True, max_length=5),
         ),
         migrations.AddIndex(
-            model_name='round',
-            index=models.Index(fields=['gaming_day', 'table'], name='round_day_table'),
+            model_name="round",
+            index=models.Index(fields=["gaming_day", "table"], name="round_day_table"),
         ),
     ]

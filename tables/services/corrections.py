@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from audit.chain import AuditDataError, check_data
 from audit.reporting import mark_stale
 from audit.services import audit_record
 from tables.engine import contract
@@ -79,6 +80,10 @@ def round_correct(*, voided: Round, by: AbstractBaseUser, entry: dict[str, Any])
         )
     if voided.corrections.exists():
         raise ServiceError(f"round {voided} already has a correction", status=409)
+    try:
+        check_data(entry, "entry")
+    except AuditDataError as exc:  # it could not be kept on the record exactly as entered
+        raise ServiceError(f"the correction's {exc.path} {exc.what}", field=exc.path) from exc
     table = (
         Table.objects.select_for_update(of=("self",))
         .select_related("meter")
@@ -100,22 +105,23 @@ def round_correct(*, voided: Round, by: AbstractBaseUser, entry: dict[str, Any])
         dealer=voided.dealer,
         paytable_version=voided.paytable_version,
         game=voided.game,
-        status=Round.Status.SETTLED,
         entry=data,
         corrects=voided,
-        settlement=contract.settlement_to_json(settlement),
-        settled_at=now,
-        # A correction counts on the gaming day and shift of the round it corrects.
-        gaming_day=voided.gaming_day,
-        shift=voided.shift,
-        players_net_cents=settlement.net_cents,
     )
-    lines = _settlement_lines(corrected, settlement)
-    corrected.handle_cents = sum(line.stake_cents for line in lines)
+    # Entered open, its lines written, then closed: the database checks the closing round
+    # against its lines (a correction is exempt from the one-open-round-per-table rule).
     corrected.save()
-    for line in lines:
-        line.round = corrected
+    lines = _settlement_lines(corrected, settlement)
     SettlementLine.objects.bulk_create(lines)
+    corrected.status = Round.Status.SETTLED
+    corrected.settlement = contract.settlement_to_json(settlement)
+    corrected.settled_at = now
+    # A correction counts on the gaming day and shift of the round it corrects.
+    corrected.gaming_day = voided.gaming_day
+    corrected.shift = voided.shift
+    corrected.handle_cents = sum(line.stake_cents for line in lines)
+    corrected.players_net_cents = settlement.net_cents
+    corrected.save()
     mark_stale(corrected)
     audit_record(
         actor=by,

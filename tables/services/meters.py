@@ -89,6 +89,31 @@ def meter_apply_round(*, meter: ProgressiveMeter, result: ProgressiveResult, rou
 
 
 @transaction.atomic
+def meter_open(
+    *, meter: ProgressiveMeter, by: AbstractBaseUser | None, value_cents: int
+) -> MeterEntry:
+    """Record a new meter's opening value as its first entry (a meter is created at 0: the
+    database lets its value change only together with an entry)."""
+    if value_cents < 0:
+        raise ServiceError("a meter cannot open below zero", field="value_cents")
+    meter = ProgressiveMeter.objects.select_for_update().get(pk=meter.pk)
+    if meter.entries.exists():
+        raise ServiceError(f"meter {meter} is already open", code="already_open", status=409)
+    entry = MeterEntry.objects.create(
+        meter=meter,
+        kind=MeterEntry.Kind.OPENING,
+        amount_cents=value_cents,
+        value_after_cents=value_cents,
+        by=by,
+        reason="opening value",
+    )
+    meter.value_cents = value_cents
+    meter.save(update_fields=["value_cents"])
+    audit_record(actor=by, kind="meter.opened", obj=meter, data={"value_cents": value_cents})
+    return entry
+
+
+@transaction.atomic
 def meter_correct(
     *, meter: ProgressiveMeter, by: AbstractBaseUser, amount_cents: int, reason: str
 ) -> MeterEntry:

@@ -479,9 +479,11 @@ def _settlement_lines(round_: Round, settlement: Settlement) -> list[SettlementL
 
 
 def _close(round_: Round, settlement: Settlement, **extra: Any) -> Round:
-    """Write the settlement in one conditional UPDATE (open -> settled), then its lines."""
+    """Write the settlement lines, then close the round in one conditional UPDATE (open ->
+    settled). In that order: the database checks a closing round against its lines."""
     lines = _settlement_lines(round_, settlement)
     handle = sum(line.stake_cents for line in lines)
+    SettlementLine.objects.bulk_create(lines)
     now = timezone.now()
     updated = Round.objects.filter(pk=round_.pk, status=Round.Status.OPEN).update(
         status=Round.Status.SETTLED,
@@ -497,7 +499,6 @@ def _close(round_: Round, settlement: Settlement, **extra: Any) -> Round:
         raise ServiceError(
             f"round {round_} was settled meanwhile", code="already_settled", status=409
         )
-    SettlementLine.objects.bulk_create(lines)
     round_.refresh_from_db()
     return round_
 

@@ -508,7 +508,7 @@ def test_a_meter_correction_through_the_admin_is_recorded_and_moves_the_value(fl
     assert messages_of(client.get(meter_url)) == [
         "Correction recorded: Lowball progressive moved by -$1,250.50 to $23,749.50."
     ]
-    entry = MeterEntry.objects.get(meter=meter)
+    entry = MeterEntry.objects.get(meter=meter, kind="correction")
     assert (entry.kind, entry.amount_cents, entry.by) == ("correction", -125050, floor["admin"])
     assert entry.reason == "count error on 12 May, per shift manager"
     assert entry.value_after_cents == 2_500_000 - 125050
@@ -535,7 +535,7 @@ def test_a_meter_correction_needs_a_reason_and_a_sensible_amount(
     )
     assert response.status_code == 200
     assert message in form_errors(response)[field][0]
-    assert not MeterEntry.objects.exists()
+    assert not MeterEntry.objects.filter(kind="correction").exists()
     meter.refresh_from_db()
     assert meter.value_cents == 2_500_000
 

@@ -1,11 +1,13 @@
 """`flush`, aware of the append-only triggers: it lifts them for the flush and puts them back.
 
+The anchor file of the erased chain is set aside (renamed), since it no longer matches anything.
 Only for development and test databases (DEBUG on, or a test database): flushing a live
 floor's database would erase its audit trail, so it is refused there.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from django.conf import settings
@@ -14,6 +16,13 @@ from django.core.management.commands.flush import Command as FlushCommand
 from django.db import connections
 
 from audit import triggers
+from audit.checkpoints import anchor_path
+
+
+def rotate_anchor() -> None:
+    path = anchor_path()
+    if path.exists():
+        path.rename(path.with_name(f"{path.name}.flushed-{int(time.time())}"))
 
 
 def _is_test_database(name: object) -> bool:
@@ -31,8 +40,6 @@ class Command(FlushCommand):
         connection = connections[options["database"]]
         if not (settings.DEBUG or _is_test_database(connection.settings_dict["NAME"])):
             raise CommandError("flush would erase the audit trail of a live database: refused")
-        triggers.remove(connection)
-        try:
+        with triggers.lifted(connection):
             super().handle(**options)
-        finally:
-            triggers.install(connection)
+        rotate_anchor()

@@ -14,6 +14,7 @@ from tables.engine.paytables import NAMED
 from tables.engine.paytables import Game as EngineGame
 from tables.models import Game, PaytableVersion, Pit, ProgressiveMeter, Table
 from tables.roles import Role, ensure_role_groups
+from tables.services.meters import meter_open
 from tables.services.paytables import paytable_approve, paytable_draft
 
 PASSWORD = "demo"
@@ -73,15 +74,17 @@ class Command(BaseCommand):
                 user.groups.add(Group.objects.get(name=role.value))
                 users[username] = user
             pit, _ = Pit.objects.get_or_create(name="Main pit")
-            meter, _ = ProgressiveMeter.objects.get_or_create(
+            meter, created = ProgressiveMeter.objects.get_or_create(
                 name="Lowball progressive",
                 defaults={
-                    "value_cents": 2_500_000,
+                    "value_cents": 0,
                     "reset_cents": 1_000_000,
                     "rate": "0.2000",
                     "wager_cents": 100,
                 },
             )
+            if created:
+                meter_open(meter=meter, by=users["admin"], value_cents=2_500_000)
             for name, game in TABLES:
                 version = approved_version(game, users["admin"], users["admin2"])
                 Table.objects.get_or_create(

@@ -275,16 +275,18 @@ class Writer:
         raise NotImplementedError
 
     def write(self, batch: Batch) -> None:
+        """Lines first (their foreign key is checked at commit), then the rounds: the database
+        checks a round inserted closed against the lines already there."""
         ids = self.round_ids(len(batch.rounds))
-        self.insert(
-            Round._meta.db_table,
-            ("id", *_columns(Round, ROUND_FIELDS)),
-            [(ids[i], *row) for i, row in enumerate(batch.rounds)],
-        )
         self.insert(
             SettlementLine._meta.db_table,
             _columns(SettlementLine, LINE_FIELDS),
             [(ids[line[0]], *line[1:]) for line in batch.lines],
+        )
+        self.insert(
+            Round._meta.db_table,
+            ("id", *_columns(Round, ROUND_FIELDS)),
+            [(ids[i], *row) for i, row in enumerate(batch.rounds)],
         )
 
 

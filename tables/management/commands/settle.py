@@ -1,5 +1,5 @@
 """`manage.py settle`: JSON Lines rounds on stdin, one settlement (or refusal) per line on
-stdout, in order; exit status 2 if any line was refused (shared/contract/settle.md)."""
+stdout, in order; exit status 2 if any line was refused (docs/contracts/settle.md)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from tables.engine.errors import EngineError, Refusal
 
 
 class Command(BaseCommand):
-    help = "Settle rounds given as JSON Lines on standard input (see shared/contract/settle.md)."
+    help = "Settle rounds given as JSON Lines on standard input (see docs/contracts/settle.md)."
     requires_system_checks: list[str] = []
     requires_migrations_checks = False
 
