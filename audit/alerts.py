@@ -14,12 +14,15 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
+from audit.kinds import EventKind
+from core.errors import ServiceError
+from core.roles import (
+    PIT_BOSSES,
+    require,
+)
 from tables.models import Table
-from tables.roles import Role, has_role
-from tables.services import ServiceError
 
 from .models import HoldAlertRule
 from .services import audit_record
@@ -55,8 +58,9 @@ def breach(
 
 
 def _require_pit_boss(user: AbstractBaseUser) -> None:
-    if not has_role(user, Role.PIT_BOSS):
-        raise PermissionDenied("only a pit boss configures hold alerts")
+    require(
+        user, PIT_BOSSES, "configure hold alerts", message="only a pit boss configures hold alerts"
+    )
 
 
 def _describe(rule: HoldAlertRule) -> dict[str, Any]:
@@ -123,7 +127,7 @@ def alert_rule_save(
     rule.save()
     audit_record(
         actor=by,
-        kind="hold_alert.created" if before is None else "hold_alert.changed",
+        kind=EventKind.HOLD_ALERT_CREATED if before is None else EventKind.HOLD_ALERT_CHANGED,
         obj=rule,
         table_name=rule.table.name if rule.table else "",
         data={"rule": _describe(rule), **({"before": before} if before else {})},
@@ -149,7 +153,7 @@ def alert_rule_set_active(
     rule.save(update_fields=["is_active"])
     audit_record(
         actor=by,
-        kind="hold_alert.activated" if active else "hold_alert.deactivated",
+        kind=EventKind.HOLD_ALERT_ACTIVATED if active else EventKind.HOLD_ALERT_DEACTIVATED,
         obj=rule,
         table_name=rule.table.name if rule.table else "",
         data={"rule": _describe(rule)},

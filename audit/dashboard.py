@@ -18,7 +18,6 @@ from defusedcsv import csv
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, Q, QuerySet, Sum
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
@@ -28,12 +27,18 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django_htmx.http import HttpResponseClientRedirect
 
+from core.errors import ServiceError
+from core.roles import (
+    PIT_BOSSES,
+    RECORD_READERS,
+    Role,
+    has_role,
+    require,
+)
 from tables.engine.errors import EngineError
 from tables.engine.money import format_cents, parse_cents
 from tables.gaming_day import gaming_day_of
 from tables.models import Game, Round, Table
-from tables.roles import Role, has_role
-from tables.services import ServiceError
 
 from .alerts import alert_rule_save, alert_rule_set_active, applicable_rule
 from .floor import CHART_DAYS, chart_series, floor_status, refresh_stale
@@ -79,8 +84,12 @@ def reader_required(view: View) -> View:
                 query["next"] = back
                 return HttpResponseClientRedirect(f"{reverse('login')}?{query.urlencode('/')}")
             return redirect_to_login(request.get_full_path())
-        if not (has_role(request.user, Role.PIT_BOSS) or has_role(request.user, Role.AUDITOR)):
-            raise PermissionDenied("only pit bosses and auditors read the dashboard")
+        require(
+            request.user,
+            RECORD_READERS,
+            "read the dashboard",
+            message="only pit bosses and auditors read the dashboard",
+        )
         return view(request, *args, **kwargs)
 
     return wrapped
@@ -491,8 +500,12 @@ def _scope(rule: HoldAlertRule) -> str:
 
 
 def _require_pit_boss(request: HttpRequest) -> None:
-    if not has_role(request.user, Role.PIT_BOSS):
-        raise PermissionDenied("only a pit boss configures hold alerts")
+    require(
+        request.user,
+        PIT_BOSSES,
+        "configure hold alerts",
+        message="only a pit boss configures hold alerts",
+    )
 
 
 @reader_required

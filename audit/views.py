@@ -10,7 +10,6 @@ from typing import Any
 from defusedcsv import csv
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -19,9 +18,14 @@ from django.utils.dateparse import parse_date, parse_datetime
 from rest_framework.exceptions import ValidationError
 
 from accounts.parsers import check_json, loads
+from core.errors import ServiceError
+from core.roles import (
+    RECORD_READERS,
+    Role,
+    has_role,
+    require,
+)
 from tables.models import Round
-from tables.roles import Role, has_role
-from tables.services import ServiceError
 from tables.services.corrections import round_correct, round_void
 
 from .chain import HASHED_FIELDS
@@ -31,8 +35,12 @@ CSV_FIELDS = [*HASHED_FIELDS, "hash"]  # every field the chain covers, then the 
 
 
 def _require_reader(request: HttpRequest) -> None:
-    if not (has_role(request.user, Role.AUDITOR) or has_role(request.user, Role.PIT_BOSS)):
-        raise PermissionDenied("only auditors and pit bosses read the audit trail")
+    require(
+        request.user,
+        RECORD_READERS,
+        "read the audit trail",
+        message="only auditors and pit bosses read the audit trail",
+    )
 
 
 class BadFilter(ValueError):

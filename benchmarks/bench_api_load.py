@@ -206,9 +206,9 @@ def prepare_floor(clients: int) -> list[dict[str, Any]]:
     from django.core.management import call_command
     from rest_framework.authtoken.models import Token
 
+    from core.roles import Role
     from tables.management.commands.seed_demo import PAYTABLE_NAME
     from tables.models import Game, PaytableVersion, Pit, ProgressiveMeter, Table
-    from tables.roles import Role
     from tables.services.sessions import dealer_sign_in
 
     with open(os.devnull, "w") as quiet:

@@ -11,10 +11,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, Group
 from django.db.models import QuerySet
 
+from core.roles import Role
 from tables.engine.money import format_cents
 from tables.engine.simulate import random_round
 from tables.models import DealerSession, Game, Round, Table
-from tables.roles import Role
 from tables.services import rounds as svc
 from tables.services.sessions import dealer_sign_in
 

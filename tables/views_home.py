@@ -6,7 +6,12 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from tables.roles import Role, has_role
+from core.roles import (
+    RECORD_READERS,
+    Role,
+    has_any_role,
+    has_role,
+)
 
 
 @login_required
@@ -17,6 +22,6 @@ def home(request: HttpRequest) -> HttpResponse:
         "home.html",
         {
             "is_dealer": has_role(user, Role.DEALER),
-            "is_reader": has_role(user, Role.AUDITOR) or has_role(user, Role.PIT_BOSS),
+            "is_reader": has_any_role(user, RECORD_READERS),
         },
     )

@@ -7,21 +7,11 @@ from decimal import Decimal
 
 from django import template
 
-from tables.engine.money import format_cents
+from core.money import dollars
 
 register = template.Library()
 
 WAGER_ORDER = ["ante", "raise", "pair_plus", "mulligan_pair_plus", "bonus", "progressive"]
-
-
-def dollars(cents: int | None) -> str:
-    """`123456` -> `"$1,234.56"`, `-5` -> `"-$0.05"` (digits grouped from `format_cents`)."""
-    if cents is None:
-        return "—"
-    text = format_cents(int(cents))
-    sign, text = ("-", text[1:]) if text.startswith("-") else ("", text)
-    whole, _, part = text.partition(".")
-    return f"{sign}${int(whole):,}.{part}"
 
 
 def percent(value: Decimal | str | None) -> str:

@@ -16,12 +16,13 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 
+from core.errors import ServiceError
+from core.money import dollars
 from tables.engine.errors import EngineError
 from tables.engine.money import format_odds, parse_odds
 from tables.engine.paytables import DEFAULT_NAME, NAMED, REQUIRED_LINES, make_paytable
 from tables.engine.paytables import Game as EngineGame
 from tables.models import LIMITED_WAGERS, Game, PaytableVersion
-from tables.services import ServiceError
 from tables.services.paytables import paytable_approve, paytable_draft, validate_limits
 
 from .common import (
@@ -30,7 +31,6 @@ from .common import (
     admin_link,
     audit_refused_permission,
     by_at,
-    dollars,
     is_floor_admin,
     service_call,
     table_links,

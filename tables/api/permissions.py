@@ -16,22 +16,18 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
+from core.roles import (
+    FLOOR_ROLES,
+    OVERSIGHT,
+    Role,
+    has_any_role,
+    has_role,
+    role_names,
+)
 from tables.models import DealerSession, Round, Table
-from tables.roles import Role, has_role
-
-ALL_ROLES: tuple[Role, ...] = (Role.DEALER, Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR)
-OVERSIGHT: tuple[Role, ...] = (Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR)
-DEALERS: tuple[Role, ...] = (Role.DEALER,)
 
 # Round actions that change the round: only the dealer signed in at its table.
 PLAY_ACTIONS = frozenset({"deal", "decide", "dealer", "settle"})
-
-
-def _role_names(roles: tuple[Role, ...]) -> str:
-    names = [str(r.label).lower() for r in roles]
-    if not names:
-        return "nobody"
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
 def action_key(view: Any, request: Request) -> str:
@@ -60,12 +56,12 @@ class ActionRoles(BasePermission):
             return True  # no such method here: the view answers 405
         roles_by_action: Mapping[str, tuple[Role, ...]] = getattr(view, "roles", {})
         key = action_key(view, request)
-        allowed = ALL_ROLES if key in ("metadata", "options") else roles_by_action.get(key, ())
-        if any(has_role(request.user, role) for role in allowed):
+        allowed = FLOOR_ROLES if key in ("metadata", "options") else roles_by_action.get(key, ())
+        if has_any_role(request.user, allowed):
             return True
         what = getattr(view, "action_names", {}).get(key, key.replace("_", " "))
         self.message = (
-            f"{what}: only for the {_role_names(allowed)} role"
+            f"{what}: only for the {role_names(allowed)} role"
             if allowed
             else f"{what}: not allowed"
         )
@@ -81,7 +77,7 @@ class RoundAccess(BasePermission):
     def has_object_permission(self, request: Request, view: Any, obj: Round) -> bool:
         user = request.user
         key = action_key(view, request)
-        if key not in PLAY_ACTIONS and any(has_role(user, role) for role in OVERSIGHT):
+        if key not in PLAY_ACTIONS and has_any_role(user, OVERSIGHT):
             return True
         if is_signed_in_at(user, obj.table_id):
             return True

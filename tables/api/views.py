@@ -46,16 +46,20 @@ from accounts.forms import LOCKED_MESSAGE
 from accounts.lockout import is_locked
 from accounts.parsers import StrictJSONParser
 from accounts.throttles import SignInThrottle
-from audit.services import audit_record
+from audit.services import audit_refused
+from core.errors import ServiceError
+from core.roles import (
+    DEALERS,
+    FLOOR_ROLES,
+    Role,
+)
 from tables.engine.errors import EngineError
 from tables.models import DealerSession, Round
-from tables.roles import Role
-from tables.services import ServiceError
 from tables.services import rounds as round_services
 from tables.services.sessions import dealer_sign_in, dealer_sign_out
 
 from . import selectors
-from .permissions import ALL_ROLES, DEALERS, ActionRoles, RoundAccess
+from .permissions import ActionRoles, RoundAccess
 from .serializers import (
     DealerSessionSerializer,
     ErrorSerializer,
@@ -147,10 +151,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     message = str(detail)
     if refused:
         request: Request = context["request"]
-        audit_record(
-            actor=request.user,
-            kind="permission.refused",
-            data={"method": request.method, "path": request.path, "reason": message},
+        audit_refused(
+            actor=request.user, method=request.method or "", path=request.path, reason=message
         )
         response.data = _error("forbidden", message)
         return response
@@ -217,7 +219,7 @@ class TableViewSet(RoleCheckedMixin, viewsets.ReadOnlyModelViewSet):
     and the rebet (each seat's last wagers). Every role reads; dealers sign in."""
 
     serializer_class = TableSerializer
-    roles = {"list": ALL_ROLES, "retrieve": ALL_ROLES, "sign_in": DEALERS}
+    roles = {"list": FLOOR_ROLES, "retrieve": FLOOR_ROLES, "sign_in": DEALERS}
     action_names = {"sign_in": "signing in at a table"}
 
     def get_queryset(self) -> Any:
@@ -300,9 +302,9 @@ class RoundViewSet(
     pagination_class = RoundPagination
     permission_classes = [ActionRoles, RoundAccess]
     roles = {
-        "list": ALL_ROLES,
-        "retrieve": ALL_ROLES,
-        "preview": ALL_ROLES,
+        "list": FLOOR_ROLES,
+        "retrieve": FLOOR_ROLES,
+        "preview": FLOOR_ROLES,
         "create": DEALERS,
         "deal": DEALERS,
         "decide": DEALERS,
@@ -490,7 +492,7 @@ class PaytableVersionViewSet(RoleCheckedMixin, viewsets.ReadOnlyModelViewSet):
     """Paytable versions (read-only here: drafting and approving happen in the admin)."""
 
     serializer_class = PaytableVersionSerializer
-    roles = {"list": ALL_ROLES, "retrieve": ALL_ROLES}
+    roles = {"list": FLOOR_ROLES, "retrieve": FLOOR_ROLES}
     action_names = {"list": "reading paytables", "retrieve": "reading a paytable"}
 
     def get_queryset(self) -> Any:
@@ -511,7 +513,7 @@ class MeterViewSet(RoleCheckedMixin, viewsets.ReadOnlyModelViewSet):
     """Progressive meters and the tables linked to them (read-only)."""
 
     serializer_class = MeterSerializer
-    roles = {"list": ALL_ROLES, "retrieve": ALL_ROLES}
+    roles = {"list": FLOOR_ROLES, "retrieve": FLOOR_ROLES}
     action_names = {"list": "reading meters", "retrieve": "reading a meter"}
 
     def get_queryset(self) -> Any:

@@ -7,17 +7,20 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from audit.chain import AuditDataError, check_data
+from audit.kinds import EventKind
 from audit.reporting import mark_stale
 from audit.services import audit_record
+from core.roles import (
+    PIT_BOSSES,
+    require,
+)
 from tables.engine import contract
 from tables.models import Round, SettlementLine, Table
-from tables.roles import Role, has_role
 
 from . import ServiceError
 from .meters import meter_config
@@ -26,8 +29,7 @@ from .rounds import _engine_call, _settlement_lines, validate_round_entry
 
 
 def _require_pit_boss(user: AbstractBaseUser, action: str) -> None:
-    if not has_role(user, Role.PIT_BOSS):
-        raise PermissionDenied(f"only a pit boss may {action}")
+    require(user, PIT_BOSSES, action)
 
 
 @transaction.atomic
@@ -52,7 +54,7 @@ def round_void(*, round: Round, by: AbstractBaseUser, reason: str) -> Round:
     mark_stale(round_)
     audit_record(
         actor=by,
-        kind="round.voided",
+        kind=EventKind.ROUND_VOIDED,
         obj=round_,
         table_name=round_.table.name,
         data={
@@ -125,7 +127,7 @@ def round_correct(*, voided: Round, by: AbstractBaseUser, entry: dict[str, Any])
     mark_stale(corrected)
     audit_record(
         actor=by,
-        kind="round.corrected",
+        kind=EventKind.ROUND_CORRECTED,
         obj=corrected,
         table_name=table.name,
         data={

@@ -11,12 +11,18 @@ from django.db.models import Max
 from django.utils import timezone
 
 from accounts.models import AccountChange
+from audit.kinds import EventKind
 from audit.services import audit_record
+from core.roles import (
+    ADMINS,
+    Role,
+    has_role,
+    require,
+)
 from tables.engine.errors import EngineError
 from tables.engine.paytables import Game as EngineGame
 from tables.engine.paytables import Paytable, make_paytable
 from tables.models import LIMITED_WAGERS, PaytableVersion, Table
-from tables.roles import Role, has_role
 
 from . import ServiceError
 
@@ -59,8 +65,7 @@ def validate_limits(game: str, limits: Any) -> dict[str, dict[str, int]]:
 
 
 def _require_admin(user: AbstractBaseUser, action: str) -> None:
-    if not has_role(user, Role.ADMIN):
-        raise PermissionDenied(f"only an admin may {action}")
+    require(user, ADMINS, action)
 
 
 @transaction.atomic
@@ -96,7 +101,7 @@ def paytable_draft(
     )
     audit_record(
         actor=author,
-        kind="paytable.drafted",
+        kind=EventKind.PAYTABLE_DRAFTED,
         obj=version,
         data={
             "game": game,
@@ -134,7 +139,7 @@ def paytable_approve(*, version: PaytableVersion, approver: AbstractBaseUser) ->
     version.save(update_fields=["status", "approved_by", "approved_at"])
     audit_record(
         actor=approver,
-        kind="paytable.approved",
+        kind=EventKind.PAYTABLE_APPROVED,
         obj=version,
         data={
             "game": version.game,
@@ -163,7 +168,7 @@ def paytable_assign(*, table: Table, version: PaytableVersion, by: AbstractBaseU
     table.save(update_fields=["paytable_version"])
     audit_record(
         actor=by,
-        kind="paytable.assigned",
+        kind=EventKind.PAYTABLE_ASSIGNED,
         obj=table,
         table_name=table.name,
         data={

@@ -21,8 +21,13 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from audit.kinds import EventKind
 from audit.reporting import mark_stale
 from audit.services import audit_record
+from core.roles import (
+    DEALERS,
+    require,
+)
 from tables.engine import contract, entry
 from tables.engine.errors import EngineError
 from tables.engine.money import format_cents, parse_cents
@@ -38,7 +43,6 @@ from tables.models import (
     SettlementLine,
     Table,
 )
-from tables.roles import Role, has_role
 
 from . import ServiceError
 from .meters import meter_apply_round, meter_config
@@ -56,8 +60,12 @@ STEP_DONE = "done"
 
 def require_dealer_at(table: Table, dealer: AbstractBaseUser) -> None:
     """Only a dealer, signed in at this very table, plays its rounds."""
-    if not has_role(dealer, Role.DEALER):
-        raise PermissionDenied("only the dealer signed in at the table plays its rounds")
+    require(
+        dealer,
+        DEALERS,
+        "play a round",
+        message="only the dealer signed in at the table plays its rounds",
+    )
     signed_in = DealerSession.objects.filter(
         table=table, dealer=dealer, ended_at__isnull=True
     ).exists()
@@ -226,7 +234,7 @@ def round_open(*, table: Table, dealer: AbstractBaseUser, wagers: dict[Any, Any]
     )
     audit_record(
         actor=dealer,
-        kind="round.opened",
+        kind=EventKind.ROUND_OPENED,
         obj=round_,
         table_name=table.name,
         data={"number": number, "paytable_version_id": version.pk, "seats": seats},
@@ -277,7 +285,7 @@ def round_deal(
     round_.save(update_fields=["entry"])
     audit_record(
         actor=dealer,
-        kind="round.cards_entered",
+        kind=EventKind.ROUND_CARDS_ENTERED,
         obj=round_,
         table_name=round_.table.name,
         data={
@@ -361,7 +369,7 @@ def round_decide(
         recorded["set_as"] = entry.player_house_way(target["cards"])
     audit_record(
         actor=dealer,
-        kind="round.decision",
+        kind=EventKind.ROUND_DECISION,
         obj=round_,
         table_name=round_.table.name,
         data={"seat": n, "decision": recorded},
@@ -422,7 +430,7 @@ def round_dealer(
     round_.save(update_fields=["entry", "house_way"])
     audit_record(
         actor=dealer,
-        kind="round.house_way",
+        kind=EventKind.ROUND_HOUSE_WAY,
         obj=round_,
         table_name=round_.table.name,
         data=round_.house_way,
@@ -553,7 +561,7 @@ def round_settle(
     mark_stale(round_)
     audit_record(
         actor=dealer,
-        kind="round.settled",
+        kind=EventKind.ROUND_SETTLED,
         obj=round_,
         table_name=round_.table.name,
         data={

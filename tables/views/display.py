@@ -10,6 +10,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
+from core.money import dollars
 from tables.engine.cards import RANKS, parse_card
 from tables.engine.errors import EngineError
 from tables.models import Game
@@ -99,17 +100,6 @@ def grid(used: set[str]) -> list[dict[str, Any]]:
 def cents_of(amount: Any) -> int:
     """The contract's decimal string ("-10.50") as integer cents."""
     return int(Decimal(str(amount)) * 100)
-
-
-def dollars(cents: int, *, signed: bool = False) -> str:
-    """`1050` -> `"$10.50"`; signed: `"+$10.50"`, `"-$10.50"`, `"$0.00"`."""
-    whole, part = divmod(abs(cents), 100)
-    text = f"${whole:,}.{part:02d}"
-    if cents < 0:
-        return "-" + text
-    if signed and cents > 0:
-        return "+" + text
-    return text
 
 
 def amount(value: Any, *, signed: bool = False) -> str:

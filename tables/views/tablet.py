@@ -28,13 +28,13 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.errors import ServiceError
+from core.roles import Role, has_role
 from tables.engine import entry, pyramid
 from tables.engine.cards import parse_card, parse_cards
 from tables.engine.errors import EngineError
 from tables.engine.money import format_cents
 from tables.models import DealerSession, Game, Round, Table
-from tables.roles import Role, has_role
-from tables.services import ServiceError
 from tables.services import rounds as svc
 from tables.services.sessions import dealer_sign_in, dealer_sign_out
 

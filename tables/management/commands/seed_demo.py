@@ -10,10 +10,10 @@ from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from core.roles import Role, ensure_role_groups
 from tables.engine.paytables import NAMED
 from tables.engine.paytables import Game as EngineGame
 from tables.models import Game, PaytableVersion, Pit, ProgressiveMeter, Table
-from tables.roles import Role, ensure_role_groups
 from tables.services.meters import meter_open
 from tables.services.paytables import paytable_approve, paytable_draft
 

@@ -41,6 +41,7 @@ from django.db.models import F, Max, Q
 from django.utils import timezone
 
 from audit.models import StaleReport
+from core.roles import Role
 from tables.engine import contract
 from tables.engine.errors import EngineError
 from tables.engine.money import format_cents
@@ -51,7 +52,6 @@ from tables.gaming_day import day_bounds, gaming_day_of, shift_of
 from tables.management.commands.seed_demo import PAYTABLE_NAME
 from tables.management.commands.seed_demo import TABLES as DEMO_TABLES
 from tables.models import Game, PaytableVersion, Pit, ProgressiveMeter, Round, SettlementLine, Table
-from tables.roles import Role
 from tables.services.meters import meter_config
 from tables.services.paytables import engine_paytable
 from tables.simulation import STAKES_CENTS

@@ -5,9 +5,11 @@ plays, approves paytables or reads the floor."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import PermissionDenied
 from django.db import models
 
 
@@ -27,6 +29,45 @@ def has_role(user: AbstractBaseUser | AnonymousUser | None, role: Role) -> bool:
         cache = set(user.groups.values_list("name", flat=True))  # type: ignore[union-attr]
         user._role_names = cache  # type: ignore[union-attr]
     return role.value in cache
+
+
+def has_any_role(user: AbstractBaseUser | AnonymousUser | None, roles: Iterable[Role]) -> bool:
+    return any(has_role(user, role) for role in roles)
+
+
+# The role sets, declared once: pages, admin, API and services all check these.
+FLOOR_ROLES: tuple[Role, ...] = (Role.DEALER, Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR)
+OVERSIGHT: tuple[Role, ...] = (Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR)  # read every table
+RECORD_READERS: tuple[Role, ...] = (Role.PIT_BOSS, Role.AUDITOR)  # the audit trail, reports
+DEALERS: tuple[Role, ...] = (Role.DEALER,)
+PIT_BOSSES: tuple[Role, ...] = (Role.PIT_BOSS,)
+ADMINS: tuple[Role, ...] = (Role.ADMIN,)
+SECURITY: tuple[Role, ...] = (Role.SECURITY,)
+# Who may sign in to the Django admin at all (each then sees what their permissions allow).
+ADMIN_SITE: tuple[Role, ...] = (Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR, Role.SECURITY)
+
+
+def role_names(roles: Iterable[Role]) -> str:
+    """`(PIT_BOSS, AUDITOR)` -> `"pit boss or auditor"` (for refusal messages)."""
+    names = [str(r.label).lower() for r in roles]
+    if not names:
+        return "nobody"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def require(
+    user: AbstractBaseUser | AnonymousUser | None,
+    roles: Iterable[Role],
+    action: str,
+    *,
+    message: str | None = None,
+) -> None:
+    """The one role check: PermissionDenied ("only a pit boss may void a round") unless `user`
+    holds one of `roles`. Pages, admin, API and services call it; the refusal is recorded in
+    the audit trail by whoever answers the request (`audit.services.audit_refused`)."""
+    roles = tuple(roles)
+    if not has_any_role(user, roles):
+        raise PermissionDenied(message or f"only a {role_names(roles)} may {action}")
 
 
 def roles_of(user: AbstractBaseUser | AnonymousUser | None) -> list[str]:
