@@ -35,10 +35,11 @@ from core.roles import (
     has_role,
     require,
 )
+from tables import games
 from tables.engine.errors import EngineError
 from tables.engine.money import format_cents, parse_cents
 from tables.gaming_day import gaming_day_of
-from tables.models import Game, Round, Table
+from tables.models import Round, Table
 
 from .alerts import alert_rule_save, alert_rule_set_active, applicable_rule
 from .floor import CHART_DAYS, chart_series, floor_status, refresh_stale
@@ -64,7 +65,6 @@ PERIOD_CHOICES = [
     ("30d", "Last 30 days"),
 ]
 PERIOD_SHORT = {"day": "Day", "mtd": "MTD", "ytd": "YTD", "30d": "30 days"}
-GAME_NAMES = dict(Game.choices)
 ISO_DATE = "%Y-%m-%d"  # only: 03/10/2026 is March in one country and October in another
 
 
@@ -104,7 +104,7 @@ class ReportQuery(forms.Form):
     period = forms.ChoiceField(choices=PERIOD_CHOICES, required=False)
     day = forms.DateField(required=False, label="Ending on", input_formats=[ISO_DATE])
     table = forms.CharField(required=False, max_length=30)
-    game = forms.ChoiceField(choices=[("", "Every game"), *Game.choices], required=False)
+    game = forms.ChoiceField(choices=lambda: [("", "Every game"), *games.choices()], required=False)
 
     def resolved(self) -> dict[str, Any]:
         """The query with defaults (by table, today's gaming day) and its range of days."""
@@ -132,13 +132,13 @@ def _range(period: str, day: date) -> tuple[date, date]:
 
 def _labels(by: str, row: dict[str, Any]) -> list[str]:
     if by == "table":
-        return [row["table__name"], GAME_NAMES.get(row["game"], row["game"])]
+        return [row["table__name"], dict(games.choices()).get(row["game"], row["game"])]
     if by == "game":
-        return [GAME_NAMES.get(row["game"], row["game"])]
+        return [dict(games.choices()).get(row["game"], row["game"])]
     if by == "paytable_version":
         return [
             f"{row['paytable_version__name']} v{row['paytable_version__version']}",
-            GAME_NAMES.get(row["game"], row["game"]),
+            dict(games.choices()).get(row["game"], row["game"]),
         ]
     if by == "dealer":
         return [row["dealer__username"]]
@@ -258,7 +258,7 @@ def reports(request: HttpRequest) -> HttpResponse:
             "csv_url": f"{reverse('audit:reports_csv')}?{_query_string(query)}",
             "by_choices": BY_CHOICES,
             "period_choices": PERIOD_CHOICES,
-            "games": Game.choices,
+            "games": games.choices(),
             "table_names": Table.objects.order_by("name").values_list("name", flat=True),
             "period_label": dict(PERIOD_CHOICES)[query["period"]],
             "by_label": dict(BY_CHOICES)[query["by"]],
@@ -426,7 +426,7 @@ class AlertRuleForm(forms.Form):
         help_text="one table, or leave empty",
     )
     game = forms.ChoiceField(
-        choices=[("", "—"), *Game.choices],
+        choices=lambda: [("", "—"), *games.choices()],
         required=False,
         help_text="every table of a game (leave both empty for every table)",
     )
@@ -495,7 +495,7 @@ def _scope(rule: HoldAlertRule) -> str:
     if rule.table is not None:
         return f"Table {rule.table.name}"
     if rule.game:
-        return GAME_NAMES.get(rule.game, rule.game)
+        return dict(games.choices()).get(rule.game, rule.game)
     return "Every table"
 
 

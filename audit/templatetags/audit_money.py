@@ -8,10 +8,9 @@ from decimal import Decimal
 from django import template
 
 from core.money import dollars
+from tables import games
 
 register = template.Library()
-
-WAGER_ORDER = ["ante", "raise", "pair_plus", "mulligan_pair_plus", "bonus", "progressive"]
 
 
 def percent(value: Decimal | str | None) -> str:
@@ -26,7 +25,9 @@ def wager_label(wager: str) -> str:
 
 
 def wager_sort_key(wager: str) -> tuple[int, str]:
-    return (WAGER_ORDER.index(wager) if wager in WAGER_ORDER else len(WAGER_ORDER), wager)
+    """The hold report's columns in the games' own order (`report_wagers`), others after."""
+    order = games.report_wagers()
+    return (order.index(wager) if wager in order else len(order), wager)
 
 
 register.filter("dollars", dollars)

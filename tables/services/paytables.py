@@ -19,19 +19,17 @@ from core.roles import (
     has_role,
     require,
 )
+from tables import games
 from tables.engine.errors import EngineError
-from tables.engine.paytables import Game as EngineGame
-from tables.engine.paytables import Paytable, make_paytable
-from tables.models import LIMITED_WAGERS, PaytableVersion, Table
+from tables.engine.paytables import Paytable
+from tables.models import PaytableVersion, Table
 
 from . import ServiceError
 
 
 def engine_paytable(version: PaytableVersion) -> Paytable:
     """The engine's paytable for a stored version."""
-    return make_paytable(
-        EngineGame(version.game), f"{version.name} v{version.version}", version.lines
-    )
+    return games.banked(version.game).paytable(f"{version.name} v{version.version}", version.lines)
 
 
 def validate_limits(game: str, limits: Any) -> dict[str, dict[str, int]]:
@@ -41,7 +39,7 @@ def validate_limits(game: str, limits: Any) -> dict[str, dict[str, int]]:
             "limits must be an object of wager: {min_cents, max_cents}", field="limits"
         )
     clean: dict[str, dict[str, int]] = {}
-    for wager in LIMITED_WAGERS[game]:
+    for wager in games.banked(game).limited_wagers:
         given = limits.get(wager)
         if not isinstance(given, dict):
             raise ServiceError(f"the {wager} limits are missing", field=f"limits.{wager}")
@@ -58,7 +56,7 @@ def validate_limits(game: str, limits: Any) -> dict[str, dict[str, int]]:
                 field=f"limits.{wager}",
             )
         clean[wager] = {"min_cents": lo, "max_cents": hi}
-    extra = set(limits) - set(LIMITED_WAGERS[game])
+    extra = set(limits) - set(games.banked(game).limited_wagers)
     if extra:
         raise ServiceError(f"{game} has no limited wager {sorted(extra)[0]!r}", field="limits")
     return clean
@@ -81,10 +79,10 @@ def paytable_draft(
     """A new draft version (the next version number of `name`), validated line by line."""
     _require_admin(author, "draft a paytable")
     try:
-        paytable = make_paytable(EngineGame(game), name, lines)
+        paytable = games.banked(game).paytable(name, lines)
     except EngineError as err:
         raise ServiceError(err.message, field=err.field or "lines") from None
-    except ValueError:
+    except games.UnknownGame:
         raise ServiceError(f"unknown game {game!r}", field="game") from None
     clean_limits = validate_limits(game, limits)
     last = (

@@ -28,15 +28,16 @@ from core.roles import (
     DEALERS,
     require,
 )
+from tables import games
 from tables.engine import contract, entry
-from tables.engine.errors import EngineError
 from tables.engine.money import format_cents, parse_cents
 from tables.engine.settlement import Settlement
+from tables.games.base import engine_call as _engine_call
+from tables.games.wagers import check_limit as _check_limit
+from tables.games.wagers import only as _only
 from tables.gaming_day import gaming_day_of, shift_of
 from tables.models import (
-    SEAT_WAGERS,
     DealerSession,
-    Game,
     PaytableVersion,
     ProgressiveMeter,
     Round,
@@ -73,13 +74,6 @@ def require_dealer_at(table: Table, dealer: AbstractBaseUser) -> None:
         raise PermissionDenied(f"{dealer.get_username()} is not signed in at {table}")
 
 
-def _engine_call(fn: Any, *args: Any, **kwargs: Any) -> Any:
-    try:
-        return fn(*args, **kwargs)
-    except EngineError as err:
-        raise ServiceError(err.message, field=err.field, code=err.code.value) from None
-
-
 def _locked_open(round_: Round, dealer: AbstractBaseUser) -> Round:
     locked = Round.objects.select_for_update(of=("self",)).select_related("table").get(pk=round_.pk)
     require_dealer_at(locked.table, dealer)
@@ -91,22 +85,6 @@ def _locked_open(round_: Round, dealer: AbstractBaseUser) -> Round:
 
 
 # --- wagers --------------------------------------------------------------------------------
-
-
-def _limit(limits: dict[str, Any], wager: str) -> tuple[int, int] | None:
-    lim = limits.get(wager)
-    return (lim["min_cents"], lim["max_cents"]) if lim else None
-
-
-def _check_limit(cents: int, limits: dict[str, Any], wager: str, where: str) -> None:
-    lim = _limit(limits, wager)
-    if lim and not lim[0] <= cents <= lim[1]:
-        raise ServiceError(
-            f"{where} must be from {format_cents(lim[0])} to {format_cents(lim[1])}, "
-            f"not {format_cents(cents)}",
-            field=where,
-            code="bad_wager",
-        )
 
 
 _SEAT_NUMBER = re.compile(r"[0-9]{1,2}", re.ASCII)
@@ -153,7 +131,8 @@ def validate_wagers(
         given = {k: v for k, v in given.items() if v not in (None, "", 0, "0", "0.00")}
         if not given:
             continue  # an empty seat
-        allowed = SEAT_WAGERS[table.game]
+        game = games.banked(table.game)
+        allowed = game.seat_wagers
         for name in given:
             if name not in allowed:
                 raise ServiceError(
@@ -167,30 +146,23 @@ def validate_wagers(
             name: _engine_call(parse_cents, value, where=f"seat {n}'s {name}")
             for name, value in given.items()
         }
-        _check_limit(cents["ante"], limits, "ante", f"seat {n} ante")
-        if "pair_plus" in cents:
-            _check_limit(cents["pair_plus"], limits, "pair_plus", f"seat {n} pair_plus")
-        if table.game == Game.LOWBALL:
-            cents.setdefault("bonus", cents["ante"])
-            if cents["bonus"] != cents["ante"]:
+        for wager in game.limited_wagers:
+            if wager in cents:
+                _check_limit(cents[wager], limits, wager, f"seat {n} {wager}")
+        game.check_wagers(n, cents)
+        if "progressive" in cents:  # only a game that takes a progressive lists the wager
+            if table.meter is None:
                 raise ServiceError(
-                    f"seat {n}'s bonus must equal the ante ({format_cents(cents['ante'])})",
-                    field=f"seat {n} bonus",
+                    f"{table} has no progressive",
+                    field=f"seat {n} progressive",
                     code="bad_wager",
                 )
-            if "progressive" in cents:
-                if table.meter is None:
-                    raise ServiceError(
-                        f"{table} has no progressive",
-                        field=f"seat {n} progressive",
-                        code="bad_wager",
-                    )
-                if cents["progressive"] != table.meter.wager_cents:
-                    raise ServiceError(
-                        f"seat {n}'s progressive must be {format_cents(table.meter.wager_cents)}",
-                        field=f"seat {n} progressive",
-                        code="bad_wager",
-                    )
+            if cents["progressive"] != table.meter.wager_cents:
+                raise ServiceError(
+                    f"seat {n}'s progressive must be {format_cents(table.meter.wager_cents)}",
+                    field=f"seat {n} progressive",
+                    code="bad_wager",
+                )
         order = [w for w in allowed if w in cents]
         seats.append({"seat": n, "wagers": {w: format_cents(cents[w]) for w in order}})
     if not seats:
@@ -280,7 +252,7 @@ def round_deal(
     data["dealer"]["cards"] = [
         str(c) for c in _engine_call(entry.parse_cards, dealer_cards, where="the dealer's cards")
     ]
-    _engine_call(entry.check_partial, data)
+    _engine_call(games.banked(round_.game).check_partial, data)
     round_.entry = data
     round_.save(update_fields=["entry"])
     audit_record(
@@ -314,59 +286,17 @@ def round_decide(
         )
     n = seat_number(seat, "seat")
     target = _seat(data, n)
-    for key in ("mulligan", "discard", "draw", "one_card", "house_way"):
+    game = games.banked(round_.game)
+    decided = game.decision(n, target, decision, round_.paytable_version.limits)
+    for key in game.decision_keys:
         target.pop(key, None)
-    where = f"seat {n}"
-    if round_.game == Game.SECOND_CHANCE:
-        if decision.get("mulligan"):
-            cards = _engine_call(
-                entry.parse_cards, decision.get("cards") or [], where=f"{where}'s mulligan cards"
-            )
-            mulligan: dict[str, Any] = {"cards": [str(c) for c in cards]}
-            pp = decision.get("pair_plus")
-            if pp not in (None, "", "0", "0.00", 0):
-                cents = _engine_call(parse_cents, pp, where=f"{where}'s mulligan pair plus")
-                _check_limit(
-                    cents,
-                    round_.paytable_version.limits,
-                    "pair_plus",
-                    f"{where} mulligan pair_plus",
-                )
-                mulligan["pair_plus"] = format_cents(cents)
-            target["mulligan"] = mulligan
-    elif round_.game == Game.LOWBALL:
-        discard = _engine_call(
-            entry.parse_cards, decision.get("discard") or [], where=f"{where}'s discard"
-        )
-        draw = _engine_call(entry.parse_cards, decision.get("draw") or [], where=f"{where}'s draw")
-        target["discard"] = [str(c) for c in discard]
-        target["draw"] = [str(c) for c in draw]
-    else:
-        if decision.get("house_way"):
-            target["house_way"] = True
-        elif decision.get("one_card"):
-            one = _engine_call(
-                entry.parse_card, decision["one_card"], where=f"{where}'s one-card hand"
-            )
-            target["one_card"] = str(one)
-        else:
-            raise ServiceError(
-                f"{where}: choose the card for the one-card hand, or the house way",
-                field=f"{where} one_card",
-                code="foul",
-            )
-    _engine_call(entry.check_partial, data)
+    target.update(decided.fields)
+    _engine_call(game.check_partial, data)
     if n not in data["decided"]:
         data["decided"].append(n)
     round_.entry = data
     round_.save(update_fields=["entry"])
-    recorded = {
-        k: target[k]
-        for k in ("mulligan", "discard", "draw", "one_card", "house_way")
-        if k in target
-    }
-    if round_.game == Game.PYRAMID and target.get("house_way"):
-        recorded["set_as"] = entry.player_house_way(target["cards"])
+    recorded = decided.recorded or dict(decided.fields)
     audit_record(
         actor=dealer,
         kind=EventKind.ROUND_DECISION,
@@ -384,10 +314,10 @@ def _engine_round(round_: Round) -> dict[str, Any]:
 
 def _settle_with_engine(round_: Round, meter: ProgressiveMeter | None) -> Settlement:
     return _engine_call(  # type: ignore[no-any-return]
-        contract.settle,
+        games.banked(round_.game).settle,
         _engine_round(round_),
-        paytable=engine_paytable(round_.paytable_version),
-        meter=meter_config(meter) if meter is not None else None,
+        engine_paytable(round_.paytable_version),
+        meter_config(meter) if meter is not None else None,
     )
 
 
@@ -406,7 +336,8 @@ def round_dealer(
         raise ServiceError(
             f"seat {pending[0]} has not decided yet", field=f"seat {pending[0]}", status=409
         )
-    advice = entry.dealer_advice(round_.game, data["dealer"]["cards"])
+    game = games.banked(round_.game)
+    advice = game.dealer_advice(data["dealer"]["cards"])
     draw_cards = [
         str(c) for c in _engine_call(entry.parse_cards, draw or [], where="the dealer's draw")
     ]
@@ -414,11 +345,9 @@ def round_dealer(
     data["dealer"].pop("discard", None)
     if draw_cards:
         data["dealer"]["draw"] = draw_cards
-    if round_.game == Game.LOWBALL:
-        chosen = discard if discard not in (None, "") else advice["discard"]
-        data["dealer"]["discard"] = [
-            str(c) for c in _engine_call(entry.parse_cards, chosen, where="the dealer's discard")
-        ]
+    chosen = game.dealer_discard(advice, discard)
+    if chosen is not None:
+        data["dealer"]["discard"] = chosen
     data["dealer_done"] = True
     round_.entry = data
     _settle_with_engine(round_, round_.table.meter)  # refuses a draw against the house way
@@ -446,7 +375,7 @@ def round_state(round_: Round) -> dict[str, Any]:
     if not data.get("dealer", {}).get("cards"):
         return {"step": STEP_CARDS, "seats": [s["seat"] for s in data["seats"]]}
     pending = [s["seat"] for s in data["seats"] if s["seat"] not in data.get("decided", [])]
-    advice = entry.dealer_advice(round_.game, data["dealer"]["cards"])
+    advice = games.banked(round_.game).dealer_advice(data["dealer"]["cards"])
     if pending:
         return {"step": STEP_DECISIONS, "pending": pending, "advice": advice}
     if not data.get("dealer_done"):
@@ -577,22 +506,6 @@ def round_settle(
 
 ENTRY_KEYS = frozenset({"game", "dealer", "seats"})
 DEALER_KEYS = frozenset({"cards", "draw", "discard"})
-SEAT_KEYS: dict[str, frozenset[str]] = {
-    Game.SECOND_CHANCE: frozenset({"seat", "wagers", "cards", "mulligan"}),
-    Game.LOWBALL: frozenset({"seat", "wagers", "cards", "discard", "draw"}),
-    Game.PYRAMID: frozenset({"seat", "wagers", "cards", "one_card", "house_way"}),
-}
-MULLIGAN_KEYS = frozenset({"cards", "pair_plus"})
-
-
-def _only(given: dict[str, Any], allowed: frozenset[str], where: str) -> None:
-    extra = sorted(str(k) for k in given if k not in allowed)
-    if extra:
-        raise ServiceError(
-            f"{where} has no field {extra[0]!r} (allowed: {', '.join(sorted(allowed))})",
-            field=f"{where} {extra[0]}".strip(),
-            code="unknown_field",
-        )
 
 
 def validate_round_entry(table: Table, version: PaytableVersion, given: Any) -> dict[str, Any]:
@@ -619,7 +532,7 @@ def validate_round_entry(table: Table, version: PaytableVersion, given: Any) -> 
         n = seat_number(seat.get("seat"), "seats")
         if n in by_number:
             raise ServiceError(f"seat {n} is given twice", field=f"seat {n}", code="bad_seat")
-        _only(seat, SEAT_KEYS[table.game], f"seat {n}")
+        _only(seat, games.banked(table.game).seat_keys, f"seat {n}")
         by_number[n] = seat
     wagers = {n: seat.get("wagers") for n, seat in by_number.items()}
     checked = {s["seat"]: s["wagers"] for s in validate_wagers(table, wagers, version=version)}
@@ -629,16 +542,7 @@ def validate_round_entry(table: Table, version: PaytableVersion, given: Any) -> 
     seats = []
     for n in sorted(by_number):
         seat = {**by_number[n], "seat": n, "wagers": checked[n]}
-        mulligan = seat.get("mulligan")
-        if mulligan is not None:
-            if not isinstance(mulligan, dict):
-                raise ServiceError(f"seat {n}'s mulligan must be an object", field=f"seat {n}")
-            _only(mulligan, MULLIGAN_KEYS, f"seat {n} mulligan")
-            pp = mulligan.get("pair_plus")
-            if pp not in (None, "", "0", "0.00", 0):
-                cents = _engine_call(parse_cents, pp, where=f"seat {n}'s mulligan pair plus")
-                _check_limit(cents, version.limits, "pair_plus", f"seat {n} mulligan pair_plus")
-                seat["mulligan"] = {**mulligan, "pair_plus": format_cents(cents)}
+        seat = games.banked(table.game).check_seat_entry(n, seat, version.limits)
         seats.append(seat)
     return {"game": table.game, "dealer": dict(dealer), "seats": seats}
 

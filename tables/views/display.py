@@ -7,13 +7,13 @@ Amounts arrive as the contract's decimal strings ("10.00") and leave as dollars 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
 from core.money import dollars
-from tables.engine.cards import RANKS, parse_card
+from tables.engine.cards import parse_card
 from tables.engine.errors import EngineError
-from tables.models import Game
 
 SUIT_SYMBOL = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 SUIT_NAME = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
@@ -110,14 +110,16 @@ def result_class(cents: int) -> str:
     return "win" if cents > 0 else "lose" if cents < 0 else "push"
 
 
-def hand_label(game: str, hand: str | None, final: list[str] | None = None) -> str:
-    """The engine's hand name in words; a high-card hand says its highest card ("King high")."""
+def hand_label(
+    high_card_order: str | None, hand: str | None, final: list[str] | None = None
+) -> str:
+    """The engine's hand name in words; a high-card hand says its highest card ("King high")
+    in the game's rank order (`high_card_order`, lowest first; None: never)."""
     if not hand:
         return ""
     ranks = [c[0] for c in final or []]
-    if hand == "high_card" and ranks and game != Game.PYRAMID:
-        order = RANKS if game == Game.SECOND_CHANCE else "A" + RANKS[:-1]  # lowball: ace low
-        top = max(ranks, key=order.index)
+    if hand == "high_card" and ranks and high_card_order is not None:
+        top = max(ranks, key=high_card_order.index)
         return f"{RANK_WORD.get(top, top)} high"
     if hand == "pair" and ranks:
         pair = next((r for r in ranks if ranks.count(r) == 2), None)
@@ -155,8 +157,9 @@ def paytable_rows(lines: dict[str, dict[str, str]]) -> list[dict[str, Any]]:
     return rows
 
 
-def settlement(data: dict[str, Any], game: str) -> dict[str, Any]:
-    """A preview or a settled round (the contract's output) as the confirm step shows it."""
+def settlement(data: dict[str, Any], high_card_order: str | None) -> dict[str, Any]:
+    """A preview or a settled round (the contract's output) as the confirm step shows it
+    (`high_card_order`: the game's, for "King high")."""
     d = data["dealer"]
     dealer: dict[str, Any] = {"cards": cards(d["cards"]), "action": d.get("action", "")}
     if "two_card" in d:
@@ -165,7 +168,7 @@ def settlement(data: dict[str, Any], game: str) -> dict[str, Any]:
     else:
         dealer["discard"] = cards(d.get("discard"))
         dealer["final"] = cards(d.get("final"))
-        dealer["hand"] = hand_label(game, d.get("hand"), d.get("final"))
+        dealer["hand"] = hand_label(high_card_order, d.get("hand"), d.get("final"))
     seats = []
     handle = net_total = 0
     for s in data["seats"]:
@@ -190,7 +193,7 @@ def settlement(data: dict[str, Any], game: str) -> dict[str, Any]:
         seat: dict[str, Any] = {
             "n": s["seat"],
             "final": cards(s["final"]),
-            "hand": hand_label(game, s.get("hand"), s.get("final")),
+            "hand": hand_label(high_card_order, s.get("hand"), s.get("final")),
             "lines": lines,
             "net": dollars(seat_net, signed=True),
             "net_class": result_class(seat_net),
@@ -231,3 +234,38 @@ def field_key(field: str | None) -> str:
     key = re.sub(r"[._\-]", " ", key)
     key = re.sub(r"\b(the|hand)\b", " ", key)
     return " ".join(key.split())
+
+
+def posted_value(data: Mapping[str, Any] | None, name: str, default: str = "") -> str:
+    """A posted input's value to show again, else `default` (what the round holds)."""
+    return str(data.get(name, "")) if data is not None else default
+
+
+def draw_headline(advice: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A drawing game's house way as one instruction, in parts (words and cards): "Discard K♦
+    and draw 1 card", "Dealer stands"; where several discards are the house way, "Discard K♥
+    and 5♠ or 5♣, then draw 2 cards"."""
+    count = advice["draw_count"]
+    if not count:
+        return [{"text": "Dealer stands"}]
+    draw = f"draw {count} card{'s' if count != 1 else ''}"
+    choices = [set(c) for c in advice.get("choices") or []]
+    if len(choices) < 2:
+        return [
+            {"text": "Discard"},
+            {"cards": cards(advice["discard"])},
+            {"text": f"and {draw}"},
+        ]
+    common = set.intersection(*choices)
+    either = sorted(set.union(*choices) - common, key=advice["discard"].__contains__, reverse=True)
+    parts: list[dict[str, Any]] = [{"text": "Discard"}]
+    if common:
+        parts += [{"cards": cards(sorted(common))}, {"text": "and"}]
+    left = count - len(common)
+    if left == 1:
+        for i, code in enumerate(either):
+            parts += [{"text": "or"}] if i else []
+            parts.append({"cards": [card(code)]})
+    else:
+        parts += [{"text": f"{'two' if left == 2 else left} of"}, {"cards": cards(either)}]
+    return [*parts, {"text": f", then {draw}"}]

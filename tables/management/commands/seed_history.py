@@ -42,21 +42,19 @@ from django.utils import timezone
 
 from audit.models import StaleReport
 from core.roles import Role
+from tables import games
 from tables.engine import contract
 from tables.engine.errors import EngineError
 from tables.engine.money import format_cents
 from tables.engine.paytables import Paytable
 from tables.engine.progressive import MeterConfig
-from tables.engine.simulate import random_round
 from tables.gaming_day import day_bounds, gaming_day_of, shift_of
-from tables.management.commands.seed_demo import PAYTABLE_NAME
-from tables.management.commands.seed_demo import TABLES as DEMO_TABLES
-from tables.models import Game, PaytableVersion, Pit, ProgressiveMeter, Round, SettlementLine, Table
+from tables.management.commands.seed_demo import demo_tables, paytable_name
+from tables.models import PaytableVersion, Pit, ProgressiveMeter, Round, SettlementLine, Table
 from tables.services.meters import meter_config
 from tables.services.paytables import engine_paytable
 from tables.simulation import STAKES_CENTS
 
-GAME_CYCLE = (Game.SECOND_CHANCE, Game.LOWBALL, Game.PYRAMID)
 VOID_RATE = 0.001  # about one round in a thousand is voided
 VOID_REASONS = (
     "synthetic history: misdeal",
@@ -148,24 +146,21 @@ def _stake(rng: random.Random, limits: dict[str, Any], wager: str) -> str:
 
 def round_entry(rng: random.Random, table: TablePlan) -> dict[str, Any]:
     """A random legal round at `table` in the contract's input form, wagers within limits."""
-    data = random_round(rng, table.game)
+    game = games.banked(table.game)
+    data = game.random_round(rng, None)
+    meter_wager = (
+        format_cents(table.meter_wager_cents) if table.meter_wager_cents is not None else None
+    )
+
+    def stake(wager: str) -> str:
+        return _stake(rng, table.limits, wager)
+
     data.pop("paytable", None)  # the table's pinned version settles it
     data.pop("progressive", None)  # the table's meter, not a made-up one
     seats = [s for s in data["seats"] if s["seat"] <= table.seats] or data["seats"][:1]
     for seat in seats:
         seat["seat"] = min(seat["seat"], table.seats)
-        given = seat["wagers"]
-        wagers = {"ante": _stake(rng, table.limits, "ante")}
-        if table.game == Game.SECOND_CHANCE:
-            if "pair_plus" in given:
-                wagers["pair_plus"] = _stake(rng, table.limits, "pair_plus")
-            if "pair_plus" in seat.get("mulligan", {}):
-                seat["mulligan"]["pair_plus"] = _stake(rng, table.limits, "pair_plus")
-        elif table.game == Game.LOWBALL:
-            wagers["bonus"] = wagers["ante"]
-            if "progressive" in given and table.meter_wager_cents is not None:
-                wagers["progressive"] = format_cents(table.meter_wager_cents)
-        seat["wagers"] = wagers
+        game.simulated_entry_seat(seat, stake, meter_wager)
     data["seats"] = seats
     return data
 
@@ -501,31 +496,32 @@ class Command(BaseCommand):
     def plan(self, *, total: int, days: int, tables: int, seed: int) -> Plan:
         """The floor's tables (creating HIST-.. and their dealers as needed) and the window."""
         User = get_user_model()
-        demo = Table.objects.filter(name__in=[n for n, _game in DEMO_TABLES]).select_related(
+        demo = Table.objects.filter(name__in=[n for n, _game in demo_tables()]).select_related(
             "paytable_version", "meter"
         )
         pit = Pit.objects.filter(name="Main pit").first()
         meter = ProgressiveMeter.objects.filter(name="Lowball progressive").first()
         pit_boss = User.objects.filter(username="pitboss").first()
-        if demo.count() < len(DEMO_TABLES) or pit is None or meter is None or pit_boss is None:
+        if demo.count() < len(demo_tables()) or pit is None or meter is None or pit_boss is None:
             raise CommandError("seed_history needs the demo floor: run `manage.py seed_demo`")
         versions = {
             game: PaytableVersion.objects.get(
-                game=game, name=PAYTABLE_NAME[game], status=PaytableVersion.Status.APPROVED
+                game=game, name=paytable_name(game), status=PaytableVersion.Status.APPROVED
             )
-            for game in GAME_CYCLE
+            for _name, game in demo_tables()
         }
         with transaction.atomic():
-            floor = sorted(demo, key=lambda t: [n for n, _g in DEMO_TABLES].index(t.name))
-            for i in range(1, tables - len(DEMO_TABLES) + 1):
-                game = GAME_CYCLE[(i - 1) % len(GAME_CYCLE)]
+            floor = sorted(demo, key=lambda t: [n for n, _g in demo_tables()].index(t.name))
+            for i in range(1, tables - len(demo_tables()) + 1):
+                cycle = [game for _name, game in demo_tables()]
+                game = cycle[(i - 1) % len(cycle)]
                 table, _ = Table.objects.get_or_create(
                     name=f"HIST-{i:02d}",
                     defaults={
                         "pit": pit,
                         "game": game,
                         "paytable_version": versions[game],
-                        "meter": meter if game == Game.LOWBALL else None,
+                        "meter": meter if games.get(game).takes_progressive else None,
                     },
                 )
                 floor.append(table)
