@@ -16,5 +16,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("tablet/", include("tables.urls")),
     path("api/", include("tables.api.urls")),
-    path("audit/", include("audit.urls")),
+    path("audit/", include("reports.urls")),  # the trail's and reports' pages
 ]

@@ -13,7 +13,6 @@ from django.utils import timezone
 
 from audit.chain import AuditDataError, check_data
 from audit.kinds import EventKind
-from audit.reporting import mark_stale
 from audit.services import audit_record
 from core.roles import (
     PIT_BOSSES,
@@ -21,6 +20,7 @@ from core.roles import (
 )
 from tables.engine import contract
 from tables.models import Round, SettlementLine, Table
+from tables.signals import round_closed
 
 from . import ServiceError
 from .meters import meter_config
@@ -51,7 +51,7 @@ def round_void(*, round: Round, by: AbstractBaseUser, reason: str) -> Round:
         status=Round.Status.VOIDED, voided_at=now, voided_by=by, void_reason=reason
     )
     round_.refresh_from_db()
-    mark_stale(round_)
+    round_closed.send(sender=Round, round=round_)
     audit_record(
         actor=by,
         kind=EventKind.ROUND_VOIDED,
@@ -124,7 +124,7 @@ def round_correct(*, voided: Round, by: AbstractBaseUser, entry: dict[str, Any])
     corrected.handle_cents = sum(line.stake_cents for line in lines)
     corrected.players_net_cents = settlement.net_cents
     corrected.save()
-    mark_stale(corrected)
+    round_closed.send(sender=Round, round=corrected)
     audit_record(
         actor=by,
         kind=EventKind.ROUND_CORRECTED,

@@ -22,7 +22,6 @@ from django.db.models import Max
 from django.utils import timezone
 
 from audit.kinds import EventKind
-from audit.reporting import mark_stale
 from audit.services import audit_record
 from core.roles import (
     DEALERS,
@@ -44,6 +43,7 @@ from tables.models import (
     SettlementLine,
     Table,
 )
+from tables.signals import round_closed
 
 from . import ServiceError
 from .meters import meter_apply_round, meter_config
@@ -487,7 +487,7 @@ def round_settle(
         ) from None
     if meter is not None and settlement.progressive is not None:
         meter_apply_round(meter=meter, result=settlement.progressive, round_=round_)
-    mark_stale(round_)
+    round_closed.send(sender=Round, round=round_)
     audit_record(
         actor=dealer,
         kind=EventKind.ROUND_SETTLED,

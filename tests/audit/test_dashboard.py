@@ -18,10 +18,11 @@ from django.db.models import Count, Q, Sum
 from django.test import Client
 from django.utils import timezone
 
-from audit.alerts import alert_rule_save, applicable_rule, breach
-from audit.models import AuditEvent, HoldAlertRule, StaleReport
-from audit.reporting import hold_percent, rebuild_stale
-from audit.templatetags.audit_money import dollars, percent
+from audit.models import AuditEvent
+from reports.alerts import alert_rule_save, applicable_rule, breach
+from reports.models import HoldAlertRule, StaleReport
+from reports.reporting import hold_percent, rebuild_stale
+from reports.templatetags.audit_money import dollars, percent
 from tables.models import Round, SettlementLine, Table
 from tables.services.corrections import round_void
 from tables.services.sessions import dealer_sign_in

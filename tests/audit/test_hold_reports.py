@@ -15,9 +15,9 @@ from django.core.management import call_command
 from django.db.models import Sum
 from django.test import override_settings
 
-from audit import reporting
-from audit.models import HoldSummary, StaleReport
-from audit.report_selectors import hold_rows, totals
+from reports import reporting
+from reports.models import HoldSummary, StaleReport
+from reports.selectors import hold_rows, totals
 from tables.gaming_day import gaming_day_of, shift_of
 from tables.models import Round, SettlementLine
 from tables.services.corrections import round_correct, round_void

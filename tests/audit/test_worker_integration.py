@@ -22,7 +22,7 @@ from django.db import connection, transaction
 from django.db.models import Sum
 from django.test import override_settings
 
-from audit.models import HoldSummary, StaleReport
+from reports.models import HoldSummary, StaleReport
 from tables.models import SettlementLine, Table
 from tables.simulation import dealer_for, play_round
 
@@ -124,7 +124,7 @@ def test_a_real_worker_builds_the_report_and_a_duplicate_delivery_changes_nothin
         row = HoldSummary.objects.get(table=table)
         assert row.rounds == 6 and row.handle_cents == lines.aggregate(s=Sum("stake_cents"))["s"]
         before = list(HoldSummary.objects.values("rounds", "handle_cents", "win_cents"))
-        from audit.tasks import refresh_hold_report
+        from reports.tasks import refresh_hold_report
 
         for _ in range(2):  # the same job delivered twice
             refresh_hold_report.delay(day.isoformat(), table.pk)

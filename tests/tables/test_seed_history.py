@@ -16,14 +16,16 @@ from django.db.models.functions import TruncHour
 from django.test import override_settings
 from django.utils import timezone
 
-from audit import reporting
-from audit.models import AuditEvent, StaleReport
-from audit.report_selectors import hold_rows, totals
+from audit.models import AuditEvent
+from reports import reporting
+from reports.management.commands import seed_history
+from reports.models import StaleReport
+from reports.selectors import hold_rows, totals
 from tables.engine import contract
 from tables.engine.money import parse_cents
+from tables.engine.paytables import Game
 from tables.gaming_day import day_bounds, gaming_day_of, shift_of
-from tables.management.commands import seed_history
-from tables.models import Game, MeterEntry, ProgressiveMeter, Round, SettlementLine, Table
+from tables.models import MeterEntry, ProgressiveMeter, Round, SettlementLine, Table
 from tables.services.meters import meter_config
 from tables.services.paytables import engine_paytable
 

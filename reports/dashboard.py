@@ -44,8 +44,8 @@ from tables.models import Round, Table
 from .alerts import alert_rule_save, alert_rule_set_active, applicable_rule
 from .floor import CHART_DAYS, chart_series, floor_status, refresh_stale
 from .models import HoldAlertRule
-from .report_selectors import hold_rows, periods, totals
 from .reporting import hold_percent
+from .selectors import hold_rows, periods, totals
 from .templatetags.audit_money import wager_sort_key
 
 View = Callable[..., HttpResponse]

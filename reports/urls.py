@@ -1,6 +1,7 @@
 from django.urls import path
 
-from . import dashboard, views
+from . import dashboard
+from . import trail as views
 
 app_name = "audit"
 

@@ -11,6 +11,9 @@ from django.db.models import BigIntegerField, Sum
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
+from audit.selectors import search_events
+from tables.models import Round
+
 from .models import HoldSummary
 from .reporting import hold_percent
 
@@ -85,4 +88,16 @@ def periods(day: date) -> dict[str, tuple[date, date]]:
         "day": (day, day),
         "mtd": (day.replace(day=1), day),
         "ytd": (day.replace(month=1, day=1), day),
+    }
+
+
+def round_replay(round_: Round) -> dict[str, Any]:
+    """Everything the record holds on a round, in order: each event, the lines, the links."""
+    events = list(search_events(round_id=round_.pk))
+    return {
+        "round": round_,
+        "events": events,
+        "lines": list(round_.lines.order_by("seat", "id")),
+        "corrections": list(round_.corrections.all()),
+        "corrects": round_.corrects,
     }

@@ -10,9 +10,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from audit import reporting
-from audit.models import StaleReport
-from audit.report_selectors import hold_rows, totals
+from reports import reporting
+from reports.models import StaleReport
+from reports.selectors import hold_rows, totals
 from tables.engine.money import format_cents
 
 

@@ -23,9 +23,11 @@ from django.db import transaction
 from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 
+from casino.enqueue import enqueue
 from tables.models import MeterEntry, Round, SettlementLine, Table
 
 from .models import HoldSummary, StaleReport
+from .tasks import refresh_hold_report
 
 log = logging.getLogger(__name__)
 
@@ -45,10 +47,6 @@ def mark_stale(round_: Round) -> None:
 
 def request_rebuild(day: date, table_id: int) -> None:
     """Send the rebuild to the workers; with the broker down, the stale mark waits."""
-    from casino.enqueue import enqueue
-
-    from .tasks import refresh_hold_report
-
     # At most about CELERY_ENQUEUE_TIMEOUT (100 ms) when the broker is down.
     enqueue(refresh_hold_report, day.isoformat(), table_id)
 

@@ -18,6 +18,8 @@ from django.utils.dateparse import parse_date, parse_datetime
 from rest_framework.exceptions import ValidationError
 
 from accounts.parsers import check_json, loads
+from audit.chain import HASHED_FIELDS
+from audit.selectors import search_events
 from core.errors import ServiceError
 from core.roles import (
     RECORD_READERS,
@@ -28,8 +30,7 @@ from core.roles import (
 from tables.models import Round
 from tables.services.corrections import round_correct, round_void
 
-from .chain import HASHED_FIELDS
-from .selectors import round_replay, search_events
+from .selectors import round_replay
 
 CSV_FIELDS = [*HASHED_FIELDS, "hash"]  # every field the chain covers, then the hash
 

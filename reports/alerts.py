@@ -17,6 +17,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from audit.kinds import EventKind
+from audit.services import audit_record
 from core.errors import ServiceError
 from core.roles import (
     PIT_BOSSES,
@@ -25,7 +26,6 @@ from core.roles import (
 from tables.models import Table
 
 from .models import HoldAlertRule
-from .services import audit_record
 
 CENT = Decimal("0.01")
 

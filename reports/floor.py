@@ -23,8 +23,8 @@ from tables.models import DealerSession, Round, Table
 
 from .alerts import applicable_rule, breach
 from .models import HoldAlertRule, StaleReport
-from .report_selectors import FIGURES, hold_rows
 from .reporting import hold_percent, rebuild
+from .selectors import FIGURES, hold_rows
 
 log = logging.getLogger(__name__)
 

@@ -40,8 +40,8 @@ from django.db import connection, connections, transaction
 from django.db.models import F, Max, Q
 from django.utils import timezone
 
-from audit.models import StaleReport
 from core.roles import Role
+from reports.models import StaleReport
 from tables import games
 from tables.engine import contract
 from tables.engine.errors import EngineError
@@ -348,7 +348,7 @@ class InsertWriter(Writer):
 
 
 def mark_stale(pairs: set[tuple[date, int]]) -> None:
-    """Mark each (gaming day, table) stale, as `audit.reporting.mark_stale` does for a round
+    """Mark each (gaming day, table) stale, as `reports.reporting.mark_stale` does for a round
     (without asking the workers: the catch-up job or `--rebuild` picks them up)."""
     if not pairs:
         return
@@ -478,7 +478,7 @@ class Command(BaseCommand):
             f"{elapsed:.1f} s: {done / elapsed:,.0f} rounds/s."
         )
         if options["rebuild"]:
-            from audit.reporting import rebuild_day
+            from reports.reporting import rebuild_day
 
             started = time.perf_counter()
             for day in sorted(written):
