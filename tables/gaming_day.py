@@ -10,12 +10,11 @@ from datetime import date, datetime, time, timedelta
 from django.conf import settings
 from django.utils import timezone
 
-
 _HHMM = re.compile(r"([01]?[0-9]|2[0-3]):([0-5][0-9])", re.ASCII)
 
 
 def parse_time(hhmm: object, setting: str) -> time:
-    """"06:00" -> 06:00; anything else (a bad hour or minute, a missing colon) is refused with
+    """ "06:00" -> 06:00; anything else (a bad hour or minute, a missing colon) is refused with
     a ValueError naming the setting and the value."""
     match = _HHMM.fullmatch(hhmm.strip()) if isinstance(hhmm, str) else None
     if match is None:

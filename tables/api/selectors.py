@@ -1,7 +1,7 @@
 """Reads for the API: the querysets behind each endpoint, and who sees which rounds.
 
-(The round selectors proper, `round_state`, `round_preview` and `last_wagers`, live with the
-round services in `tables/services/rounds.py`.)
+(The round selectors proper, `round_state`, `round_preview` and `last_wagers`, live in
+`tables/selectors.py`, shared with the tablet.)
 """
 
 from __future__ import annotations

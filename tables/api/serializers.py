@@ -23,7 +23,7 @@ from tables.models import (
     SettlementLine,
     Table,
 )
-from tables.services.rounds import last_wagers, round_state
+from tables.selectors import last_wagers, round_state
 
 AMOUNT_PATTERN = r"^-?\d+\.\d{2}$"
 SEAT_DIGITS = re.compile(r"[0-9]{1,2}", re.ASCII)

@@ -53,6 +53,7 @@ from core.roles import (
     FLOOR_ROLES,
     Role,
 )
+from tables import selectors as round_selectors
 from tables.engine.errors import EngineError
 from tables.models import DealerSession, Round
 from tables.services import rounds as round_services
@@ -423,7 +424,7 @@ class RoundViewSet(
     )
     @action(detail=True, methods=["get"])
     def preview(self, request: Request, pk: str | None = None) -> Response:
-        return Response(round_services.round_preview(self.get_object()))
+        return Response(round_selectors.round_preview(self.get_object()))
 
     @extend_schema(
         summary="Settle the round (idempotent)",

@@ -32,7 +32,7 @@ def _require_pit_boss(user: AbstractBaseUser, action: str) -> None:
     require(user, PIT_BOSSES, action)
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def round_void(*, round: Round, by: AbstractBaseUser, reason: str) -> Round:
     """Void a settled round (pit boss, with a reason). Its record stays as it was settled."""
     _require_pit_boss(by, "void a round")
@@ -67,7 +67,7 @@ def round_void(*, round: Round, by: AbstractBaseUser, reason: str) -> Round:
     return round_
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def round_correct(*, voided: Round, by: AbstractBaseUser, entry: dict[str, Any]) -> Round:
     """Enter and settle the corrected version of a voided round, under its paytable version.
 

@@ -43,17 +43,13 @@ from tables.models import (
     SettlementLine,
     Table,
 )
+from tables.selectors import STEP_CONFIRM, keep_preview, round_state, settle_round
 from tables.signals import round_closed
 
 from . import ServiceError
-from .meters import meter_apply_round, meter_config
-from .paytables import engine_paytable
+from .meters import meter_apply_round
 
-STEP_CARDS = "cards"
-STEP_DECISIONS = "decisions"
-STEP_DEALER = "dealer"
-STEP_CONFIRM = "confirm"
-STEP_DONE = "done"
+# Reads of a round (what is next, the preview, the rebet) are selectors: `tables.selectors`.
 
 
 # --- permissions ---------------------------------------------------------------------------
@@ -173,7 +169,7 @@ def validate_wagers(
 # --- steps ---------------------------------------------------------------------------------
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def round_open(*, table: Table, dealer: AbstractBaseUser, wagers: dict[Any, Any]) -> Round:
     """Open the next round at a table with the seats' wagers (pinning the paytable in force)."""
     table = (
@@ -221,7 +217,7 @@ def _seat(data: dict[str, Any], n: int) -> dict[str, Any]:
     raise ServiceError(f"seat {n} is not in this round", field=f"seat {n}")
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def round_deal(
     *, round: Round, dealer: AbstractBaseUser, seat_cards: dict[Any, Any], dealer_cards: Any
 ) -> Round:
@@ -268,7 +264,7 @@ def round_deal(
     return round_
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def round_decide(
     *, round: Round, dealer: AbstractBaseUser, seat: int, decision: dict[str, Any]
 ) -> Round:
@@ -307,21 +303,7 @@ def round_decide(
     return round_
 
 
-def _engine_round(round_: Round) -> dict[str, Any]:
-    data = {k: v for k, v in round_.entry.items() if k not in ("decided", "dealer_done")}
-    return data
-
-
-def _settle_with_engine(round_: Round, meter: ProgressiveMeter | None) -> Settlement:
-    return _engine_call(  # type: ignore[no-any-return]
-        games.banked(round_.game).settle,
-        _engine_round(round_),
-        engine_paytable(round_.paytable_version),
-        meter_config(meter) if meter is not None else None,
-    )
-
-
-@transaction.atomic
+@transaction.atomic(durable=True)
 def round_dealer(
     *, round: Round, dealer: AbstractBaseUser, draw: Any = None, discard: Any = None
 ) -> Round:
@@ -350,7 +332,8 @@ def round_dealer(
         data["dealer"]["discard"] = chosen
     data["dealer_done"] = True
     round_.entry = data
-    _settle_with_engine(round_, round_.table.meter)  # refuses a draw against the house way
+    # Refuses a draw against the house way; the confirm page shows this very settlement.
+    keep_preview(round_, round_.table.meter, settle_round(round_, round_.table.meter))
     round_.house_way = {
         **advice,
         "applied_discard": data["dealer"].get("discard", advice["discard"]),
@@ -365,33 +348,6 @@ def round_dealer(
         data=round_.house_way,
     )
     return round_
-
-
-def round_state(round_: Round) -> dict[str, Any]:
-    """What the dealer must do next, and the house-way advice once the deal is in."""
-    data = round_.entry
-    if round_.status != Round.Status.OPEN:
-        return {"step": STEP_DONE, "status": round_.status}
-    if not data.get("dealer", {}).get("cards"):
-        return {"step": STEP_CARDS, "seats": [s["seat"] for s in data["seats"]]}
-    pending = [s["seat"] for s in data["seats"] if s["seat"] not in data.get("decided", [])]
-    advice = games.banked(round_.game).dealer_advice(data["dealer"]["cards"])
-    if pending:
-        return {"step": STEP_DECISIONS, "pending": pending, "advice": advice}
-    if not data.get("dealer_done"):
-        return {"step": STEP_DEALER, "advice": advice}
-    return {"step": STEP_CONFIRM, "advice": advice}
-
-
-def round_preview(round_: Round) -> dict[str, Any]:
-    """Every seat's result and payout, as the engine settles the round now (nothing saved)."""
-    if round_.status != Round.Status.OPEN:
-        raise ServiceError(
-            f"round {round_} is already {round_.status}", code="not_open", status=409
-        )
-    if round_state(round_)["step"] != STEP_CONFIRM:
-        raise ServiceError("the round is not complete yet", code="not_complete", status=409)
-    return contract.settlement_to_json(_settle_with_engine(round_, round_.table.meter))
 
 
 def _settlement_lines(round_: Round, settlement: Settlement) -> list[SettlementLine]:
@@ -440,7 +396,7 @@ def _close(round_: Round, settlement: Settlement, **extra: Any) -> Round:
     return round_
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def round_settle(
     *, round: Round, dealer: AbstractBaseUser, idempotency_key: str | None = None
 ) -> Round:
@@ -474,7 +430,7 @@ def round_settle(
     meter = None
     if round_.table.meter_id is not None:
         meter = ProgressiveMeter.objects.select_for_update().get(pk=round_.table.meter_id)
-    settlement = _settle_with_engine(round_, meter)
+    settlement = settle_round(round_, meter)
     try:
         with transaction.atomic():
             round_ = _close(round_, settlement, idempotency_key=idempotency_key)
@@ -545,11 +501,3 @@ def validate_round_entry(table: Table, version: PaytableVersion, given: Any) -> 
         seat = games.banked(table.game).check_seat_entry(n, seat, version.limits)
         seats.append(seat)
     return {"game": table.game, "dealer": dict(dealer), "seats": seats}
-
-
-def last_wagers(table: Table) -> dict[int, dict[str, str]]:
-    """Rebet: each seat's wagers in the table's last round (settled or not)."""
-    last = table.rounds.exclude(status=Round.Status.VOIDED).order_by("-number").first()
-    if last is None:
-        return {}
-    return {s["seat"]: dict(s["wagers"]) for s in last.entry.get("seats", [])}

@@ -18,7 +18,7 @@ from tables.models import DealerSession, Table
 from . import ServiceError
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def dealer_sign_in(*, dealer: AbstractBaseUser, table: Table) -> DealerSession:
     """Sign a dealer in at a table (signing them out of any other table first)."""
     require(dealer, DEALERS, "sign in at a table", message="only dealers sign in at tables")
@@ -54,7 +54,7 @@ def dealer_sign_in(*, dealer: AbstractBaseUser, table: Table) -> DealerSession:
     return session
 
 
-@transaction.atomic
+@transaction.atomic  # also part of signing in elsewhere: not durable
 def dealer_sign_out(*, dealer: AbstractBaseUser) -> None:
     for session in DealerSession.objects.select_for_update().filter(
         dealer=dealer, ended_at__isnull=True

@@ -30,10 +30,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from core.errors import ServiceError
 from core.roles import Role, has_role
-from tables import games
+from tables import games, selectors
 from tables.engine.errors import EngineError
 from tables.engine.money import format_cents
-from tables.models import DealerSession, Round, Table
+from tables.models import Round, Table
 from tables.services import rounds as svc
 from tables.services.sessions import dealer_sign_in, dealer_sign_out
 
@@ -91,12 +91,7 @@ def dealer_only(view: View) -> View:
     return login_required(wrapped)
 
 
-def _session_at(table: Table) -> DealerSession | None:
-    return (
-        DealerSession.objects.filter(table=table, ended_at__isnull=True)
-        .select_related("dealer")
-        .first()
-    )
+_session_at = selectors.open_session_at
 
 
 def _my_table(request: HttpRequest, table_id: int) -> Table:
@@ -142,13 +137,10 @@ def home(request: HttpRequest) -> HttpResponse:
             error, status = {"table": table.pk, "message": err.message}, err.status
         else:
             return _see_other(_table_url(table))
-    sessions = {
-        s.table_id: s
-        for s in DealerSession.objects.filter(ended_at__isnull=True).select_related("dealer")
-    }
+    sessions = selectors.open_sessions()
     rows = []
     mine = None
-    for table in Table.objects.filter(is_open=True).select_related("paytable_version"):
+    for table in selectors.open_tables():
         session = sessions.get(table.pk)
         row = {
             "table": table,
@@ -185,14 +177,12 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     return _render_table(request, _my_table(request, table_id))
 
 
-def _open_round(table: Table) -> Round | None:
-    return table.rounds.filter(status=Round.Status.OPEN).select_related("paytable_version").first()
+_open_round = selectors.open_round
 
 
 def _table_token(table: Table) -> str:
     """Changes whenever the table's latest round changes (another tablet moved it on)."""
-    last = table.rounds.order_by("-number").values("pk", "status", "entry").first()
-    raw = json.dumps(last, sort_keys=True, default=str)
+    raw = json.dumps(selectors.latest_round_state(table), sort_keys=True, default=str)
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
@@ -266,7 +256,7 @@ def _render_table(
         step = "wagers"
         _wagers_step(ctx, page, table, data)
     else:
-        state = svc.round_state(round_)
+        state = selectors.round_state(round_)
         step = state["step"]
         builder = {
             "cards": _cards_step,
@@ -317,7 +307,7 @@ _value = show.posted_value
 def _wagers_step(
     ctx: dict[str, Any], page: Page, table: Table, data: Mapping[str, Any] | None
 ) -> None:
-    rebet = svc.last_wagers(table)
+    rebet = selectors.last_wagers(table)
     game = games.banked(table.game)
     seats = []
     for n in range(1, table.seats + 1):
@@ -339,7 +329,7 @@ def _wagers_step(
             checked = bool(data.get(name)) if data is not None else "progressive" in before
             block["progressive"] = page.field(f"seat {n} progressive", name=name, checked=checked)
         seats.append(block)
-    last = table.rounds.filter(status=Round.Status.SETTLED).order_by("-number").first()
+    last = selectors.last_settled_round(table)
     ctx.update(seats=seats, rebet=bool(rebet) and data is None, last_round=last)
     if last is not None:
         ctx["last_round_house"] = show.dollars(last.house_win_cents, signed=True)
@@ -536,7 +526,7 @@ def _confirm_step(
 ) -> None:
     advice = state["advice"]
     try:
-        preview = svc.round_preview(round_)
+        preview = selectors.round_preview(round_)
     except ServiceError as err:
         page.top.append(err.message)
         preview = None
@@ -568,7 +558,7 @@ def _act(
 ) -> HttpResponse:
     """Run one step's service for the round the form was rendered for, then show what is next."""
     table = _my_table(request, table_id)
-    round_ = Round.objects.filter(table=table, pk=_int(request.POST.get("round")) or 0).first()
+    round_ = selectors.round_at(table, _int(request.POST.get("round")))
     try:
         if round_ is None:
             raise Refused("That round is not at this table: reload the page.", status=409)
