@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from fractions import Fraction
 from typing import Any
 
 from django.core.cache import cache
@@ -19,11 +20,11 @@ from django.core.cache import cache
 from core.errors import ServiceError
 from tables import games
 from tables.engine import contract
+from tables.engine.paytables import Paytable
+from tables.engine.progressive import Award, JackpotSplit, MeterConfig
 from tables.engine.settlement import Settlement
 from tables.games.base import engine_call
-from tables.models import DealerSession, ProgressiveMeter, Round, Table
-from tables.services.meters import meter_config
-from tables.services.paytables import engine_paytable
+from tables.models import DealerSession, PaytableVersion, ProgressiveMeter, Round, Table
 
 STEP_CARDS = "cards"
 STEP_DECISIONS = "decisions"
@@ -31,6 +32,29 @@ STEP_DEALER = "dealer"
 STEP_CONFIRM = "confirm"
 STEP_DONE = "done"
 PREVIEW_SECONDS = 3600
+
+
+def engine_paytable(version: PaytableVersion) -> Paytable:
+    """The engine's paytable for a stored version."""
+    return games.banked(version.game).paytable(f"{version.name} v{version.version}", version.lines)
+
+
+def meter_config(meter: ProgressiveMeter) -> MeterConfig:
+    """The engine's view of a meter (its state and rules)."""
+    return MeterConfig(
+        meter_cents=meter.value_cents,
+        reset_cents=meter.reset_cents,
+        rate=Fraction(str(meter.rate)),
+        wager_cents=meter.wager_cents,
+        awards_cents={
+            Award.ONE_COLOUR: meter.award_one_colour_cents,
+            Award.TWO_COLOUR: meter.award_two_colour_cents,
+            Award.FOUR_HIGH: meter.award_four_high_cents,
+            Award.FIVE_HIGH: meter.award_five_high_cents,
+        },
+        split=JackpotSplit(meter.split),
+        cap_cents=meter.cap_cents,
+    )
 
 
 def engine_round(round_: Round) -> dict[str, Any]:

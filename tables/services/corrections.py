@@ -20,11 +20,10 @@ from core.roles import (
 )
 from tables.engine import contract
 from tables.models import Round, SettlementLine, Table
+from tables.selectors import engine_paytable, meter_config
 from tables.signals import round_closed
 
 from . import ServiceError
-from .meters import meter_config
-from .paytables import engine_paytable
 from .rounds import _engine_call, _settlement_lines, validate_round_entry
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
@@ -13,28 +11,10 @@ from core.roles import (
     ADMINS,
     require,
 )
-from tables.engine.progressive import Award, JackpotSplit, MeterConfig
 from tables.engine.settlement import ProgressiveResult
 from tables.models import MeterEntry, ProgressiveMeter, Round
 
 from . import ServiceError
-
-
-def meter_config(meter: ProgressiveMeter) -> MeterConfig:
-    return MeterConfig(
-        meter_cents=meter.value_cents,
-        reset_cents=meter.reset_cents,
-        rate=Fraction(str(meter.rate)),
-        wager_cents=meter.wager_cents,
-        awards_cents={
-            Award.ONE_COLOUR: meter.award_one_colour_cents,
-            Award.TWO_COLOUR: meter.award_two_colour_cents,
-            Award.FOUR_HIGH: meter.award_four_high_cents,
-            Award.FIVE_HIGH: meter.award_five_high_cents,
-        },
-        split=JackpotSplit(meter.split),
-        cap_cents=meter.cap_cents,
-    )
 
 
 def meter_apply_round(*, meter: ProgressiveMeter, result: ProgressiveResult, round_: Round) -> None:

@@ -21,15 +21,9 @@ from core.roles import (
 )
 from tables import games
 from tables.engine.errors import EngineError
-from tables.engine.paytables import Paytable
 from tables.models import PaytableVersion, Table
 
 from . import ServiceError
-
-
-def engine_paytable(version: PaytableVersion) -> Paytable:
-    """The engine's paytable for a stored version."""
-    return games.banked(version.game).paytable(f"{version.name} v{version.version}", version.lines)
 
 
 def validate_limits(game: str, limits: Any) -> dict[str, dict[str, int]]:

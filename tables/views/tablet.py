@@ -30,14 +30,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from core.errors import ServiceError
 from core.roles import Role, has_role
+from tables import display as show
 from tables import games, selectors
 from tables.engine.errors import EngineError
 from tables.engine.money import format_cents
 from tables.models import Round, Table
 from tables.services import rounds as svc
 from tables.services.sessions import dealer_sign_in, dealer_sign_out
-
-from . import display as show
 
 View = Callable[..., HttpResponse]
 

@@ -26,8 +26,7 @@ from tables.engine.money import parse_cents
 from tables.engine.paytables import Game
 from tables.gaming_day import day_bounds, gaming_day_of, shift_of
 from tables.models import MeterEntry, ProgressiveMeter, Round, SettlementLine, Table
-from tables.services.meters import meter_config
-from tables.services.paytables import engine_paytable
+from tables.selectors import engine_paytable, meter_config
 
 pytestmark = pytest.mark.django_db
 

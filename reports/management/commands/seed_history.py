@@ -51,8 +51,7 @@ from tables.engine.progressive import MeterConfig
 from tables.gaming_day import day_bounds, gaming_day_of, shift_of
 from tables.management.commands.seed_demo import demo_tables, paytable_name
 from tables.models import PaytableVersion, Pit, ProgressiveMeter, Round, SettlementLine, Table
-from tables.services.meters import meter_config
-from tables.services.paytables import engine_paytable
+from tables.selectors import engine_paytable, meter_config
 from tables.simulation import STAKES_CENTS
 
 VOID_RATE = 0.001  # about one round in a thousand is voided

@@ -8,10 +8,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.errors import ServiceError
+from tables import display as show
 from tables.engine import entry, pyramid
 from tables.engine.cards import parse_card, parse_cards
 from tables.engine.errors import EngineError
-from tables.views import display as show
 
 from ..base import Decision, DemoTable, engine_call
 from ..rules_engine import RulesEngineGame

@@ -8,10 +8,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.errors import ServiceError
+from tables import display as show
 from tables.engine import entry
 from tables.engine.cards import RANKS
 from tables.engine.money import format_cents, parse_cents
-from tables.views import display as show
 
 from ..base import Decision, DemoTable, engine_call
 from ..rules_engine import RulesEngineGame
