@@ -46,7 +46,7 @@ class TableForm(forms.ModelForm):  # type: ignore[type-arg]
         help_texts = {
             "paytable_version": "Only approved versions are offered. A new version applies to "
             "rounds that start after it is assigned.",
-            "meter": "Three Card Lowball tables only: the progressive meter the table feeds.",
+            "meter": "Only for a game that takes a progressive: the meter the table feeds.",
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -74,6 +74,16 @@ def report_wagers() -> list[str]:
     return order
 
 
+def api_help(attribute: str) -> str:
+    """Every banked game's words for one API field ("2nd Chance: ...; Lowball: ..."), for the
+    API's schema."""
+    return " ".join(
+        f"{g.label}: {getattr(g, attribute)}"
+        for g in GAMES.values()
+        if isinstance(g, BankedGame) and getattr(g, attribute, "")
+    )
+
+
 def _register_builtin() -> None:
     from .lowball import Lowball
     from .pyramid import Pyramid
@@ -93,6 +103,7 @@ __all__ = [
     "GameDefinition",
     "UnknownGame",
     "all_games",
+    "api_help",
     "banked",
     "choices",
     "get",

@@ -76,6 +76,11 @@ class GameDefinition:
     def __str__(self) -> str:
         return self.label
 
+    def tablet_page(self, request: Any, table: Any) -> Any:
+        """The tablet's page of a table of this game, for a game with a flow of its own (a
+        banked game is played in the tablet's five steps instead)."""
+        raise NotImplementedError(f"{self.label} has no tablet flow")
+
 
 class BankedGame(GameDefinition):
     """A house-banked game played in the tablet's steps, settled by its engine."""
@@ -104,6 +109,10 @@ class BankedGame(GameDefinition):
     decision_grid: ClassVar[bool] = False  # the decisions take new cards from the tap grid
     # High-card hands say their highest card in this rank order ("King high"); None: never.
     high_card_order: ClassVar[str | None] = None
+
+    # --- the API's schema (one sentence each) ---------------------------------------------
+    api_wagers: ClassVar[str] = ""  # "ante, pair_plus."
+    api_decision: ClassVar[str] = ""  # '{} to stand, or {"mulligan": true, ...}.'
 
     # --- the engine -----------------------------------------------------------------------
     def paytable(self, name: str, lines: Mapping[str, Any]) -> Paytable:

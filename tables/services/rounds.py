@@ -190,6 +190,12 @@ def round_open(*, table: Table, dealer: AbstractBaseUser, wagers: dict[Any, Any]
         raise ServiceError(
             f"round {open_round} is still open: settle it first", code="round_open", status=409
         )
+    if not isinstance(games.get(table.game), games.BankedGame):
+        raise ServiceError(
+            f"{table} plays {games.get(table.game).label}: its hands are not banked rounds",
+            code="not_banked",
+            status=409,
+        )
     seats = validate_wagers(table, wagers)
     number = (table.rounds.aggregate(m=Max("number"))["m"] or 0) + 1
     round_ = Round.objects.create(

@@ -173,7 +173,11 @@ def sign_out(request: HttpRequest) -> HttpResponse:
 @dealer_only
 @require_GET
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
-    return _render_table(request, _my_table(request, table_id))
+    table = _my_table(request, table_id)
+    game = games.get(table.game)
+    if not isinstance(game, games.BankedGame):  # a game with a tablet flow of its own
+        return game.tablet_page(request, table)  # type: ignore[no-any-return]
+    return _render_table(request, table)
 
 
 _open_round = selectors.open_round

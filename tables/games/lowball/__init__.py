@@ -28,6 +28,8 @@ class Lowball(RulesEngineGame):
     seat_keys = frozenset({"seat", "wagers", "cards", "discard", "draw"})
     decision_keys = ("discard", "draw")
     decide_template = "games/lowball.html"
+    api_wagers = "ante, bonus (equal to the ante, defaults to it), progressive (the meter's wager)."
+    api_decision = '{"discard": [...], "draw": [...]}.'
     decisions_help = "Each player stands pat, or discards one or two cards and draws as many."
     wagers_note = "The bonus always equals the ante."
     bonus_equals_ante = True

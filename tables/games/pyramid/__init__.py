@@ -36,6 +36,8 @@ class Pyramid(RulesEngineGame):
     seat_keys = frozenset({"seat", "wagers", "cards", "one_card", "house_way"})
     decision_keys = ("one_card", "house_way")
     decide_template = "games/pyramid.html"
+    api_wagers = "ante."
+    api_decision = '{"one_card": "Qd"} or {"house_way": true}.'
     decisions_help = (
         "Each player sets a two-card hand and a one-card hand, or asks for the house way."
     )

@@ -31,6 +31,8 @@ class SecondChance(RulesEngineGame):
     seat_keys = frozenset({"seat", "wagers", "cards", "mulligan"})
     decision_keys = ("mulligan",)
     decide_template = "games/second_chance.html"
+    api_wagers = "ante, pair_plus."
+    api_decision = '{} to stand, or {"mulligan": true, "cards": [...], "pair_plus": "5.00"?}.'
     decisions_help = (
         "Each player stands, or takes a mulligan: raises the ante again and gets three new cards."
     )
