@@ -28,11 +28,7 @@ from rest_framework.authtoken.admin import TokenAdmin
 from rest_framework.authtoken.models import TokenProxy
 
 from core.errors import ServiceError
-from core.roles import (
-    ADMIN_SITE,
-    Role,
-    has_role,
-)
+from core.roles import ADMIN_SITE, SECURITY, Role, has_any_role
 
 from .authentication import revoke_tokens, token_expired
 from .lockout import lockout_lift
@@ -44,7 +40,7 @@ ADMIN_SITE_ROLES = {r.value for r in ADMIN_SITE}
 
 def is_security(request: HttpRequest) -> bool:
     user = request.user
-    return bool(user.is_active and (user.is_superuser or has_role(user, Role.SECURITY)))
+    return bool(user.is_active and (user.is_superuser or has_any_role(user, SECURITY)))
 
 
 def check_roles(groups: Any, *, account: Any, acting: Any) -> None:

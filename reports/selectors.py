@@ -12,6 +12,7 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
 from audit.selectors import search_events
+from tables import games
 from tables.models import Round
 
 from .models import HoldSummary
@@ -30,8 +31,6 @@ GROUPS = {
     "shift": ["shift"],
     "gaming_day": ["gaming_day"],
 }
-# Every wager a settlement line can name, in display order.
-WAGERS = ["ante", "raise", "bonus", "pair_plus", "mulligan_pair_plus", "progressive"]
 FIGURES = [
     "rounds",
     "hands",
@@ -57,8 +56,9 @@ def hold_rows(
     fields = GROUPS[by]
     # The wagers' handle is summed in the same SQL aggregate (reading every summary's JSON back
     # into Python grew with the range: about 0.8 s for a year of a busy floor).
+    wagers = games.report_wagers()  # every wager a settlement line can name (each game's)
     per_wager = {
-        f"_w_{w}": Sum(Cast(KT(f"handle_by_wager__{w}"), BigIntegerField())) for w in WAGERS
+        f"_w_{w}": Sum(Cast(KT(f"handle_by_wager__{w}"), BigIntegerField())) for w in wagers
     }
     rows = list(
         qs.values(*fields).annotate(**{f: Sum(f) for f in FIGURES}, **per_wager).order_by(*fields)
@@ -66,9 +66,9 @@ def hold_rows(
     for row in rows:
         row["hold_percent"] = hold_percent(row["win_cents"], row["handle_cents"])
         row["handle_by_wager"] = {
-            w: row.pop(f"_w_{w}") for w in WAGERS if row.get(f"_w_{w}") is not None
+            w: row.pop(f"_w_{w}") for w in wagers if row.get(f"_w_{w}") is not None
         }
-        for w in WAGERS:
+        for w in wagers:
             row.pop(f"_w_{w}", None)
     return rows
 

@@ -54,6 +54,11 @@ PLURAL = {"A": "aces", "K": "kings", "Q": "queens", "J": "jacks"}
 RANK_WORD = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack", "T": "10"}
 
 
+def wager_label(wager: str) -> str:
+    """`"pair_plus"` -> `"Pair Plus"` (a wager no game named before reads as its words)."""
+    return WAGER_LABEL.get(wager) or wager.replace("_", " ").title()
+
+
 def rank_label(rank: str) -> str:
     return "10" if rank == "T" else rank
 
@@ -130,12 +135,12 @@ def hand_label(
 
 def wager_summary(wagers: dict[str, str]) -> str:
     """`{"ante": "10.00", "bonus": "10.00"}` -> `"Ante $10.00 · Bonus $10.00"`."""
-    return " · ".join(f"{WAGER_LABEL.get(k, k)} {amount(v)}" for k, v in wagers.items())
+    return " · ".join(f"{wager_label(k)} {amount(v)}" for k, v in wagers.items())
 
 
 def limits_summary(limits: dict[str, Any]) -> list[str]:
     return [
-        f"{WAGER_LABEL.get(w, w)} {dollars(lim['min_cents'])} to {dollars(lim['max_cents'])}"
+        f"{wager_label(w)} {dollars(lim['min_cents'])} to {dollars(lim['max_cents'])}"
         for w, lim in limits.items()
     ]
 
@@ -153,7 +158,7 @@ def paytable_rows(lines: dict[str, dict[str, str]]) -> list[dict[str, Any]]:
                     "odds": f"{num} to {den or 1}",
                 }
             )
-        rows.append({"wager": WAGER_LABEL.get(wager, wager), "lines": entries})
+        rows.append({"wager": wager_label(wager), "lines": entries})
     return rows
 
 
@@ -178,7 +183,7 @@ def settlement(data: dict[str, Any], high_card_order: str | None) -> dict[str, A
             handle += stake
             lines.append(
                 {
-                    "wager": WAGER_LABEL.get(line["wager"], line["wager"]),
+                    "wager": wager_label(line["wager"]),
                     "key": line["wager"],
                     "stake": dollars(stake),
                     "result": line["result"],

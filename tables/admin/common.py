@@ -22,10 +22,7 @@ from django.utils.timezone import localtime
 from audit.kinds import EventKind
 from audit.services import audit_record, audit_refused
 from core.errors import ServiceError
-from core.roles import (
-    Role,
-    has_role,
-)
+from core.roles import ADMINS, has_any_role
 from tables.engine.errors import EngineError
 from tables.engine.money import format_cents, parse_cents
 from tables.models import Table
@@ -132,7 +129,7 @@ class PercentField(forms.CharField):
 
 
 def is_floor_admin(request: HttpRequest) -> bool:
-    return has_role(request.user, Role.ADMIN)
+    return has_any_role(request.user, ADMINS)
 
 
 class ServiceRefused(Exception):

@@ -29,7 +29,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.errors import ServiceError
-from core.roles import Role, has_role
+from core.roles import DEALERS, require
 from tables import display as show
 from tables import games, selectors
 from tables.engine.errors import EngineError
@@ -78,10 +78,15 @@ def dealer_only(view: View) -> View:
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not has_role(request.user, Role.DEALER):
-            return _forbidden(
-                request, "The dealer tablet is for dealers: sign in with a dealer's login."
+        try:
+            require(
+                request.user,
+                DEALERS,
+                "use the tablet",
+                message="The dealer tablet is for dealers: sign in with a dealer's login.",
             )
+        except PermissionDenied as err:
+            return _forbidden(request, str(err))
         try:
             return view(request, *args, **kwargs)
         except PermissionDenied as err:
@@ -323,7 +328,7 @@ def _wagers_step(
                     f"seat {n} {wager}",
                     name=name,
                     wager=wager,
-                    label=show.WAGER_LABEL[wager],
+                    label=show.wager_label(wager),
                     value=_value(data, name, before.get(wager, "")),
                 )
             )
