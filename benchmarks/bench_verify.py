@@ -84,6 +84,7 @@ def main() -> None:
         "DATABASE_URL": url,
         "AUDIT_ANCHOR_PATH": str(tmp / "anchor.jsonl"),
         "DJANGO_SETTINGS_MODULE": "casino.settings",
+        "DJANGO_DEBUG": "true",  # the development keys sign the benchmark's checkpoints
     }
     os.environ.update(env)
     import django
