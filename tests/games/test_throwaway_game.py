@@ -139,6 +139,8 @@ def database_accepts(name: str) -> Iterator[None]:
     SQLite cannot alter a CHECK without rebuilding the table (and its guard triggers), so its
     checks are set aside for this connection instead."""
     if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:  # no ALTER while deferred checks are pending
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
         with connection.schema_editor() as editor:
             for model, check in (
                 (Table, "table_game_valid"),
@@ -149,6 +151,8 @@ def database_accepts(name: str) -> Iterator[None]:
                 editor.add_constraint(
                     model, CheckConstraint(condition=Q(game__in=games.names()), name=check)
                 )
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL DEFERRED")  # as they were: initially deferred
         yield
         return
     with connection.cursor() as cursor:

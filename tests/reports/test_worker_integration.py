@@ -151,7 +151,7 @@ def test_a_worker_killed_mid_job_leaves_the_report_stale_and_the_next_worker_reb
     assert not HoldSummary.objects.filter(table=table).exists()
     worker = start_worker(worker_env)
     try:
-        from audit.tasks import refresh_stale_reports
+        from reports.tasks import refresh_stale_reports
 
         refresh_stale_reports.delay()
         assert wait_until(
