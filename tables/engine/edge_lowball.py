@@ -1,0 +1,262 @@
+"""Three Card Lowball: the Ante+Bonus and the progressive, by sampling; the jackpot exactly.
+
+Both draws depend on the cards, the player's before the dealer's, so the rounds are sampled
+(heads-up: one seat against the dealer, one deck). A sample deals 12 cards as four groups of
+three and plays every way of giving the groups the roles (the player's first hand, the
+dealer's, the player's draw, the dealer's draw): 24 rounds, each on its own a uniformly random
+deal, whose mean is one observation. A mixed strategy is taken in expectation.
+
+The progressive's jackpot (the player's first three cards and the dealer's both 4-2-A) is
+rare and pays the meter, so it is counted exactly instead of sampled: of the 407,170,400
+(player, dealer) first hands, `jackpot_deals()` are both 4-2-A. The sampled net leaves the
+jackpot out (such a round loses its stake and wins no fixed award: the jackpot is the seat's
+single award) and the exact part is added back.
+
+Lookups are the engine's evaluators (`edge_fast`); the tests settle sampled rounds with
+`lowball.settle` and compare.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from itertools import permutations
+from typing import Final
+
+from . import lowball
+from .cards import Card
+from .edge_fast import HANDS, card_numbers, cards_of, index, lowball_names, lowball_scores, table
+from .edge_stats import Sampler
+from .paytables import Paytable
+from .progressive import Award, MeterConfig
+from .rankings import is_a24
+from .strategies import Mix
+
+_R52: Final = range(52)
+GROUPS: Final = 4  # three-card groups dealt per sample
+ROLES: Final = tuple(permutations(range(GROUPS), 4))
+
+
+@cache
+def jackpot_deals() -> int:
+    """(player, dealer) first-hand pairs, disjoint, both 4-2-A: out of 407,170,400."""
+    a24 = [set(h) for h in HANDS if is_a24(cards_of(h))]
+    return sum(1 for p in a24 for d in a24 if not p & d)
+
+
+@dataclass(frozen=True)
+class LowballTables:
+    score: list[int]
+    bonus: list[float]  # the bonus odds of a winning final hand (0.0: it pushes)
+    award: list[float]  # the fixed progressive award of a winning final hand, in wager units
+    first_award: list[float]  # the award of a winning 4-2-A first hand (one or two colours)
+    dealer_kept: list[tuple[int, ...]]  # the dealer's cards kept by the house way
+    kept: list[tuple[tuple[float, tuple[int, ...]], ...]]  # (weight, cards kept) per play
+
+
+def _kept(cards: Sequence[Card], discard: Sequence[Card]) -> tuple[int, ...]:
+    return card_numbers([c for c in cards if c not in discard])
+
+
+def lowball_tables(
+    paytable: Paytable, mix: Mix[tuple[Card, ...]], meter: MeterConfig
+) -> LowballTables:
+    odds = paytable.tables["bonus"]
+    names = lowball_names()
+    unit = meter.wager_cents
+    awards = meter.awards_cents
+    final_award = {
+        "a24_one_colour": awards[Award.FOUR_HIGH],
+        "a24_two_colour": awards[Award.FOUR_HIGH],
+        "a34": awards[Award.FOUR_HIGH],
+        "five_high": awards[Award.FIVE_HIGH],
+    }
+
+    def first(cards: tuple[Card, ...]) -> float:
+        if not is_a24(cards):
+            return 0.0
+        one = len({c.is_red for c in cards}) == 1
+        return awards[Award.ONE_COLOUR if one else Award.TWO_COLOUR] / unit
+
+    def plays(cards: tuple[Card, ...]) -> tuple[tuple[float, tuple[int, ...]], ...]:
+        merged: dict[tuple[int, ...], Fraction] = {}
+        for weight, play in mix.plays:
+            kept = _kept(cards, play(cards))
+            merged[kept] = merged.get(kept, Fraction(0)) + weight
+        return tuple((float(w), k) for k, w in merged.items())
+
+    return LowballTables(
+        score=lowball_scores(),
+        bonus=[float(odds[n]) if n in odds else 0.0 for n in names],
+        award=[final_award.get(n, 0) / unit for n in names],
+        first_award=table(first, 0.0),
+        dealer_kept=table(lambda c: _kept(c, lowball.dealer_house_way(c).proposal), ()),
+        kept=table(plays, ()),
+    )
+
+
+def _final(kept: tuple[int, ...], draw: Sequence[int]) -> int:
+    n = len(kept)
+    if n == 3:
+        return kept[0] * 2704 + kept[1] * 52 + kept[2]
+    if n == 2:
+        return kept[0] * 2704 + kept[1] * 52 + draw[0]
+    return kept[0] * 2704 + draw[0] * 52 + draw[1]
+
+
+PAIRS: Final = tuple(permutations(range(GROUPS), 2))
+
+
+def sample(
+    paytable: Paytable,
+    mix: Mix[tuple[Card, ...]],
+    meter: MeterConfig,
+    samples: int,
+    rng: random.Random,
+) -> tuple[Sampler, Sampler]:
+    """(Ante+Bonus per unit of Ante, progressive per unit of its wager). The progressive's
+    sample counts 0 for a round whose first hand is 4-2-A: `sample_a24` samples those.
+
+    In the 24 role assignments each (hand, draw) pair of groups is used twice, so the
+    dealer's and the player's final hands are worked out once per pair (12 each)."""
+    t = lowball_tables(paytable, mix, meter)
+    score, bonus, award, first_award = t.score, t.bonus, t.award, t.first_award
+    dealer_kept, kept_by = t.dealer_kept, t.kept
+    main = Sampler(group=len(ROLES))
+    prog = Sampler(group=len(ROLES))
+    draw_sample = rng.sample
+    per = 1.0 / len(ROLES)
+    pairs = PAIRS
+    for _ in range(samples):
+        d = draw_sample(_R52, 3 * GROUPS)
+        groups = [d[k : k + 3] for k in range(0, 3 * GROUPS, 3)]
+        h = [g[0] * 2704 + g[1] * 52 + g[2] for g in groups]
+        dealer = [0] * (GROUPS * GROUPS)
+        player: list[list[tuple[float, int, float, float, float]]] = [[]] * (GROUPS * GROUPS)
+        for i, j in pairs:
+            dealer[i * GROUPS + j] = score[_final(dealer_kept[h[i]], groups[j])]
+            outs = []
+            skip = first_award[h[i]] > 0.0
+            lose = 0.0 if skip else -1.0
+            for weight, kept in kept_by[h[i]]:
+                final = _final(kept, groups[j])
+                win = 0.0 if skip else award[final] - 1.0
+                outs.append((weight, score[final], 1.0 + bonus[final], win, lose))
+            player[i * GROUPS + j] = outs
+        m_net = m_sq = p_net = p_sq = 0.0
+        for a, b, c, x in ROLES:
+            ds = dealer[b * GROUPS + x]
+            for weight, ps, win, pwin, plose in player[a * GROUPS + c]:
+                if ps < ds:
+                    m_net += weight * win
+                    m_sq += weight * win * win
+                    p_net += weight * pwin
+                    p_sq += weight * pwin * pwin
+                else:
+                    if ps > ds:
+                        m_net -= weight * 2.0
+                        m_sq += weight * 4.0
+                    p_net += weight * plose
+                    p_sq -= weight * plose
+        main.add(m_net * per, 2.0, m_sq * per)
+        prog.add(p_net * per, 1.0, p_sq * per)
+    return main, prog
+
+
+# The 60 first hands that are 4-2-A, and the roles of the other three groups.
+A24_HANDS: Final = tuple(h for h in HANDS if is_a24(cards_of(h)))
+A24_ROLES: Final = tuple(permutations(range(1, 4)))
+
+
+def sample_a24(
+    paytable: Paytable,
+    mix: Mix[tuple[Card, ...]],
+    meter: MeterConfig,
+    samples: int,
+    rng: random.Random,
+) -> Sampler:
+    """The progressive per unit given a 4-2-A first hand (a stratum of weight 60/22,100,
+    where the 200 and 50 awards are): the first hand drawn from the 60, nine more cards from
+    the other 49 played in the six role assignments. The jackpot is left out (-1)."""
+    t = lowball_tables(paytable, mix, meter)
+    score, first_award = t.score, t.first_award
+    dealer_kept, kept_by = t.dealer_kept, t.kept
+    out = Sampler(group=len(A24_ROLES))
+    per = 1.0 / len(A24_ROLES)
+    for _ in range(samples):
+        hand = rng.choice(A24_HANDS)
+        rest = rng.sample([c for c in _R52 if c not in hand], 9)
+        groups = (hand, rest[0:3], rest[3:6], rest[6:9])
+        h = [index(*g) for g in groups]
+        first = h[0]
+        p_net = p_sq = 0.0
+        for b, c, x in A24_ROLES:
+            dealer_first = h[b]
+            ds = score[_final(dealer_kept[dealer_first], groups[x])]
+            for weight, kept in kept_by[first]:
+                ps = score[_final(kept, groups[c])]
+                # a loss, a push or the jackpot (counted exactly apart) is -1
+                won = ps < ds and not first_award[dealer_first]
+                pg = first_award[first] - 1.0 if won else -1.0
+                p_net += weight * pg
+                p_sq += weight * pg * pg
+        out.add(p_net * per, 1.0, p_sq * per)
+    return out
+
+
+def play_deal(
+    deal: Sequence[int], roles: Sequence[int], t: LowballTables, kept: tuple[int, ...]
+) -> tuple[float, float]:
+    """The fast path's nets (Ante+Bonus per unit of Ante, progressive per unit, jackpot
+    left out) for one role assignment, the player keeping `kept`: for the tests."""
+    groups = [tuple(deal[3 * g : 3 * g + 3]) for g in range(4)]
+    h = [index(*g) for g in groups]
+    a, b, c, x = roles
+    ds = t.score[_final(t.dealer_kept[h[b]], groups[x])]
+    final = _final(kept, groups[c])
+    ps = t.score[final]
+    fa = t.first_award[h[a]]
+    if ps < ds:
+        if fa and t.first_award[h[b]]:
+            return 1.0 + t.bonus[final], -1.0
+        return 1.0 + t.bonus[final], (fa or t.award[final]) - 1.0
+    return (0.0, -1.0) if ps == ds else (-2.0, -1.0)
+
+
+def settle_sampled(
+    deal: Sequence[int],
+    roles: Sequence[int],
+    discard: Sequence[Card],
+    paytable: Paytable,
+    meter: MeterConfig,
+) -> tuple[int, int, bool]:
+    """The engine's own settlement of one role assignment (Ante and Bonus 100 cents each):
+    (Ante+Bonus net cents, progressive net cents, whether it was the jackpot)."""
+    groups = [cards_of(deal[3 * g : 3 * g + 3]) for g in range(4)]
+    first, dealer_cards, draw, dealer_draw = (groups[r] for r in roles)
+    way = lowball.dealer_house_way(dealer_cards)
+    seat = lowball.Seat(
+        1,
+        100,
+        100,
+        first,
+        discard=tuple(discard),
+        draw=draw[: len(discard)],
+        progressive_cents=meter.wager_cents,
+    )
+    result = lowball.settle(
+        lowball.Round(
+            dealer_cards,
+            (seat,),
+            dealer_draw=dealer_draw[: len(way.proposal)],
+            progressive=meter,
+        ),
+        paytable,
+    )
+    lines = {line.wager: line for line in result.seats[0].lines}
+    main = lines["ante"].net_cents + lines["bonus"].net_cents
+    jackpot = lines["progressive"].award == Award.JACKPOT.value
+    return main, lines["progressive"].net_cents, jackpot
