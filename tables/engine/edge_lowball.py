@@ -232,12 +232,17 @@ def settle_sampled(
     discard: Sequence[Card],
     paytable: Paytable,
     meter: MeterConfig,
+    t: LowballTables,
 ) -> tuple[int, int, bool]:
     """The engine's own settlement of one role assignment (Ante and Bonus 100 cents each):
-    (Ante+Bonus net cents, progressive net cents, whether it was the jackpot)."""
+    (Ante+Bonus net cents, progressive net cents, whether it was the jackpot). The dealer
+    discards what the fast path's table says: where the house way leaves a free choice
+    (which card of a pair), the engine proposes by the order the cards are entered in and
+    accepts either, and the table holds the choice for the cards in deck order."""
     groups = [cards_of(deal[3 * g : 3 * g + 3]) for g in range(4)]
     first, dealer_cards, draw, dealer_draw = (groups[r] for r in roles)
-    way = lowball.dealer_house_way(dealer_cards)
+    kept = set(cards_of(t.dealer_kept[index(*deal[3 * roles[1] : 3 * roles[1] + 3])]))
+    dealer_discard = tuple(c for c in dealer_cards if c not in kept)
     seat = lowball.Seat(
         1,
         100,
@@ -251,7 +256,8 @@ def settle_sampled(
         lowball.Round(
             dealer_cards,
             (seat,),
-            dealer_draw=dealer_draw[: len(way.proposal)],
+            dealer_draw=dealer_draw[: len(dealer_discard)],
+            dealer_discard=dealer_discard,
             progressive=meter,
         ),
         paytable,
