@@ -36,8 +36,7 @@ from .rankings import is_a24
 from .strategies import Mix
 
 _R52: Final = range(52)
-GROUPS: Final = 4  # three-card groups dealt per sample
-ROLES: Final = tuple(permutations(range(GROUPS), 4))
+ROLES: Final = tuple(permutations(range(4)))
 
 
 @cache
@@ -55,6 +54,15 @@ class LowballTables:
     first_award: list[float]  # the award of a winning 4-2-A first hand (one or two colours)
     dealer_kept: list[tuple[int, ...]]  # the dealer's cards kept by the house way
     kept: list[tuple[tuple[float, tuple[int, ...]], ...]]  # (weight, cards kept) per play
+    # The same as index arithmetic: a final hand is `base + offset[group][draws]`.
+    dealer_base: list[tuple[int, int]]  # (base, cards drawn)
+    plays: list[tuple[tuple[float, int, int], ...]]  # (weight, base, cards drawn)
+
+
+def _base(kept: tuple[int, ...]) -> tuple[int, int]:
+    """The index part of the kept cards (first places), and how many cards are drawn."""
+    weights = (2704, 52, 1)
+    return sum(c * w for c, w in zip(kept, weights, strict=False)), 3 - len(kept)
 
 
 def _kept(cards: Sequence[Card], discard: Sequence[Card]) -> tuple[int, ...]:
@@ -88,13 +96,31 @@ def lowball_tables(
             merged[kept] = merged.get(kept, Fraction(0)) + weight
         return tuple((float(w), k) for k, w in merged.items())
 
+    def dealer(cards: tuple[Card, ...]) -> tuple[tuple[int, ...], tuple[int, int]]:
+        kept = _kept(cards, lowball.dealer_house_way(cards).proposal)
+        return kept, _base(kept)
+
+    def player(
+        cards: tuple[Card, ...],
+    ) -> tuple[tuple[tuple[float, tuple[int, ...]], ...], tuple[tuple[float, int, int], ...]]:
+        options = plays(cards)
+        return options, tuple((w, *_base(k)) for w, k in options)
+
+    no_dealer: tuple[tuple[int, ...], tuple[int, int]] = ((), (0, 0))
+    no_player: tuple[
+        tuple[tuple[float, tuple[int, ...]], ...], tuple[tuple[float, int, int], ...]
+    ] = ((), ())
+    dealers = table(dealer, no_dealer)
+    players = table(player, no_player)
     return LowballTables(
         score=lowball_scores(),
         bonus=[float(odds[n]) if n in odds else 0.0 for n in names],
         award=[final_award.get(n, 0) / unit for n in names],
         first_award=table(first, 0.0),
-        dealer_kept=table(lambda c: _kept(c, lowball.dealer_house_way(c).proposal), ()),
-        kept=table(plays, ()),
+        dealer_kept=[k for k, _ in dealers],
+        kept=[k for k, _ in players],
+        dealer_base=[b for _, b in dealers],
+        plays=[b for _, b in players],
     )
 
 
@@ -107,49 +133,56 @@ def _final(kept: tuple[int, ...], draw: Sequence[int]) -> int:
     return kept[0] * 2704 + draw[0] * 52 + draw[1]
 
 
-PAIRS: Final = tuple(permutations(range(GROUPS), 2))
+PAIRS: Final = tuple(permutations(range(4), 2))
 
 
-def sample(
-    paytable: Paytable,
-    mix: Mix[tuple[Card, ...]],
-    meter: MeterConfig,
-    samples: int,
-    rng: random.Random,
-) -> tuple[Sampler, Sampler]:
+def sample(t: LowballTables, samples: int, rng: random.Random) -> tuple[Sampler, Sampler]:
     """(Ante+Bonus per unit of Ante, progressive per unit of its wager). The progressive's
     sample counts 0 for a round whose first hand is 4-2-A: `sample_a24` samples those.
 
     In the 24 role assignments each (hand, draw) pair of groups is used twice, so the
     dealer's and the player's final hands are worked out once per pair (12 each)."""
-    t = lowball_tables(paytable, mix, meter)
     score, bonus, award, first_award = t.score, t.bonus, t.award, t.first_award
-    dealer_kept, kept_by = t.dealer_kept, t.kept
+    dealer_base, plays = t.dealer_base, t.plays
     main = Sampler(group=len(ROLES))
     prog = Sampler(group=len(ROLES))
     draw_sample = rng.sample
     per = 1.0 / len(ROLES)
     pairs = PAIRS
     for _ in range(samples):
-        d = draw_sample(_R52, 3 * GROUPS)
-        groups = [d[k : k + 3] for k in range(0, 3 * GROUPS, 3)]
-        h = [g[0] * 2704 + g[1] * 52 + g[2] for g in groups]
-        dealer = [0] * (GROUPS * GROUPS)
-        player: list[list[tuple[float, int, float, float, float]]] = [[]] * (GROUPS * GROUPS)
+        d = draw_sample(_R52, 12)
+        a0, a1, a2, b0, b1, b2, c0, c1, c2, x0, x1, x2 = d
+        h = (
+            a0 * 2704 + a1 * 52 + a2,
+            b0 * 2704 + b1 * 52 + b2,
+            c0 * 2704 + c1 * 52 + c2,
+            x0 * 2704 + x1 * 52 + x2,
+        )
+        offsets = (
+            (0, a0, a0 * 52 + a1),
+            (0, b0, b0 * 52 + b1),
+            (0, c0, c0 * 52 + c1),
+            (0, x0, x0 * 52 + x1),
+        )
+        dealer = [0] * 16
+        player: list[list[tuple[float, int, float, float, float]]] = [[]] * 16
         for i, j in pairs:
-            dealer[i * GROUPS + j] = score[_final(dealer_kept[h[i]], groups[j])]
+            hand = h[i]
+            off = offsets[j]
+            db = dealer_base[hand]
+            dealer[i * 4 + j] = score[db[0] + off[db[1]]]
             outs = []
-            skip = first_award[h[i]] > 0.0
+            skip = first_award[hand] > 0.0
             lose = 0.0 if skip else -1.0
-            for weight, kept in kept_by[h[i]]:
-                final = _final(kept, groups[j])
+            for weight, base, n in plays[hand]:
+                final = base + off[n]
                 win = 0.0 if skip else award[final] - 1.0
                 outs.append((weight, score[final], 1.0 + bonus[final], win, lose))
-            player[i * GROUPS + j] = outs
+            player[i * 4 + j] = outs
         m_net = m_sq = p_net = p_sq = 0.0
         for a, b, c, x in ROLES:
-            ds = dealer[b * GROUPS + x]
-            for weight, ps, win, pwin, plose in player[a * GROUPS + c]:
+            ds = dealer[b * 4 + x]
+            for weight, ps, win, pwin, plose in player[a * 4 + c]:
                 if ps < ds:
                     m_net += weight * win
                     m_sq += weight * win * win
@@ -171,17 +204,10 @@ A24_HANDS: Final = tuple(h for h in HANDS if is_a24(cards_of(h)))
 A24_ROLES: Final = tuple(permutations(range(1, 4)))
 
 
-def sample_a24(
-    paytable: Paytable,
-    mix: Mix[tuple[Card, ...]],
-    meter: MeterConfig,
-    samples: int,
-    rng: random.Random,
-) -> Sampler:
+def sample_a24(t: LowballTables, samples: int, rng: random.Random) -> Sampler:
     """The progressive per unit given a 4-2-A first hand (a stratum of weight 60/22,100,
     where the 200 and 50 awards are): the first hand drawn from the 60, nine more cards from
     the other 49 played in the six role assignments. The jackpot is left out (-1)."""
-    t = lowball_tables(paytable, mix, meter)
     score, first_award = t.score, t.first_award
     dealer_kept, kept_by = t.dealer_kept, t.kept
     out = Sampler(group=len(A24_ROLES))

@@ -384,8 +384,9 @@ def _lowball(
         )
     mix = strategies.LOWBALL[strategy]
     n = samples or DEFAULT_SAMPLES["lowball"]
-    main, prog = edge_lowball.sample(paytable, mix, meter, n, rng)
-    a24 = edge_lowball.sample_a24(paytable, mix, meter, max(n // 5, 1), rng)
+    t = edge_lowball.lowball_tables(paytable, mix, meter)
+    main, prog = edge_lowball.sample(t, n, rng)
+    a24 = edge_lowball.sample_a24(t, max(n // 5, 1), rng)
     p_jackpot = edge_lowball.jackpot_deals() / edge_pyramid.TOTAL_DEALS
     jackpot = meter.meter_cents / meter.wager_cents
     p_a24 = len(edge_lowball.A24_HANDS) / len(HANDS)
