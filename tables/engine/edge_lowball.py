@@ -10,7 +10,9 @@ The progressive's jackpot (the player's first three cards and the dealer's both 
 rare and pays the meter, so it is counted exactly instead of sampled: of the 407,170,400
 (player, dealer) first hands, `jackpot_deals()` are both 4-2-A. The sampled net leaves the
 jackpot out (such a round loses its stake and wins no fixed award: the jackpot is the seat's
-single award) and the exact part is added back.
+single award) and the exact part is added back. The rounds whose first hand is 4-2-A (where
+the 200 and 50 awards are) are sampled apart, in two strata (one colour, two colours) of
+known weight, so these rare large awards add little to the spread of the estimate.
 
 Lookups are the engine's evaluators (`edge_fast`); the tests settle sampled rounds with
 `lowball.settle` and compare.
@@ -201,19 +203,26 @@ def sample(t: LowballTables, samples: int, rng: random.Random) -> tuple[Sampler,
 
 # The 60 first hands that are 4-2-A, and the roles of the other three groups.
 A24_HANDS: Final = tuple(h for h in HANDS if is_a24(cards_of(h)))
+A24_ONE_COLOUR: Final = tuple(
+    h for h in A24_HANDS if len({c.is_red for c in cards_of(h)}) == 1
+)  # 12 hands
+A24_TWO_COLOUR: Final = tuple(h for h in A24_HANDS if h not in A24_ONE_COLOUR)  # 48 hands
 A24_ROLES: Final = tuple(permutations(range(1, 4)))
 
 
-def sample_a24(t: LowballTables, samples: int, rng: random.Random) -> Sampler:
-    """The progressive per unit given a 4-2-A first hand (a stratum of weight 60/22,100,
-    where the 200 and 50 awards are): the first hand drawn from the 60, nine more cards from
-    the other 49 played in the six role assignments. The jackpot is left out (-1)."""
+def sample_a24(
+    t: LowballTables, samples: int, rng: random.Random, hands: Sequence[tuple[int, int, int]]
+) -> Sampler:
+    """The progressive per unit given a first hand among `hands`, 4-2-A hands of one colour
+    or of two (strata of weights 12/22,100 and 48/22,100, where the 200 and 50 awards are):
+    the first hand drawn from them, nine more cards from the other 49 played in the six role
+    assignments. The jackpot is left out (-1)."""
     score, first_award = t.score, t.first_award
     dealer_kept, kept_by = t.dealer_kept, t.kept
     out = Sampler(group=len(A24_ROLES))
     per = 1.0 / len(A24_ROLES)
     for _ in range(samples):
-        hand = rng.choice(A24_HANDS)
+        hand = rng.choice(hands)
         rest = rng.sample([c for c in _R52 if c not in hand], 9)
         groups = (hand, rest[0:3], rest[3:6], rest[6:9])
         h = [index(*g) for g in groups]

@@ -246,7 +246,10 @@ def _pyramid_sampled(
         settings = edge_pyramid.legal_settings(rc.cards)
         merged: dict[int, Fraction] = {}
         for weight, play in mix.plays:
-            alone = play(rc.cards).rank
+            if play is strategies.alone_optimal:  # at this paytable's odds
+                alone = edge_pyramid.optimal_one_card(rc.cards, paytable.tables["ante"]["win"]).rank
+            else:
+                alone = play(rc.cards).rank
             merged[alone] = merged.get(alone, Fraction(0)) + weight
         player[rc.ranks] = [
             (float(share), edge_pyramid.score_of(settings[alone]))
@@ -386,12 +389,14 @@ def _lowball(
     n = samples or DEFAULT_SAMPLES["lowball"]
     t = edge_lowball.lowball_tables(paytable, mix, meter)
     main, prog = edge_lowball.sample(t, n, rng)
-    a24 = edge_lowball.sample_a24(t, max(n // 5, 1), rng)
+    strata = [(1.0, prog)]
+    for hands in (edge_lowball.A24_ONE_COLOUR, edge_lowball.A24_TWO_COLOUR):
+        part = edge_lowball.sample_a24(t, max(n // 25, 2), rng, hands)
+        strata.append((len(hands) / len(HANDS), part))
     p_jackpot = edge_lowball.jackpot_deals() / edge_pyramid.TOTAL_DEALS
     jackpot = meter.meter_cents / meter.wager_cents
-    p_a24 = len(edge_lowball.A24_HANDS) / len(HANDS)
     progressive = stratified_figures(
-        [(1.0, prog), (p_a24, a24)],
+        strata,
         shift=p_jackpot * jackpot,
         extra_square=p_jackpot * ((jackpot - 1) ** 2 - 1),
     )
@@ -410,7 +415,7 @@ def _lowball(
                 f"per unit of the progressive wager, meter {_money(meter.meter_cents)} on a "
                 f"{_money(meter.wager_cents)} wager; the jackpot exactly "
                 f"({edge_lowball.jackpot_deals():,} of {edge_pyramid.TOTAL_DEALS:,} deals), "
-                "the rounds with a 4-2-A first hand sampled apart"
+                "the rounds with a 4-2-A first hand sampled apart (one colour, two colours)"
             ),
         ),
     )

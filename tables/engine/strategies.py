@@ -11,8 +11,8 @@ simulator draws one play per hand with the same weights.
   plays the published strategy (the published analysis's best play; no search here);
   `typical` is four hands in five by the published strategy and one in five like the dealer.
 - Lowball: which cards to discard. No player strategy is published and no optimal one is
-  computed: `optimal`, `published` and `house_way` draw by the dealer's house way (better than
-  the simple draw below by about 7% of the Ante); `typical` draws so four hands in five and
+  computed: `optimal`, `published` and `house_way` draw by the dealer's house way (its edge is
+  about 7 points below the simple draw's); `typical` draws so four hands in five and
   by the simple draw (one card of a pair and every card ten or higher, at most two, which
   keeps straights and flushes) in the fifth.
 - Pyramid: which card goes alone. `optimal` maximises the expected value against the dealer's

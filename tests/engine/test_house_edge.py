@@ -23,7 +23,7 @@ from tables.engine.edge_fast import HANDS, card_numbers, cards_of
 from tables.engine.edge_stats import exact_figures
 from tables.engine.errors import EngineError
 from tables.engine.house_edge import Method, WagerEdge, edge_for_lines, house_edge
-from tables.engine.paytables import NAMED, Game, named
+from tables.engine.paytables import NAMED, Game, make_paytable, named
 from tables.engine.progressive import MeterConfig
 from tables.engine.rankings import poker_value
 from tables.engine.simulate import random_round
@@ -369,3 +369,15 @@ def test_unknown_or_impossible_requests_are_refused_clearly(
 def test_a_paytable_of_another_game_is_refused() -> None:
     with pytest.raises(EngineError, match="not pyramid's"):
         house_edge("pyramid", paytable=SECOND_CHANCE)
+
+
+def test_pyramid_at_other_odds_is_counted_and_sampled_at_those_odds() -> None:
+    lines = {"ante": {"win": "21/20"}}
+    (data,) = edge_for_lines("pyramid", lines, name="bonus-odds")
+    ante = data["wagers"][0]
+    edge = Fraction(ante["house_edge"]["exact"]["per_initial_wager"])
+    counts = {o["outcome"]: o["count"] for o in ante["outcomes"]}
+    assert edge == Fraction(counts["lose"] - Fraction(21, 20) * counts["win"], 407_170_400)
+    odds_table = make_paytable(Game.PYRAMID, "bonus-odds", lines)
+    sampled = house_edge("pyramid", paytable=odds_table, samples=60_000, seed=3).wager("ante")
+    assert contains(sampled, edge)
