@@ -144,6 +144,8 @@ def sample(t: LowballTables, samples: int, rng: random.Random) -> tuple[Sampler,
 
     In the 24 role assignments each (hand, draw) pair of groups is used twice, so the
     dealer's and the player's final hands are worked out once per pair (12 each)."""
+    if all(len(options) <= 1 for options in t.plays):
+        return _sample_pure(t, samples, rng)
     score, bonus, award, first_award = t.score, t.bonus, t.award, t.first_award
     dealer_base, plays = t.dealer_base, t.plays
     main = Sampler(group=len(ROLES))
@@ -196,6 +198,80 @@ def sample(t: LowballTables, samples: int, rng: random.Random) -> tuple[Sampler,
                         m_sq += weight * 4.0
                     p_net += weight * plose
                     p_sq -= weight * plose
+        main.add(m_net * per, 2.0, m_sq * per)
+        prog.add(p_net * per, 1.0, p_sq * per)
+    return main, prog
+
+
+# Per role assignment: the (player's hand, player's draw) and (dealer's hand, dealer's draw)
+# pairs of groups, as indexes into the 16 per-pair results.
+ROLE_KEYS: Final = tuple((a * 4 + c, b * 4 + x) for a, b, c, x in ROLES)
+
+
+def _sample_pure(t: LowballTables, samples: int, rng: random.Random) -> tuple[Sampler, Sampler]:
+    """`sample` for a strategy with one play per hand (the same figures, faster): the per-pair
+    results are flat lists, the 24 assignments index them."""
+    score, bonus, award, first_award = t.score, t.bonus, t.award, t.first_award
+    dealer_base = t.dealer_base
+    single = [options[0][1:] if options else (0, 0) for options in t.plays]
+    main = Sampler(group=len(ROLES))
+    prog = Sampler(group=len(ROLES))
+    draw_sample = rng.sample
+    per = 1.0 / len(ROLES)
+    pairs = tuple((i, j, i * 4 + j) for i, j in PAIRS)
+    keys = ROLE_KEYS
+    dealer = [0] * 16
+    player = [0] * 16
+    win = [0.0] * 16
+    pwin = [0.0] * 16
+    plose = [0.0] * 16
+    for _ in range(samples):
+        d = draw_sample(_R52, 12)
+        a0, a1, a2, b0, b1, b2, c0, c1, c2, x0, x1, x2 = d
+        h = (
+            a0 * 2704 + a1 * 52 + a2,
+            b0 * 2704 + b1 * 52 + b2,
+            c0 * 2704 + c1 * 52 + c2,
+            x0 * 2704 + x1 * 52 + x2,
+        )
+        offsets = (
+            (0, a0, a0 * 52 + a1),
+            (0, b0, b0 * 52 + b1),
+            (0, c0, c0 * 52 + c1),
+            (0, x0, x0 * 52 + x1),
+        )
+        for i, j, k in pairs:
+            hand = h[i]
+            off = offsets[j]
+            db = dealer_base[hand]
+            dealer[k] = score[db[0] + off[db[1]]]
+            pb = single[hand]
+            final = pb[0] + off[pb[1]]
+            player[k] = score[final]
+            win[k] = 1.0 + bonus[final]
+            if first_award[hand]:
+                pwin[k] = plose[k] = 0.0
+            else:
+                pwin[k] = award[final] - 1.0
+                plose[k] = -1.0
+        m_net = m_sq = p_net = p_sq = 0.0
+        for pk, dk in keys:
+            ps = player[pk]
+            ds = dealer[dk]
+            if ps < ds:
+                g = win[pk]
+                m_net += g
+                m_sq += g * g
+                g = pwin[pk]
+                p_net += g
+                p_sq += g * g
+            else:
+                if ps > ds:
+                    m_net -= 2.0
+                    m_sq += 4.0
+                g = plose[pk]
+                p_net += g
+                p_sq -= g
         main.add(m_net * per, 2.0, m_sq * per)
         prog.add(p_net * per, 1.0, p_sq * per)
     return main, prog

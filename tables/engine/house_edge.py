@@ -68,7 +68,7 @@ class WagerEdge:
     method: Method
     figures: Figures
     outcomes: tuple[Outcome, ...] = ()
-    deals: int | None = None
+    deals: int | Fraction | None = None
     note: str = ""
 
     def as_data(self) -> dict[str, Any]:
@@ -88,7 +88,7 @@ class WagerEdge:
                 "per_initial_wager": str(f.edge),
                 "per_total_wagered": str(f.edge_per_total),
             }
-            data["deals"] = self.deals
+            data["deals"] = None if self.deals is None else _count(Fraction(self.deals))
             data["outcomes"] = [
                 {
                     "outcome": o.name,
@@ -347,7 +347,7 @@ def _second_chance(
             Method.EXACT,
             exact_figures(mpp_out),
             mpp_out,
-            deals=int(mpp_deals) if mpp_deals.denominator == 1 else None,
+            deals=mpp_deals,
             note="per unit of Mulligan Pair Plus, over every (swapped first hand, new hand "
             "from the other 49 cards) pair the strategy plays",
         )
