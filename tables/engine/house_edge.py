@@ -347,7 +347,7 @@ def _second_chance(
             Method.EXACT,
             exact_figures(mpp_out),
             mpp_out,
-            deals=mpp_deals,
+            deals=int(mpp_deals) if mpp_deals.denominator == 1 else mpp_deals,
             note="per unit of Mulligan Pair Plus, over every (swapped first hand, new hand "
             "from the other 49 cards) pair the strategy plays",
         )
