@@ -381,3 +381,35 @@ def test_pyramid_at_other_odds_is_counted_and_sampled_at_those_odds() -> None:
     odds_table = make_paytable(Game.PYRAMID, "bonus-odds", lines)
     sampled = house_edge("pyramid", paytable=odds_table, samples=60_000, seed=3).wager("ante")
     assert contains(sampled, edge)
+
+
+@pytest.mark.parametrize(
+    ("game", "strategy", "wager", "stakes"),
+    [
+        ("second_chance", "published", "ante_raise", {"ante": "1.00"}),
+        ("second_chance", "typical", "ante_raise", {"ante": "1.00"}),
+        ("lowball", "optimal", "ante_bonus", {"ante": "1.00", "bonus": "1.00"}),
+        ("lowball", "typical", "ante_bonus", {"ante": "1.00", "bonus": "1.00"}),
+    ],
+)
+def test_simulated_heads_up_play_lands_within_the_sampled_edge_band(
+    game: str, strategy: str, wager: str, stakes: dict[str, str]
+) -> None:
+    """The simulator's rounds with a named strategy, settled by the contract, lose what the
+    analysis says per unit of the initial wager (within four standard errors)."""
+    theory = house_edge(game, strategy=strategy, samples=20_000, seed=6).wager(wager)
+    assert isinstance(theory, WagerEdge)
+    rng = random.Random(21)
+    nets = []
+    for _ in range(4000):
+        data = random_round(rng, game, strategy=strategy, seats=1, paytable=None)
+        data.pop("paytable", None)
+        data.pop("progressive", None)
+        for seat in data["seats"]:
+            seat["wagers"] = dict(stakes)
+            seat.get("mulligan", {}).pop("pair_plus", None)
+        settled = contract.settle(data)
+        nets.append(settled.seats[0].net_cents / 100)
+    mean = sum(nets) / len(nets)
+    band = 4 * theory.figures.std_dev / len(nets) ** 0.5
+    assert abs(-mean - float(theory.figures.edge)) < band
