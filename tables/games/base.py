@@ -189,8 +189,11 @@ class BankedGame(GameDefinition):
         raise NotImplementedError
 
     # --- simulation (demos, reports, load) --------------------------------------------------
-    def random_round(self, rng: random.Random, seats: int | None) -> dict[str, Any]:
-        """A random legal round in the contract's input form."""
+    def random_round(
+        self, rng: random.Random, seats: int | None, *, strategy: str | None = None
+    ) -> dict[str, Any]:
+        """A random legal round in the contract's input form, the players playing `strategy`
+        (a name of `tables.engine.strategies`; None: the simulator's own mix)."""
         raise NotImplementedError
 
     def simulated_wagers(

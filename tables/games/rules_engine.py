@@ -48,5 +48,7 @@ class RulesEngineGame(BankedGame):
     def dealer_advice(self, cards: list[str]) -> dict[str, Any]:
         return entry.dealer_advice(self.engine_game, cards)
 
-    def random_round(self, rng: random.Random, seats: int | None) -> dict[str, Any]:
-        return engine_simulate.random_round(rng, self.name, seats=seats)
+    def random_round(
+        self, rng: random.Random, seats: int | None, *, strategy: str | None = None
+    ) -> dict[str, Any]:
+        return engine_simulate.random_round(rng, self.name, seats=seats, strategy=strategy)
