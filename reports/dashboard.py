@@ -19,7 +19,6 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
-from django.db.models import Count, Q, QuerySet, Sum
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -39,13 +38,20 @@ from tables import games
 from tables.engine.errors import EngineError
 from tables.engine.money import format_cents, parse_cents
 from tables.gaming_day import gaming_day_of
-from tables.models import Round, Table
+from tables.models import Table
 
 from .alerts import alert_rule_save, alert_rule_set_active, applicable_rule
 from .floor import CHART_DAYS, chart_series, floor_status, refresh_stale
 from .models import HoldAlertRule
 from .reporting import hold_percent
-from .selectors import hold_rows, periods, totals
+from .selectors import (
+    hold_rows,
+    open_rounds_at,
+    periods,
+    round_sums,
+    table_rounds_of,
+    totals,
+)
 from .templatetags.audit_money import wager_sort_key
 
 View = Callable[..., HttpResponse]
@@ -327,22 +333,6 @@ def _day_param(request: HttpRequest) -> date:
     return day or today()
 
 
-def _table_rounds(table: Table, day: date) -> QuerySet[Round]:
-    return (
-        Round.objects.filter(table=table, gaming_day=day)
-        .select_related("dealer", "corrects")
-        .defer(
-            "entry",
-            "settlement",
-            "house_way",
-            "corrects__entry",
-            "corrects__settlement",
-            "corrects__house_way",
-        )
-        .order_by("-number")
-    )
-
-
 @reader_required
 def table_rounds(request: HttpRequest, pk: int) -> HttpResponse:
     """One table's rounds on a gaming day, newest first, each opening its record."""
@@ -351,19 +341,10 @@ def table_rounds(request: HttpRequest, pk: int) -> HttpResponse:
         day = _day_param(request)
     except forms.ValidationError:
         return HttpResponse("day must be a date like 2026-11-21", status=400)
-    all_rounds = _table_rounds(table, day)
+    all_rounds = table_rounds_of(table, day)
     page = Paginator(all_rounds, ROUNDS_PER_PAGE).get_page(request.GET.get("page"))
-    sums = all_rounds.aggregate(
-        rounds=Count("id", filter=Q(status=Round.Status.SETTLED)),
-        voids=Count("id", filter=Q(status=Round.Status.VOIDED)),
-        handle=Sum("handle_cents", filter=Q(status=Round.Status.SETTLED)),
-        net=Sum("players_net_cents", filter=Q(status=Round.Status.SETTLED)),
-    )
-    open_rounds = (
-        list(Round.objects.filter(table=table, status=Round.Status.OPEN).select_related("dealer"))
-        if day == today()
-        else []
-    )
+    sums = round_sums(all_rounds)
+    open_rounds = open_rounds_at(table) if day == today() else []
     handle = sums["handle"] or 0
     win = -(sums["net"] or 0)
     return render(
@@ -401,7 +382,7 @@ def table_rounds_csv(request: HttpRequest, pk: int) -> HttpResponse:
     writer.writerow(
         ["table", "number", "status", "dealer", "shift", "settled_at", "handle", "win", "corrects"]
     )
-    for r in _table_rounds(table, day):
+    for r in table_rounds_of(table, day):
         writer.writerow(
             [
                 table.name,

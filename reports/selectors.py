@@ -7,13 +7,13 @@ from collections.abc import Iterable
 from datetime import date
 from typing import Any
 
-from django.db.models import BigIntegerField, Sum
+from django.db.models import BigIntegerField, Count, Q, QuerySet, Sum
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
 from audit.selectors import search_events
 from tables import games
-from tables.models import Round
+from tables.models import Round, Table
 
 from .models import HoldSummary
 from .reporting import hold_percent
@@ -101,3 +101,53 @@ def round_replay(round_: Round) -> dict[str, Any]:
         "corrections": list(round_.corrections.all()),
         "corrects": round_.corrects,
     }
+
+
+# --- a table's rounds (the dashboard's round list) ----------------------------------------
+
+
+def table_rounds_of(table: Table, day: date) -> QuerySet[Round]:
+    """A table's rounds on a gaming day, newest first (their big JSON left for the record)."""
+    return (
+        Round.objects.filter(table=table, gaming_day=day)
+        .select_related("dealer", "corrects")
+        .defer(
+            "entry",
+            "settlement",
+            "house_way",
+            "corrects__entry",
+            "corrects__settlement",
+            "corrects__house_way",
+        )
+        .order_by("-number")
+    )
+
+
+def round_sums(rounds: QuerySet[Round]) -> dict[str, Any]:
+    """Settled rounds, voids, handle and the players' net of a set of rounds."""
+    return rounds.aggregate(
+        rounds=Count("id", filter=Q(status=Round.Status.SETTLED)),
+        voids=Count("id", filter=Q(status=Round.Status.VOIDED)),
+        handle=Sum("handle_cents", filter=Q(status=Round.Status.SETTLED)),
+        net=Sum("players_net_cents", filter=Q(status=Round.Status.SETTLED)),
+    )
+
+
+def open_rounds_at(table: Table) -> list[Round]:
+    return list(
+        Round.objects.filter(table=table, status=Round.Status.OPEN).select_related("dealer")
+    )
+
+
+def latest_rounds(count: int = 20) -> QuerySet[Round]:
+    """The newest rounds on the floor (the trail page's shortcuts)."""
+    return Round.objects.select_related("table")[:count]
+
+
+def round_for_record(pk: int) -> Round | None:
+    """One round with what its record page shows of it."""
+    return (
+        Round.objects.select_related("table", "dealer", "paytable_version", "voided_by", "corrects")
+        .filter(pk=pk)
+        .first()
+    )

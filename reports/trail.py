@@ -11,7 +11,7 @@ from defusedcsv import csv
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
@@ -30,7 +30,7 @@ from core.roles import (
 from tables.models import Round
 from tables.services.corrections import round_correct, round_void
 
-from .selectors import round_replay
+from .selectors import latest_rounds, round_for_record, round_replay
 
 CSV_FIELDS = [*HASHED_FIELDS, "hash"]  # every field the chain covers, then the hash
 
@@ -98,7 +98,7 @@ def events(request: HttpRequest) -> HttpResponse:
             "page": page,
             "q": request.GET,
             "query": query.urlencode(),
-            "rounds": Round.objects.select_related("table")[:20],
+            "rounds": latest_rounds(20),
         },
     )
 
@@ -147,12 +147,9 @@ def events_csv(request: HttpRequest) -> HttpResponse:
 @login_required
 def round_record(request: HttpRequest, pk: int) -> HttpResponse:
     _require_reader(request)
-    round_ = get_object_or_404(
-        Round.objects.select_related(
-            "table", "dealer", "paytable_version", "voided_by", "corrects"
-        ),
-        pk=pk,
-    )
+    round_ = round_for_record(pk)
+    if round_ is None:
+        raise Http404("no such round")
     context = round_replay(round_)
     context["can_void"] = (
         has_role(request.user, Role.PIT_BOSS) and round_.status == Round.Status.SETTLED

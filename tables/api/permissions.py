@@ -13,17 +13,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import PermissionDenied
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
-from core.roles import (
-    FLOOR_ROLES,
-    OVERSIGHT,
-    Role,
-    has_any_role,
-    has_role,
-    role_names,
-)
+from core.roles import FLOOR_ROLES, OVERSIGHT, Role, has_any_role, has_role, require, role_names
 from tables.models import DealerSession, Round, Table
 
 # Round actions that change the round: only the dealer signed in at its table.
@@ -57,15 +51,22 @@ class ActionRoles(BasePermission):
         roles_by_action: Mapping[str, tuple[Role, ...]] = getattr(view, "roles", {})
         key = action_key(view, request)
         allowed = FLOOR_ROLES if key in ("metadata", "options") else roles_by_action.get(key, ())
-        if has_any_role(request.user, allowed):
-            return True
         what = getattr(view, "action_names", {}).get(key, key.replace("_", " "))
-        self.message = (
-            f"{what}: only for the {role_names(allowed)} role"
-            if allowed
-            else f"{what}: not allowed"
-        )
-        return False
+        try:
+            require(
+                request.user,
+                allowed,
+                what,
+                message=(
+                    f"{what}: only for the {role_names(allowed)} role"
+                    if allowed
+                    else f"{what}: not allowed"
+                ),
+            )
+        except PermissionDenied as refused:
+            self.message = str(refused)  # the API's error handler records the refusal
+            return False
+        return True
 
 
 class RoundAccess(BasePermission):
