@@ -68,7 +68,8 @@ def report_wagers() -> list[str]:
     """Every game's report wagers, in the games' own order (the hold report's columns)."""
     order: list[str] = []
     for game in GAMES.values():
-        for wager in getattr(game, "report_wagers", ()):
+        wagers: tuple[str, ...] = game.report_wagers if isinstance(game, BankedGame) else ()
+        for wager in wagers:
             if wager not in order:
                 order.append(wager)
     return order
@@ -80,7 +81,7 @@ def api_help(attribute: str) -> str:
     return " ".join(
         f"{g.label}: {getattr(g, attribute)}"
         for g in GAMES.values()
-        if isinstance(g, BankedGame) and getattr(g, attribute, "")
+        if isinstance(g, BankedGame) and getattr(g, attribute, None)
     )
 
 

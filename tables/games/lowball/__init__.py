@@ -9,8 +9,7 @@ from typing import Any
 
 from core.errors import ServiceError
 from tables import display as show
-from tables.engine import entry
-from tables.engine.cards import RANKS
+from tables.engine.cards import RANKS, parse_cards
 from tables.engine.money import format_cents
 
 from ..base import Decision, DemoTable, engine_call
@@ -51,17 +50,13 @@ class Lowball(RulesEngineGame):
         self, n: int, seat: Mapping[str, Any], given: Mapping[str, Any], limits: Mapping[str, Any]
     ) -> Decision:
         where = f"seat {n}"
-        discard = engine_call(
-            entry.parse_cards, given.get("discard") or [], where=f"{where}'s discard"
-        )
-        draw = engine_call(entry.parse_cards, given.get("draw") or [], where=f"{where}'s draw")
+        discard = engine_call(parse_cards, given.get("discard") or [], where=f"{where}'s discard")
+        draw = engine_call(parse_cards, given.get("draw") or [], where=f"{where}'s draw")
         return Decision({"discard": [str(c) for c in discard], "draw": [str(c) for c in draw]})
 
     def dealer_discard(self, advice: Mapping[str, Any], chosen: Any) -> list[str] | None:
         chosen = chosen if chosen not in (None, "") else advice["discard"]
-        return [
-            str(c) for c in engine_call(entry.parse_cards, chosen, where="the dealer's discard")
-        ]
+        return [str(c) for c in engine_call(parse_cards, chosen, where="the dealer's discard")]
 
     # --- tablet ----------------------------------------------------------------------------
     def decision_form(

@@ -55,7 +55,7 @@ class Pyramid(RulesEngineGame):
                 {"house_way": True, "set_as": entry.player_house_way(seat["cards"])},
             )
         if given.get("one_card"):
-            one = engine_call(entry.parse_card, given["one_card"], where=f"{where}'s one-card hand")
+            one = engine_call(parse_card, given["one_card"], where=f"{where}'s one-card hand")
             return Decision({"one_card": str(one)})
         raise ServiceError(
             f"{where}: choose the card for the one-card hand, or the house way",

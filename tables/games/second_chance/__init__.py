@@ -9,8 +9,7 @@ from typing import Any
 
 from core.errors import ServiceError
 from tables import display as show
-from tables.engine import entry
-from tables.engine.cards import RANKS
+from tables.engine.cards import RANKS, parse_cards
 from tables.engine.money import format_cents, parse_cents
 
 from ..base import Decision, DemoTable, engine_call
@@ -55,7 +54,7 @@ class SecondChance(RulesEngineGame):
         if not given.get("mulligan"):
             return Decision({})
         cards = engine_call(
-            entry.parse_cards, given.get("cards") or [], where=f"{where}'s mulligan cards"
+            parse_cards, given.get("cards") or [], where=f"{where}'s mulligan cards"
         )
         mulligan: dict[str, Any] = {"cards": [str(c) for c in cards]}
         pp = given.get("pair_plus")
