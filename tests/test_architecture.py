@@ -24,7 +24,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "tables.engine": (),
     "audit": ("core",),
     "accounts": ("core", "audit"),
-    "tables": ("core", "audit", "accounts", "tables"),
+    "tables": ("core", "audit", "accounts", "tables", "casino.enqueue"),
     # the floor's lower half never reaches up to its pages, API or admin
     "tables.models": ("core", "tables.engine", "tables.games"),
     "tables.games": ("core", "tables.engine", "tables.games", "tables.display"),
@@ -42,6 +42,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "tables.signals",
         "tables.gaming_day",
         "tables.services",
+        "tables.tasks",
+        "casino.enqueue",
     ),
     "reports": ("core", "audit", "accounts", "tables", "casino.enqueue"),
     "casino": ("core", "audit", "accounts", "tables", "reports", "casino"),

@@ -486,6 +486,8 @@ EXPECTED_GUARDS = {
         "casino_meter_value_is_ledger",
         "casino_paytableversion_no_update",
         "casino_paytableversion_no_delete",
+        "casino_paytableedge_no_update",
+        "casino_paytableedge_no_delete",
     },
     "postgresql": {
         *(
@@ -512,6 +514,8 @@ EXPECTED_GUARDS = {
         "casino_meterentry_ledger",
         "casino_meter_value_is_ledger",
         "casino_paytableversion_frozen",
+        "casino_paytableedge_no_change",
+        "casino_paytableedge_no_truncate",
     },
 }
 
