@@ -1,18 +1,20 @@
 """Theoretical win: what a table's stakes should have won, and the 95% band the actual should
 fall in (issue 14; the formula is explained in docs/house_edge.md).
 
-For each settled stake on a wager the analysis covers (the game's `edge_wagers`: its unit is
+For each settled stake s on a wager the analysis covers (the game's `edge_wagers`: its unit is
 the stake of one settlement line, e.g. 2nd Chance's Ante for the Ante+Raise), with the figures
-stored with the round's paytable version under the floor's strategy (`optimal`):
+stored with the round's paytable version under the floor's strategy (`optimal`): its edge e,
+standard deviation sd, and the covariance c of two seats' results in the same round (they play
+against one dealer hand); S is a round's stake on the wager over all its seats:
 
-    theoretical win = sum over stakes of  stake x house edge (per unit of that stake)
-    variance        = sum over stakes of  stake^2 x std_dev^2
+    theoretical win = sum of  s x e
+    variance        = sum of  s^2 x sd^2  +  c x (sum over rounds of S^2  -  sum of s^2)
     band            = theoretical win -/+ 1.96 x sqrt(variance)
 
-Rounds are independent, so their variances add; the wagers of one round are added as if
-independent too (their covariance is left out). Exact arithmetic in Decimal; the theoretical
-win is rounded to the cent, the band's ends outwards. A table whose stakes include a version
-without figures yet (the job not run) has no theoretical figures: `pending` says why.
+Rounds are independent, so their variances add; within a round the seats' results covary (c),
+the different wagers of one round are taken as independent. Exact arithmetic in Decimal; the
+theoretical win is rounded to the cent, the band's ends outwards. A table whose stakes include
+a version without figures yet (the job not run) has no theoretical figures: `pending` says why.
 
 `band_alert` records on the audit chain, once per gaming day, table and side, that a table's
 actual win left its band (`hold_alert.outside_band`); `reporting.rebuild` calls it after each
@@ -89,54 +91,72 @@ class Theory:
         }
 
 
-def _figures(version_ids: set[int]) -> dict[int, dict[str, tuple[Decimal, Decimal]]]:
-    """version -> wager -> (house edge per unit, standard deviation per unit)."""
-    out: dict[int, dict[str, tuple[Decimal, Decimal]]] = {}
-    for edge in PaytableEdge.objects.filter(version_id__in=version_ids, strategy=STRATEGY):
+Figures = dict[str, tuple[Decimal, Decimal, Decimal]]  # wager -> edge, std dev, covariance
+
+
+def _figures(version_ids: set[int], strategy: str) -> dict[int, Figures]:
+    """version -> wager -> (house edge, standard deviation, two seats' covariance), per unit."""
+    out: dict[int, Figures] = {}
+    for edge in PaytableEdge.objects.filter(version_id__in=version_ids, strategy=strategy):
+        seats = edge.figures.get("seat_covariance", {}).get("wagers", {})
         out[edge.version_id] = {
-            w["wager"]: (Decimal(w["house_edge"]["per_initial_wager"]), Decimal(w["std_dev"]))
+            w["wager"]: (
+                Decimal(w["house_edge"]["per_initial_wager"]),
+                Decimal(w["std_dev"]),
+                Decimal(seats.get(w["wager"], {}).get("covariance", "0")),
+            )
             for w in edge.figures["wagers"]
         }
     return out
 
 
 def theory_by_table(
-    *, day: date, table_id: int | None = None, table: str | None = None
+    *, day: date, table_id: int | None = None, table: str | None = None, strategy: str = STRATEGY
 ) -> dict[tuple[str, str], Theory]:
-    """(table name, game) -> its theoretical figures for the gaming day's settled rounds."""
+    """(table name, game) -> its theoretical figures for the gaming day's settled rounds, from
+    the versions' figures under `strategy` (the floor's: `optimal`)."""
     lines = SettlementLine.objects.filter(round__gaming_day=day, round__status=Round.Status.SETTLED)
     if table_id is not None:
         lines = lines.filter(round__table_id=table_id)
     if table is not None:
         lines = lines.filter(round__table__name=table)
-    rows = list(
+    # One row per round and wager: its stake S (all seats) and its seats' stakes squared.
+    rows = (
         lines.values(
-            "round__table__name", "round__game", "round__paytable_version", "wager"
-        ).annotate(stake=Sum("stake_cents"), square=Sum(F("stake_cents") * F("stake_cents")))
+            "round", "round__table__name", "round__game", "round__paytable_version", "wager"
+        )
+        .annotate(stake=Sum("stake_cents"), square=Sum(F("stake_cents") * F("stake_cents")))
+        .order_by()
     )
-    figures = _figures({r["round__paytable_version"] for r in rows})
-    out: dict[tuple[str, str], Theory] = defaultdict(Theory)
+    # (table, game, version, line wager) -> [sum of s, sum of s^2, sum over rounds of S^2]
+    sums: dict[tuple[str, str, int, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     for r in rows:
-        game = games.get(r["round__game"])
-        units = {
-            line: wager for wager, line in getattr(game, "edge_wagers", {}).items()
-        }  # settlement line -> the analysis's wager
-        theory = out[(r["round__table__name"], r["round__game"])]
-        version = r["round__paytable_version"]
+        key = (r["round__table__name"], r["round__game"], r["round__paytable_version"], r["wager"])
+        acc = sums[key]
+        acc[0] += r["stake"]
+        acc[1] += r["square"]
+        acc[2] += r["stake"] * r["stake"]
+    figures = _figures({key[2] for key in sums}, strategy)
+    out: dict[tuple[str, str], Theory] = defaultdict(lambda: Theory(strategy=strategy))
+    for (name, game, version, line), (stake, square, round_square) in sums.items():
+        theory = out[(name, game)]
+        units = {parts[0]: w for w, parts in getattr(games.get(game), "edge_wagers", {}).items()}
         if not units:
-            theory.pending.append(f"{game.label} has no theoretical figures")
+            note = f"{games.get(game).label} has no theoretical figures"
+            if note not in theory.pending:
+                theory.pending.append(note)
             continue
-        wager = units.get(r["wager"])
+        wager = units.get(line)
         if wager is None:  # e.g. the Raise: part of the Ante+Raise's outcome
             continue
-        if version not in figures:
-            label = f"paytable version {version}: figures not computed yet"
-            if label not in theory.pending:
-                theory.pending.append(label)
+        if version not in figures or wager not in figures[version]:
+            note = f"paytable version {version}: {strategy} figures not computed yet"
+            if note not in theory.pending:
+                theory.pending.append(note)
             continue
-        edge, std_dev = figures[version][wager]
-        theory.expected += edge * r["stake"]
-        theory.variance += std_dev * std_dev * r["square"]
+        edge, std_dev, covariance = figures[version][wager]
+        theory.expected += edge * stake
+        theory.variance += std_dev * std_dev * square + covariance * (round_square - square)
     return dict(out)
 
 

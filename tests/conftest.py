@@ -38,6 +38,7 @@ def _quick_paytable_figures(settings):  # type: ignore[no-untyped-def]
     """An approval computes the version's figures: few Monte Carlo deals in tests (a test of
     the figures themselves asks for more)."""
     settings.CASINO_EDGE_SAMPLES = 300
+    settings.CASINO_EDGE_SEAT_ROUNDS = 300
 
 
 @pytest.fixture(autouse=True)

@@ -2,7 +2,9 @@
 
 `paytable_approve` sends `tables.tasks.compute_paytable_figures` on commit; the task calls
 `paytable_figures_compute`, which runs the engine's house-edge analysis on the version's lines
-(`tables.engine.house_edge.edge_for_lines`) and appends one `PaytableEdge` per strategy. The
+(`tables.engine.house_edge.edge_for_lines`), adds the covariance of two seats' results in one
+round (`seat_covariances`: the seats play against the same dealer hand, so their results move
+together; the floor's band needs it) and appends one `PaytableEdge` per strategy. The
 unique (version, strategy) claims the work, so a duplicate delivery, a retry or the periodic
 catch-up (`compute_missing_figures`, for a job the broker never took) changes nothing. The
 analysis runs outside any transaction (seconds for a Monte Carlo wager); the row and its audit
@@ -12,7 +14,9 @@ event are written in one.
 from __future__ import annotations
 
 import logging
+import random
 from collections.abc import Iterable
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -50,7 +54,7 @@ def request_figures(version: PaytableVersion) -> None:
         transaction.on_commit(lambda: enqueue(compute_paytable_figures, pk))
 
 
-def _method(report: dict[str, object]) -> str:
+def _method(report: dict[str, Any]) -> str:
     wagers = report["wagers"]
     assert isinstance(wagers, list)
     methods = {w["method"] for w in wagers}
@@ -62,8 +66,13 @@ def _method(report: dict[str, object]) -> str:
 
 
 def compute_figures(
-    *, game: str, lines: dict[str, dict[str, object]], name: str, strategies: Iterable[Strategy]
-) -> list[dict[str, object]]:
+    *,
+    game: str,
+    lines: dict[str, dict[str, object]],
+    name: str,
+    strategies: Iterable[Strategy],
+    seed: int | None = None,
+) -> list[dict[str, Any]]:
     """The engine's figures of a paytable's lines (no database): exact where they can be, else
     by Monte Carlo over CASINO_EDGE_SAMPLES deals (0: the engine's count)."""
     return edge_for_lines(
@@ -71,15 +80,66 @@ def compute_figures(
         lines,
         name=name,
         strategies_wanted=tuple(strategies),
+        seed=seed,
         monte_carlo_samples=settings.CASINO_EDGE_SAMPLES or None,
     )
 
 
+SEATS = 7  # seats per simulated round: 21 pairs each
+
+
+def seat_covariances(
+    *, game: str, lines: dict[str, dict[str, object]], name: str, strategy: Strategy, seed: int
+) -> dict[str, Any]:
+    """Per analysed wager, the covariance of two seats' nets (per unit of each seat's stake) in
+    the same round, by simulation: CASINO_EDGE_SEAT_ROUNDS random rounds of seven seats playing
+    `strategy`, settled by the game's own engine. A side bet that reads only the seat's own
+    cards comes out near zero; a wager against the dealer's hand clearly above."""
+    definition = games.banked(game)
+    paytable = definition.paytable(name, lines)
+    rng = random.Random(seed)
+    rounds = settings.CASINO_EDGE_SEAT_ROUNDS
+    totals = {w: [0.0, 0.0, 0.0, 0, 0] for w in definition.edge_wagers}  # x, x^2, pairs, n, pn
+    for _ in range(rounds):
+        entry = definition.random_round(rng, SEATS, strategy=strategy.value)
+        settlement = definition.settle(entry, paytable, None)
+        per_wager: dict[str, list[float]] = {w: [] for w in definition.edge_wagers}
+        for seat in settlement.seats:
+            nets = {line.wager: line for line in seat.lines}
+            for wager, parts in definition.edge_wagers.items():
+                unit = nets.get(parts[0])
+                if unit is not None:
+                    net = sum(nets[p].net_cents for p in parts if p in nets)
+                    per_wager[wager].append(net / unit.stake_cents)
+        for wager, xs in per_wager.items():
+            t = totals[wager]
+            total, squares = sum(xs), sum(x * x for x in xs)
+            t[0] += total
+            t[1] += squares
+            t[2] += (total * total - squares) / 2
+            t[3] += len(xs)
+            t[4] += len(xs) * (len(xs) - 1) // 2
+    out: dict[str, Any] = {}
+    for wager, (x, x2, pairs, n, pn) in totals.items():
+        if n < 2 or pn < 1:
+            continue
+        mean = x / n
+        variance = x2 / n - mean * mean
+        covariance = pairs / pn - mean * mean
+        out[wager] = {
+            "covariance": f"{covariance:.10f}",
+            "correlation": f"{covariance / variance:.10f}" if variance > 0 else "0.0000000000",
+            "pairs": int(pn),
+        }
+    return {"method": "simulation", "rounds": rounds, "seats": SEATS, "seed": seed, "wagers": out}
+
+
 def paytable_figures_compute(
-    *, version_id: int, strategies: Iterable[Strategy] = STRATEGIES
+    *, version_id: int, strategies: Iterable[Strategy] = STRATEGIES, seed: int | None = None
 ) -> list[PaytableEdge]:
     """Compute and store an approved version's figures for each strategy still missing;
-    idempotent. A version that is gone, not approved or of a game without figures gets none."""
+    idempotent. A version that is gone, not approved or of a game without figures gets none.
+    `seed` (default: a random one, recorded with the figures) makes the sampling repeatable."""
     version = PaytableVersion.objects.filter(pk=version_id).first()
     if version is None or not version.is_approved or not has_figures(version.game):
         return []
@@ -88,10 +148,19 @@ def paytable_figures_compute(
     stored: list[PaytableEdge] = []
     if not missing:
         return stored
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
     reports = compute_figures(
-        game=version.game, lines=version.lines, name=version.name, strategies=missing
+        game=version.game, lines=version.lines, name=version.name, strategies=missing, seed=seed
     )
     for strategy, report in zip(missing, reports, strict=True):
+        report["seat_covariance"] = seat_covariances(
+            game=version.game,
+            lines=version.lines,
+            name=version.name,
+            strategy=strategy,
+            seed=seed,
+        )
         edge = _store(version, strategy, report)
         if edge is not None:
             stored.append(edge)
@@ -99,7 +168,7 @@ def paytable_figures_compute(
 
 
 def _store(
-    version: PaytableVersion, strategy: Strategy, report: dict[str, object]
+    version: PaytableVersion, strategy: Strategy, report: dict[str, Any]
 ) -> PaytableEdge | None:
     """Append the figures and their audit event; None when another worker stored them first."""
     try:
@@ -126,6 +195,9 @@ def _store(
                             "method": w["method"],
                             "house_edge": w["house_edge"]["per_initial_wager"],
                             "std_dev": w["std_dev"],
+                            "seat_covariance": report["seat_covariance"]["wagers"]
+                            .get(w["wager"], {})
+                            .get("covariance"),
                         }
                         for w in wagers
                     },

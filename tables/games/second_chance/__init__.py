@@ -28,9 +28,9 @@ class SecondChance(RulesEngineGame):
     limited_wagers = ("ante", "pair_plus")
     report_wagers = ("ante", "raise", "pair_plus", "mulligan_pair_plus")
     edge_wagers = {
-        "ante_raise": "ante",
-        "pair_plus": "pair_plus",
-        "mulligan_pair_plus": "mulligan_pair_plus",
+        "ante_raise": ("ante", "raise"),
+        "pair_plus": ("pair_plus",),
+        "mulligan_pair_plus": ("mulligan_pair_plus",),
     }
     seat_keys = frozenset({"seat", "wagers", "cards", "mulligan"})
     decision_keys = ("mulligan",)
