@@ -24,7 +24,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "tables.engine": (),
     "audit": ("core",),
     "accounts": ("core", "audit"),
-    "tables": ("core", "audit", "accounts", "tables", "casino.enqueue"),
+    "tables": ("core", "audit", "accounts", "tables"),
     # the floor's lower half never reaches up to its pages, API or admin
     "tables.models": ("core", "tables.engine", "tables.games"),
     "tables.games": ("core", "tables.engine", "tables.games", "tables.display"),
