@@ -104,9 +104,10 @@ def api_help(attribute: str) -> str:
 def _register_builtin() -> None:
     from .lowball import Lowball
     from .pyramid import Pyramid
+    from .rhode_island import RhodeIsland
     from .second_chance import SecondChance
 
-    for game in (SecondChance(), Lowball(), Pyramid()):
+    for game in (SecondChance(), Lowball(), Pyramid(), RhodeIsland()):
         register(game)
 
 
