@@ -87,6 +87,10 @@ _FLOOR_VIEW = {
         "meterentry",
         "paytableversion",
         "dealersession",
+        "hand",
+        "handplayer",
+        "tablesettingsversion",
+        "tablesettingsassignment",
     )
 }
 # Model permissions each role's group holds (the Django admin uses them).
@@ -99,6 +103,8 @@ ROLE_PERMISSIONS: dict[Role, dict[str, dict[str, tuple[str, ...]]]] = {
             "pit": _EDIT,
             "table": _EDIT,
             "paytableversion": _EDIT,
+            "tablesettingsversion": _EDIT,
+            "tablesettingsassignment": ("view", "add"),
             "progressivemeter": _EDIT,
             "meterentry": ("view", "add"),
         },

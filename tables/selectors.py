@@ -24,7 +24,16 @@ from tables.engine.paytables import Paytable
 from tables.engine.progressive import Award, JackpotSplit, MeterConfig
 from tables.engine.settlement import Settlement
 from tables.games.base import engine_call
-from tables.models import DealerSession, PaytableVersion, ProgressiveMeter, Round, Table
+from tables.models import (
+    DealerSession,
+    Hand,
+    PaytableVersion,
+    ProgressiveMeter,
+    Round,
+    Table,
+    TableSettingsAssignment,
+    TableSettingsVersion,
+)
 
 STEP_CARDS = "cards"
 STEP_DECISIONS = "decisions"
@@ -169,3 +178,30 @@ def open_tables() -> Any:
 def round_at(table: Table, round_id: int | None) -> Round | None:
     """The round of that id, if it is at this table."""
     return Round.objects.filter(table=table, pk=round_id or 0).first()
+
+
+# --- player-vs-player hands -------------------------------------------------------------------
+
+
+def settings_in_force(table: Table) -> TableSettingsVersion | None:
+    """The approved table settings version assigned last at a player-vs-player table."""
+    assignment = (
+        TableSettingsAssignment.objects.filter(table=table)
+        .select_related("settings_version")
+        .order_by("-id")
+        .first()
+    )
+    return assignment.settings_version if assignment else None
+
+
+def open_hand(table: Table) -> Hand | None:
+    return Hand.objects.filter(table=table, status=Hand.Status.OPEN).first()
+
+
+def last_hand(table: Table) -> Hand | None:
+    return (
+        Hand.objects.filter(table=table)
+        .exclude(status=Hand.Status.OPEN)
+        .order_by("-number")
+        .first()
+    )
