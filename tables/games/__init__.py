@@ -103,10 +103,11 @@ def api_help(attribute: str) -> str:
 
 def _register_builtin() -> None:
     from .lowball import Lowball
+    from .mulligan import Mulligan
     from .pyramid import Pyramid
     from .second_chance import SecondChance
 
-    for game in (SecondChance(), Lowball(), Pyramid()):
+    for game in (SecondChance(), Lowball(), Pyramid(), Mulligan()):
         register(game)
 
 

@@ -181,7 +181,9 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _my_table(request, table_id)
     game = games.get(table.game)
     if not isinstance(game, games.BankedGame):  # a game with a tablet flow of its own
-        return game.tablet_page(request, table)  # type: ignore[no-any-return]
+        from tables.views.flows import tablet_page
+
+        return tablet_page(request, table, game)
     return _render_table(request, table)
 
 

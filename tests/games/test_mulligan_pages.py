@@ -140,7 +140,7 @@ def test_the_tablet_asks_for_the_offers_then_the_draws_in_order():
 
 
 def test_a_chipless_auctioneer_is_offered_only_the_fold():
-    terms = MulliganTerms.from_json({"variants": ["chips"], "table_minimum": 2})
+    terms = MulliganTerms.from_json({"variants": ["chips"], "table_minimum_cents": 2})
     played, game = deal(terms, hands=HANDS_3, first=0, chips=[2, 10, 10])
     played, game = play(played, game, Posted("auction", 0, "2c", chips=2))
     played, game = play(played, game, Posted("offer", 1, "8s"))

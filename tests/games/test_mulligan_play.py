@@ -25,9 +25,9 @@ V = Variant
 def terms_for(variants: frozenset[Variant], **extra: object) -> MulliganTerms:
     data: dict[str, object] = {"variants": [v.value for v in variants], **extra}
     if V.CHIPS in variants:
-        data.setdefault("table_minimum", 2)
+        data.setdefault("table_minimum_cents", 2)
         data.setdefault("rake_percent", "10")
-        data.setdefault("rake_cap", 5)
+        data.setdefault("rake_cap_cents", 5)
     return MulliganTerms.from_json(data)
 
 
@@ -69,13 +69,13 @@ def test_terms_refuse_secret_offers_with_open_hands_naming_the_field():
     ("data", "field"),
     [
         ({"variants": ["wild"]}, "variants"),
-        ({"variants": ["chips"], "table_minimum": 0}, "table_minimum"),
+        ({"variants": ["chips"], "table_minimum_cents": 0}, "table_minimum_cents"),
         ({"variants": ["chips"], "rake_percent": "101"}, "rake_percent"),
         ({"variants": ["chips"], "rake_percent": "x"}, "rake_percent"),
-        ({"variants": ["chips"], "rake_cap": -1}, "rake_cap"),
+        ({"variants": ["chips"], "rake_cap_cents": -1}, "rake_cap_cents"),
         ({"variants": [], "rake_percent": "5"}, "rake_percent"),
-        ({"variants": [], "table_minimum": 5}, "table_minimum"),
-        ({"variants": ["chips"], "chip_cents": 0}, "chip_cents"),
+        ({"variants": [], "table_minimum_cents": 5}, "table_minimum_cents"),
+        ({"variants": ["chips"], "table_minimum_cents": "x"}, "table_minimum_cents"),
         ({"variant": ["chips"]}, "variant"),
     ],
 )
@@ -89,9 +89,9 @@ def test_terms_round_trip_through_json():
     t = MulliganTerms.from_json(
         {
             "variants": ["chips", "high_risk"],
-            "table_minimum": 5,
+            "table_minimum_cents": 5,
             "rake_percent": "2.5",
-            "rake_cap": 20,
+            "rake_cap_cents": 20,
         }
     )
     assert MulliganTerms.from_json(t.as_json()) == t
@@ -142,7 +142,7 @@ def test_high_risk_needs_its_13_burnt_cards_and_at_most_6_players():
 
 
 def test_chips_below_the_table_minimum_are_refused():
-    terms = terms_for(frozenset({V.CHIPS}), table_minimum=5)
+    terms = terms_for(frozenset({V.CHIPS}), table_minimum_cents=5)
     with pytest.raises(ServiceError) as err:
         deal(terms, hands=HANDS_4[:2], first=0, chips=[5, 4])
     assert err.value.field == "chips_1"
@@ -227,7 +227,7 @@ def test_scripted_games_end_both_ways_in_every_combination(variants, policy):
 
 
 def test_a_chipless_auctioneer_must_fold():
-    terms = terms_for(frozenset({V.CHIPS}), table_minimum=2, rake_percent="0", rake_cap=None)
+    terms = terms_for(frozenset({V.CHIPS}), table_minimum_cents=2, rake_percent="0", rake_cap_cents=None)
     played, game = deal(terms, hands=HANDS_4[:3], first=0, chips=[2, 10, 10])
     played, game = play(played, game, Posted("auction", 0, "2c", chips=2))
     played, game = play(played, game, Posted("offer", 1, "8s"))

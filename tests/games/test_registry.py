@@ -14,12 +14,14 @@ from tables.models import Table
 
 
 def test_the_three_banked_games_are_registered_once_in_the_engines_order() -> None:
-    assert games.names() == [g.value for g in Game]
-    assert [label for _, label in games.choices()] == [
+    banked = [g.name for g in games.all_games() if isinstance(g, games.BankedGame)]
+    assert banked == [g.value for g in Game]
+    assert [label for name, label in games.choices() if name in banked] == [
         "Three Card 2nd Chance",
         "Three Card Lowball",
         "Pyramid Poker",
     ]
+    assert games.player_vs_player("mulligan").label == "Mulligan"
     with pytest.raises(ValueError, match="already registered"):
         games.register(games.get("lowball"))
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.money import dollars
 from tables import display as show
 from tables.engine.cards import Card
+from tables.engine.money import format_cents
 from tables.engine.mulligan_game import (
     ActionKind,
     Auction,
@@ -56,36 +58,38 @@ def _cards(cs: tuple[Card, ...] | None) -> list[dict[str, Any]] | None:
     return None if cs is None else [show.card(str(c)) for c in cs]
 
 
-def chips_text(n: int) -> str:
-    return f"{n} chip{'' if n == 1 else 's'}"
+def chips_text(cents: int | None) -> str:
+    """Chips are cents: "$5.00"."""
+    return "" if cents is None else dollars(cents)
 
 
-def _common(view: GameView, game: MulliganGame) -> dict[str, Any]:
+def _common(view: GameView, game: MulliganGame, seats: list[int] | None = None) -> dict[str, Any]:
     """What the tablet and the display share: seats, ring, piles, pot, headline, result."""
     chips = Variant.CHIPS in view.variants
     over = view.result is not None
     result = view.result
-    seats = []
+    rows = []
     for s in view.seats:
         category = None
         if over and result is not None:
             category = CATEGORY_LABEL[result.categories[s.player].value]
-        seats.append(
+        rows.append(
             {
                 "player": s.player,
+                "seat": None if seats is None else seats[s.player],
                 "active": s.active,
                 "folded": not s.active and not over,
                 "cards_held": s.cards_held,
                 "hand": _cards(s.hand),
                 "backs": range(s.cards_held),
-                "chips": s.chips,
+                "chips": chips_text(s.chips),
                 "auctioneer": not over and s.player == view.auctioneer,
                 "to_act": s.player in view.to_act,
                 "winner": over and result is not None and result.winner == s.player,
                 "category": category,
                 "offer": next(
                     (
-                        {"card": _card(r.card), "chips": r.chips}
+                        {"card": _card(r.card), "chips": chips_text(r.chips)}
                         for r in view.ring
                         if r.owner == s.player and not r.auctioned
                     ),
@@ -102,10 +106,10 @@ def _common(view: GameView, game: MulliganGame) -> dict[str, Any]:
         "phase": view.phase.value,
         "turn": view.turn,
         "auctioneer": view.auctioneer,
-        "seats": seats,
-        "lot": None if lot is None else {"card": _card(lot.card), "chips": lot.chips},
+        "seats": rows,
+        "lot": None if lot is None else {"card": _card(lot.card), "chips": chips_text(lot.chips)},
         "offers": [
-            {"owner": r.owner, "card": _card(r.card), "chips": r.chips}
+            {"owner": r.owner, "card": _card(r.card), "chips": chips_text(r.chips)}
             for r in view.ring
             if not r.auctioned
         ],
@@ -113,7 +117,7 @@ def _common(view: GameView, game: MulliganGame) -> dict[str, Any]:
         "deck_count": view.deck_count,
         "burn_count": view.burn_count,
         "discard": _cards(view.discard),
-        "pot": view.pot,
+        "pot": chips_text(view.pot),
         "headline": headline(game),
         "over": over,
         "result": None if result is None else _result(game),
@@ -156,16 +160,17 @@ def _result(game: MulliganGame) -> dict[str, Any]:
         "winner": game.winner,
         "winning_hand": CATEGORY_LABEL[winner_value.category.value],
         "value_hand": _cards(winner_value.value_hand),
-        "pot": game.pot,
-        "rake": game.rake,
-        "won": game.pot - game.rake,
+        "pot": chips_text(game.pot),
+        "rake": chips_text(game.rake) if game.rake else "",
+        "won": chips_text(game.pot - game.rake),
     }
 
 
-def display(game: MulliganGame) -> dict[str, Any]:
-    """The table display: only what every player at the table may see."""
+def display(game: MulliganGame, seats: list[int] | None = None) -> dict[str, Any]:
+    """The table display: only what every player at the table may see (`seats`: each
+    player's seat at the table)."""
     view = game_view(game, TABLE)
-    context = _common(view, game)
+    context = _common(view, game, seats)
     context["viewer"] = "table"
     return context
 
@@ -204,10 +209,10 @@ def history(played: Played) -> list[dict[str, Any]]:
     return lines
 
 
-def tablet(game: MulliganGame, played: Played) -> dict[str, Any]:
+def tablet(game: MulliganGame, played: Played, seats: list[int] | None = None) -> dict[str, Any]:
     """The dealer's tablet: the house's view and what may be done now."""
     view = game_view(game, HOUSE)
-    context = _common(view, game)
+    context = _common(view, game, seats)
     context["viewer"] = "house"
     context["step"] = len(played.actions)  # a form posted for another step is stale
     context["history"] = history(played)
@@ -221,21 +226,22 @@ def tablet(game: MulliganGame, played: Played) -> dict[str, Any]:
             forms["turn"] = {
                 "player": p,
                 "must_fold": option.kinds == frozenset({ActionKind.FOLD}),
-                "stack": None if game.stacks is None else game.stacks[p],
-                "table_minimum": game.setup.table_minimum,
+                "stack": chips_text(None if game.stacks is None else game.stacks[p]),
+                "table_minimum": chips_text(game.setup.table_minimum),
                 "cards": hand,
-                "chips_min": option.chips_min,
-                "chips_max": option.chips_max,
+                "chips_min": chips_text(option.chips_min),
+                "chips_max": chips_text(option.chips_max),
+                "chips_min_value": format_cents(option.chips_min),
             }
         elif ActionKind.OFFER in option.kinds:
             forms.setdefault("offers", []).append(
-                {"player": p, "cards": hand, "chips_max": option.chips_max}
+                {"player": p, "cards": hand, "chips_max": chips_text(option.chips_max)}
             )
         elif ActionKind.SWAP in option.kinds:
             forms["decision"] = {
                 "player": p,
                 "swap_with": [
-                    {"player": o.owner, "card": _card(o.card), "chips": o.chips}
+                    {"player": o.owner, "card": _card(o.card), "chips": chips_text(o.chips)}
                     for o in game.offers
                 ],
                 "draws": [{"player": q, "field": f"draw_{q}"} for q in draw_order(game)],

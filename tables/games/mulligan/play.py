@@ -13,6 +13,10 @@ cards left in the deck pile are the ones nobody has seen: the system names them.
 action and returns the next record and the engine's snapshot, or raises `ServiceError` naming
 the field (a refusal: nothing changes) or `GameAssertionError` (a bug: nothing changes either;
 the services log it and write it on the audit trail).
+
+The hand's stored record (`tables.models.Hand.record`, see `setup_record` and `apply_step`) is
+`Played` as JSON with the buy-ins, plus `replay`: the game in the `replay` contract's form
+(`mulligan_replay.game_record`), so an auditor can run `manage.py replay` on it.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from tables.engine.mulligan_game import (
     new_game,
 )
 from tables.engine.mulligan_game import Mulligan as MulliganAction
+from tables.engine.mulligan_replay import game_record
 
 from .terms import MulliganTerms
 
@@ -378,8 +383,120 @@ def play(played: Played, game: MulliganGame, posted: Posted) -> tuple[Played, Mu
     return replace(played, actions=(*played.actions, action)), after
 
 
+# --- the hand's stored record (the PvP core's `Hand.record`) ----------------------------------
+
+GAME = "mulligan"
+_STEP_KEYS = {
+    "deal": frozenset({"do", "hands", "burn"}),
+    "skip": frozenset({"do", "player"}),
+    "fold": frozenset({"do", "player"}),
+    "auction": frozenset({"do", "player", "card", "chips"}),
+    "offer": frozenset({"do", "player", "card", "chips"}),
+    "swap": frozenset({"do", "player", "offer_of"}),
+    "mulligan": frozenset({"do", "player", "draws"}),
+}
+
+
+def setup_record(terms: MulliganTerms, buy_ins: Sequence[int], first: int) -> dict[str, Any]:
+    """A new hand's record before the deal: the terms, each player's buy-in (cents, in seat
+    order: the chips they play with when playing for chips) and the first auctioneer."""
+    return {
+        "game": GAME,
+        "terms": terms.as_json(),
+        "first": first,
+        "buy_ins": list(buy_ins),
+        "hands": [],
+        "actions": [],
+    }
+
+
+def is_dealt(record: Mapping[str, Any]) -> bool:
+    return bool(record.get("hands"))
+
+
+def from_record(record: Mapping[str, Any]) -> tuple[Played, MulliganGame] | None:
+    """The game a stored record holds, rebuilt by the engine (None before the deal)."""
+    if not is_dealt(record):
+        return None
+    played = Played.from_json(record)
+    return played, rebuild(played)
+
+
+def _to_record(record: Mapping[str, Any], played: Played, game: MulliganGame) -> dict[str, Any]:
+    return {
+        "game": GAME,
+        **played.as_json(),
+        "buy_ins": list(record["buy_ins"]),
+        "replay": game_record(game),
+    }
+
+
+def posted_step(step: Mapping[str, Any]) -> Posted:
+    """A step (the services' and the API's form) as a posted action; unknown keys refused."""
+    do = step.get("do")
+    if not isinstance(do, str) or do not in _STEP_KEYS or do == "deal":
+        raise _refuse(
+            f"{do!r} is not a Mulligan action ({', '.join(ACTIONS)})", "do", "illegal_action"
+        )
+    extra = sorted(str(k) for k in step if k not in _STEP_KEYS[do])
+    if extra:
+        raise _refuse(f"a {do} takes no {extra[0]!r}", extra[0], "illegal_action")
+    draws = step.get("draws") or ()
+    if isinstance(draws, str):
+        draws = draws.replace(",", " ").split()
+    if not isinstance(draws, list | tuple):
+        raise _refuse("draws must be a list of cards, in draw order", "draws")
+    return Posted(
+        do=do,
+        player=step.get("player"),
+        card=step.get("card"),
+        chips=step.get("chips"),
+        offer_of=step.get("offer_of"),
+        draws=tuple(draws),
+    )
+
+
+def apply_step(record: Mapping[str, Any], step: Mapping[str, Any]) -> dict[str, Any]:
+    """The record with one more step: first the deal (`{"do": "deal", "hands": [...],
+    "burn": ...}`), then the players' actions. Refused: ServiceError naming the field (the
+    record given is not changed); a broken assertion: GameAssertionError."""
+    terms = MulliganTerms.from_json(record["terms"])
+    if not is_dealt(record):
+        if step.get("do") != "deal":
+            raise _refuse("deal first: enter each player's five cards", "do", "illegal_action")
+        extra = sorted(str(k) for k in step if k not in _STEP_KEYS["deal"])
+        if extra:
+            raise _refuse(f"a deal takes no {extra[0]!r}", extra[0])
+        hands = step.get("hands")
+        buy_ins = list(record["buy_ins"])
+        if not isinstance(hands, list | tuple) or len(hands) != len(buy_ins):
+            raise _refuse(
+                f"deal five cards to each of the {len(buy_ins)} players", "hands", "card_count"
+            )
+        played, game = deal(
+            terms,
+            hands=hands,
+            first=record["first"],
+            burn=step.get("burn") or "",
+            chips=buy_ins if terms.plays_for_chips else None,
+        )
+        return _to_record(record, played, game)
+    if step.get("do") == "deal":
+        raise _refuse("the cards are already dealt", "do", "illegal_action")
+    rebuilt = from_record(record)
+    assert rebuilt is not None
+    played, game = play(*rebuilt, posted_step(step))
+    return _to_record(record, played, game)
+
+
 __all__ = [
     "ACTIONS",
+    "GAME",
+    "apply_step",
+    "from_record",
+    "is_dealt",
+    "posted_step",
+    "setup_record",
     "MAX_PLAYERS",
     "Played",
     "Posted",

@@ -1,5 +1,6 @@
-"""A Mulligan table's terms, set in the admin: the variants its games are played under, the
-table minimum, the house's rake and what one chip is worth.
+"""A Mulligan table's terms, set in the admin (the table settings of a player-vs-player game,
+drafted and approved like a paytable): the variants its games are played under, the table
+minimum and the house's rake. Chips are cents, as everywhere on the floor.
 
 The rules choose the variants "when the game is created"; on the floor the admin chooses them
 for the table and every game started there takes them (recorded in the game). The rules
@@ -29,8 +30,8 @@ VARIANT_LABEL: Final = {
     Variant.CHIPS: "Playing for chips",
 }
 VARIANT_ORDER: Final = tuple(VARIANT_LABEL)
-MAX_TABLE_MINIMUM: Final = 1_000_000
-MAX_CHIP_CENTS: Final = 10_000_000  # a $100,000 chip
+MAX_TABLE_MINIMUM: Final = 10_000_000  # cents: $100,000
+KEYS: Final = ("variants", "table_minimum_cents", "rake_percent", "rake_cap_cents")
 
 
 def allowed(variants: frozenset[Variant]) -> bool:
@@ -62,10 +63,9 @@ class MulliganTerms:
     """What the admin set for a Mulligan table."""
 
     variants: frozenset[Variant] = frozenset()
-    table_minimum: int = 1  # chips: the least an auctioneer puts on the auctioned card
-    rake_percent: Decimal = Decimal(0)  # of the pot, rounded down to a whole chip
-    rake_cap: int | None = None  # chips; None: no cap
-    chip_cents: int = 100  # what one chip is worth (the reports count the rake in money)
+    table_minimum: int = 1  # cents: the least an auctioneer puts on the auctioned card
+    rake_percent: Decimal = Decimal(0)  # of the pot, rounded down to the cent
+    rake_cap: int | None = None  # cents; None: no cap
 
     def __post_init__(self) -> None:
         self.check()
@@ -90,24 +90,15 @@ class MulliganTerms:
             or not 1 <= self.table_minimum <= MAX_TABLE_MINIMUM
         ):
             raise _refuse(
-                f"the table minimum must be a whole number of chips from 1 to "
+                f"the table minimum must be whole cents from 1 to "
                 f"{MAX_TABLE_MINIMUM}, not {self.table_minimum!r}",
-                "table_minimum",
-            )
-        if (
-            isinstance(self.chip_cents, bool)
-            or not isinstance(self.chip_cents, int)
-            or not 1 <= self.chip_cents <= MAX_CHIP_CENTS
-        ):
-            raise _refuse(
-                f"a chip must be worth from 1 to {MAX_CHIP_CENTS} cents, not {self.chip_cents!r}",
-                "chip_cents",
+                "table_minimum_cents",
             )
         try:
             Rake(self.rake_percent, self.rake_cap)
         except EngineError as err:
             raise _refuse(
-                err.message, "rake_cap" if "cap" in err.message else "rake_percent"
+                err.message, "rake_cap_cents" if "cap" in err.message else "rake_percent"
             ) from None
         if not self.plays_for_chips:
             if self.rake_percent or self.rake_cap is not None:
@@ -118,9 +109,9 @@ class MulliganTerms:
                 )
             if self.table_minimum != 1:
                 raise _refuse(
-                    "a table minimum is set only when playing for chips: leave it at 1, "
+                    "a table minimum is set only when playing for chips: leave it empty, "
                     "or add Playing for chips",
-                    "table_minimum",
+                    "table_minimum_cents",
                 )
 
     def rake(self) -> Rake | None:
@@ -132,27 +123,28 @@ class MulliganTerms:
     def as_json(self) -> dict[str, Any]:
         return {
             "variants": [v.value for v in VARIANT_ORDER if v in self.variants],
-            "table_minimum": self.table_minimum,
-            "rake_percent": str(self.rake_percent),
-            "rake_cap": self.rake_cap,
-            "chip_cents": self.chip_cents,
+            "table_minimum_cents": self.table_minimum,
+            "rake_percent": str(self.rake_percent.normalize() if self.rake_percent else 0),
+            "rake_cap_cents": self.rake_cap,
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | None) -> MulliganTerms:
-        """Terms as stored or posted (the variants by name); refused: ServiceError."""
-        data = data or {}
-        unknown = set(data) - {
-            "variants",
-            "table_minimum",
-            "rake_percent",
-            "rake_cap",
-            "chip_cents",
-        }
+        """Terms as stored or drafted (the variants by name, amounts in cents); refused:
+        ServiceError naming the field."""
+        if data is None:
+            data = {}
+        if not isinstance(data, Mapping):
+            raise _refuse("the settings must be an object", "settings")
+        unknown = sorted(str(k) for k in data if k not in KEYS)
         if unknown:
-            raise _refuse(f"unknown terms: {', '.join(sorted(unknown))}", sorted(unknown)[0])
+            raise _refuse(
+                f"Mulligan has no setting {unknown[0]!r} (only {', '.join(KEYS)})", unknown[0]
+            )
         raw = data.get("variants") or []
-        if isinstance(raw, str) or not isinstance(raw, list | tuple | set | frozenset):
+        if isinstance(raw, str):
+            raw = [v for v in raw.replace(",", " ").split()]
+        if not isinstance(raw, list | tuple | set | frozenset):
             raise _refuse("variants must be a list of variant names", "variants")
         variants: set[Variant] = set()
         for name in raw:
@@ -161,22 +153,29 @@ class MulliganTerms:
             except ValueError:
                 names = ", ".join(v.value for v in VARIANT_ORDER)
                 raise _refuse(f"{name!r} is not a Mulligan variant ({names})", "variants") from None
+        raw_percent = data.get("rake_percent")
+        if isinstance(raw_percent, float | bool):
+            raise _refuse("the rake percent must be exact (a decimal string)", "rake_percent")
         try:
-            percent = Decimal(str(data.get("rake_percent", "0")).strip() or "0")
+            percent = Decimal(str(raw_percent if raw_percent is not None else "0").strip() or "0")
         except InvalidOperation:
             raise _refuse(
-                f"the rake percent must be a number, not {data.get('rake_percent')!r}",
-                "rake_percent",
+                f"the rake percent must be a number, not {raw_percent!r}", "rake_percent"
             ) from None
-        if isinstance(data.get("rake_percent"), float):
-            raise _refuse("the rake percent must be exact (a decimal string)", "rake_percent")
-        cap = data.get("rake_cap")
-        if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int)):
-            raise _refuse(f"the rake cap must be a whole number of chips, not {cap!r}", "rake_cap")
         return cls(
             variants=frozenset(variants),
-            table_minimum=data.get("table_minimum", 1),
+            table_minimum=_whole(data.get("table_minimum_cents"), 1, "table_minimum_cents"),
             rake_percent=percent,
-            rake_cap=cap,
-            chip_cents=data.get("chip_cents", 100),
+            rake_cap=_whole(data.get("rake_cap_cents"), None, "rake_cap_cents"),
         )
+
+
+def _whole(value: object, default: int | None, field: str) -> Any:
+    """A whole number of cents as stored or typed ("250"); None or "" for the default."""
+    if value is None or value == "":
+        return default
+    if isinstance(value, str) and value.strip().isascii() and value.strip().lstrip("-").isdigit():
+        return int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _refuse(f"{field} must be whole cents, not {value!r}", field)
+    return value
