@@ -227,7 +227,9 @@ def test_scripted_games_end_both_ways_in_every_combination(variants, policy):
 
 
 def test_a_chipless_auctioneer_must_fold():
-    terms = terms_for(frozenset({V.CHIPS}), table_minimum_cents=2, rake_percent="0", rake_cap_cents=None)
+    terms = terms_for(
+        frozenset({V.CHIPS}), table_minimum_cents=2, rake_percent="0", rake_cap_cents=None
+    )
     played, game = deal(terms, hands=HANDS_4[:3], first=0, chips=[2, 10, 10])
     played, game = play(played, game, Posted("auction", 0, "2c", chips=2))
     played, game = play(played, game, Posted("offer", 1, "8s"))
