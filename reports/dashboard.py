@@ -142,6 +142,8 @@ def _labels(by: str, row: dict[str, Any]) -> list[str]:
     if by == "game":
         return [dict(games.choices()).get(row["game"], row["game"])]
     if by == "paytable_version":
+        if row["paytable_version"] is None:  # player-vs-player hands: table settings, no paytable
+            return ["(table settings)", dict(games.choices()).get(row["game"], row["game"])]
         return [
             f"{row['paytable_version__name']} v{row['paytable_version__version']}",
             dict(games.choices()).get(row["game"], row["game"]),
@@ -189,7 +191,7 @@ def hold_report(query: dict[str, Any]) -> dict[str, Any]:
         "total": total,
         "wagers": sorted(wagers, key=wager_sort_key),
         "headers": LABEL_HEADERS[query["by"]],
-        "columns": len(LABEL_HEADERS[query["by"]]) + 10 + len(wagers),
+        "columns": len(LABEL_HEADERS[query["by"]]) + 13 + len(wagers),
     }
 
 
@@ -302,6 +304,7 @@ def reports_csv(request: HttpRequest) -> HttpResponse:
         + [f"handle_{w}" for w in wagers]
         + ["win", "hold_percent", "progressive_contributions", "jackpots_paid"]
         + ["voids", "voided_handle", "corrections"]
+        + ["poker_hands", "pots", "rake"]
     )
 
     def figures(row: dict[str, Any]) -> list[Any]:
@@ -316,6 +319,9 @@ def reports_csv(request: HttpRequest) -> HttpResponse:
                 row["voids"],
                 format_cents(row["voided_handle_cents"]),
                 row["corrections"],
+                row["pvp_hands"],
+                format_cents(row["pots_cents"]),
+                format_cents(row["rake_cents"]),
             ]
         )
 

@@ -41,6 +41,9 @@ FIGURES = [
     "voids",
     "voided_handle_cents",
     "corrections",
+    "pvp_hands",
+    "pots_cents",
+    "rake_cents",
 ]
 
 
@@ -64,7 +67,9 @@ def hold_rows(
         qs.values(*fields).annotate(**{f: Sum(f) for f in FIGURES}, **per_wager).order_by(*fields)
     )
     for row in rows:
-        row["hold_percent"] = hold_percent(row["win_cents"], row["handle_cents"])
+        row["hold_percent"] = hold_percent(
+            row["win_cents"] - row["rake_cents"], row["handle_cents"]
+        )
         row["handle_by_wager"] = {
             w: row.pop(f"_w_{w}") for w in wagers if row.get(f"_w_{w}") is not None
         }
@@ -78,7 +83,9 @@ def totals(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
     for row in rows:
         for f in FIGURES:
             total[f] += row[f] or 0
-    total["hold_percent"] = hold_percent(total["win_cents"], total["handle_cents"])
+    total["hold_percent"] = hold_percent(
+        total["win_cents"] - total["rake_cents"], total["handle_cents"]
+    )
     return total
 
 

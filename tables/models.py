@@ -22,6 +22,18 @@ def _games_valid() -> Q:
     return Q(game__in=games.names())
 
 
+def _banked_games_valid() -> Q:
+    """The house-banked games (paytables are theirs), when the migration was written."""
+    return Q(game__in=[g.name for g in games.all_games() if isinstance(g, games.BankedGame)])
+
+
+def _pvp_games_valid() -> Q:
+    """The player-vs-player games (table settings and hands are theirs)."""
+    return Q(
+        game__in=[g.name for g in games.all_games() if isinstance(g, games.PlayerVsPlayerGame)]
+    )
+
+
 def _meter_only_where_taken() -> Q:
     """A meter only at a table whose game takes a progressive (`takes_progressive`)."""
     taking = [g.name for g in games.all_games() if g.takes_progressive]
@@ -84,7 +96,7 @@ class PaytableVersion(models.Model):
                 condition=~Q(approved_by=models.F("drafted_by")),
                 name="paytable_approver_is_not_author",
             ),
-            models.CheckConstraint(condition=_games_valid(), name="paytable_game_valid"),
+            models.CheckConstraint(condition=_banked_games_valid(), name="paytable_game_valid"),
         ]
 
     def __str__(self) -> str:
@@ -401,6 +413,7 @@ class TableSettingsVersion(models.Model):
                 condition=~Q(approved_by=models.F("drafted_by")),
                 name="table_settings_approver_is_not_author",
             ),
+            models.CheckConstraint(condition=_pvp_games_valid(), name="table_settings_game_valid"),
         ]
 
     def __str__(self) -> str:
@@ -481,6 +494,7 @@ class Hand(models.Model):
             models.CheckConstraint(
                 condition=Q(status__in=["open", "finished", "voided"]), name="hand_status_valid"
             ),
+            models.CheckConstraint(condition=_pvp_games_valid(), name="hand_game_valid"),
             models.CheckConstraint(
                 condition=Q(status="open", result__isnull=True, finished_at__isnull=True)
                 | Q(

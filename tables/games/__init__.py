@@ -105,9 +105,10 @@ def _register_builtin() -> None:
     from .lowball import Lowball
     from .mulligan import Mulligan
     from .pyramid import Pyramid
+    from .rhode_island import RhodeIsland
     from .second_chance import SecondChance
 
-    for game in (SecondChance(), Lowball(), Pyramid(), Mulligan()):
+    for game in (SecondChance(), Lowball(), Pyramid(), RhodeIsland(), Mulligan()):
         register(game)
 
 

@@ -240,11 +240,22 @@ class PlayerVsPlayerGame(GameDefinition):
     """
 
     tablet_flow = "pvp"
-    # The settings an admin drafts (`check_settings` refuses anything else), with defaults.
+    # The settings an admin drafts (`check_settings` refuses anything else), with defaults, and
+    # what each means (the admin's form); the demo table's (`demo.paytable` names them).
     default_settings: ClassVar[Mapping[str, Any]] = {}
+    settings_help: ClassVar[Mapping[str, str]] = {}
+    demo_settings: ClassVar[Mapping[str, Any]] = {}
 
     def check_settings(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """Table settings as drafted, checked and normalised (ServiceError naming the field)."""
+        raise NotImplementedError
+
+    def settings_text(self, values: Mapping[str, Any]) -> str:
+        """The settings in one line ("up to 6 players, ante $5.00, ...")."""
+        return json_text(values)
+
+    def view(self, record: Mapping[str, Any]) -> dict[str, Any]:
+        """The hand as the tablet and the API show it (the game's own keys)."""
         raise NotImplementedError
 
     def max_players(self, values: Mapping[str, Any]) -> int:
