@@ -104,6 +104,7 @@ def _render(
         "table": table,
         "hand": hand,
         "terms": terms,
+        "terms_text": game.settings_text(terms.as_json()) if terms is not None else "",
         "urls": _urls(table),
         "posted": posted or {},
         "errors": {},

@@ -86,7 +86,7 @@ class Mulligan(PlayerVsPlayerGame):
         text = terms.label
         if terms.plays_for_chips:
             text += f", table minimum {dollars(terms.table_minimum)}"
-            text += f", rake {terms.rake_percent}%"
+            text += f", rake {terms.as_json()['rake_percent']}%"
             if terms.rake_cap is not None:
                 text += f" (cap {dollars(terms.rake_cap)})"
         return text

@@ -124,7 +124,9 @@ class MulliganTerms:
         return {
             "variants": [v.value for v in VARIANT_ORDER if v in self.variants],
             "table_minimum_cents": self.table_minimum,
-            "rake_percent": str(self.rake_percent.normalize() if self.rake_percent else 0),
+            "rake_percent": format(self.rake_percent.normalize(), "f")
+            if self.rake_percent
+            else "0",
             "rake_cap_cents": self.rake_cap,
         }
 
