@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tables.views import mulligan, tablet
+from tables.views import hands, mulligan, tablet
 
 app_name = "tablet"
 
@@ -17,9 +17,9 @@ urlpatterns = [
     path("table/<int:table_id>/settle/", tablet.settle, name="settle"),
     path("table/<int:table_id>/watch/", tablet.watch, name="watch"),
     path("round/<int:round_id>/", tablet.round_page, name="round"),
-    # Mulligan's own flow (tables/views/mulligan.py)
-    path("table/<int:table_id>/mulligan/deal/", mulligan.deal, name="mulligan_deal"),
-    path("table/<int:table_id>/mulligan/act/", mulligan.act, name="mulligan_act"),
-    path("table/<int:table_id>/mulligan/finish/", mulligan.finish, name="mulligan_finish"),
+    path("table/<int:table_id>/hand/open/", hands.hand_open, name="hand_open"),
+    path("table/<int:table_id>/hand/step/", hands.hand_step, name="hand_step"),
+    path("table/<int:table_id>/hand/finish/", hands.hand_finish, name="hand_finish"),
+    # the players' table display of a Mulligan table (tables/views/mulligan.py)
     path("table/<int:table_id>/mulligan/display/", mulligan.display, name="mulligan_display"),
 ]

@@ -289,9 +289,27 @@ class PlayerVsPlayerGame(GameDefinition):
         """A random legal next step (simulation); None when the hand is over."""
         raise NotImplementedError
 
-    def urls(self) -> list[Any]:
-        """The game's own tablet pages (URL patterns under the table's address)."""
-        return []
+    # --- the tablet (tables.views.hands renders the page; the game its hand's form) --------
+    hand_template: ClassVar[str] = ""  # the open hand's panel, in templates/games/
+    # The refusal fields the hand's form shows beside an input (others go on top).
+    tablet_fields: ClassVar[frozenset[str]] = frozenset()
+
+    def posted_step(self, post: Mapping[str, Any]) -> dict[str, Any]:
+        """The step a tablet form posted, in the services' form (refused: ServiceError)."""
+        raise NotImplementedError
+
+    def tablet_view(
+        self,
+        record: Mapping[str, Any],
+        players: list[Any],
+        *,
+        posted: Mapping[str, Any],
+        errors: Mapping[str, str],
+    ) -> dict[str, Any]:
+        """What the hand's panel shows: `view(record)` in the pages' words, with the players'
+        seats (`players`: the hand's HandPlayer rows in order), a refused form's values kept
+        (`posted`) and its message at the field (`errors`: field -> message)."""
+        raise NotImplementedError
 
 
 def json_text(value: Any) -> str:

@@ -1,6 +1,6 @@
 """Playing a player-vs-player hand one step at a time, as the tablet and the API do: the step
-through `hands.hand_act`, and the hand finished as soon as its game is over (the system decides
-the winner; nobody types a result).
+through `hands.hand_act`, and (unless the caller confirms it apart, as the tablet does) the
+hand finished as soon as its game is over (the system decides the winner; nobody types one).
 
 A game's engine checks its assertions after every action (Mulligan's: five cards, the ring,
 two active players, every card in one place, the chips). One that fails is a bug, not a
@@ -50,10 +50,13 @@ def hand_assertion_failed(
     )
 
 
-def hand_play(*, hand: Hand, dealer: AbstractBaseUser, step: Mapping[str, Any]) -> Hand:
-    """One step of an open hand, then its finish when the game is over. Refused: ServiceError
-    (nothing changed); a broken assertion: ServiceError `assertion_failed` (logged, audited,
-    nothing changed)."""
+def hand_play(
+    *, hand: Hand, dealer: AbstractBaseUser, step: Mapping[str, Any], finish: bool = True
+) -> Hand:
+    """One step of an open hand, then (with `finish`) its finish when the game is over; the
+    tablet leaves the finish to the dealer's confirmation. Refused: ServiceError (nothing
+    changed); a broken assertion: ServiceError `assertion_failed` (logged, audited, nothing
+    changed)."""
     try:
         hand = hand_act(hand=hand, dealer=dealer, step=step)
     except GameAssertionError as err:
@@ -74,7 +77,7 @@ def hand_play(*, hand: Hand, dealer: AbstractBaseUser, step: Mapping[str, Any]) 
             code="assertion_failed",
             status=500,
         ) from None
-    if games.player_vs_player(hand.game).outcome(hand.record) is not None:
+    if finish and games.player_vs_player(hand.game).outcome(hand.record) is not None:
         hand = hand_finish(hand=hand, dealer=dealer)
     return hand
 

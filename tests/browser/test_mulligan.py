@@ -86,21 +86,23 @@ def test_a_whole_game_on_the_tablet_and_the_table_display_under_secret_offers(
         display.reload()
         display.screenshot(path=str(shots_dir / f"mulligan-{name}-display-390.png"), full_page=True)
 
-    # The deal: seats 1 to 3, seat 2 auctions first.
-    for seat, cards in ((1, "Ah Kh Qh Jh 2c"), (2, "3d 4d 5d 6d 8s"), (3, "9c 9d 9h 7s 7c")):
-        tablet.fill(f"#id-hand_{seat}", cards)
-        tablet.fill(f"#id-chips_{seat}", "20")
-    tablet.select_option("#id-first", "2")
+    # Buy-ins for seats 1 to 3, then the deal (player 0, seat 1, auctions first).
+    for seat in (1, 2, 3):
+        tablet.fill(f"#id-seat-{seat}-buy_in", "20")
+    tablet.click("#buyins-form button[type=submit]")
+    expect()(tablet.locator("#deal-form")).to_be_visible()
+    for p, cards in enumerate(("3d 4d 5d 6d 8s", "9c 9d 9h 7s 7c", "Ah Kh Qh Jh 2c")):
+        tablet.fill(f"#id-hand_{p}", cards)
     shoot("deal")
     tablet.click("#deal-form button[type=submit]")
-    headline(tablet, "Turn 1: player 1 is the auctioneer: skip, fold or auction a card")
+    headline(tablet, "Turn 1: player 0 is the auctioneer: skip, fold or auction a card")
 
-    # Player 1 auctions 8s with $2.00; players 2 and 0 offer face down.
+    # Player 0 auctions 8s with $2.00; players 1 and 2 offer face down.
     auction(tablet, "8s", "2")
-    headline(tablet, "offers due from players 2, 0")
-    offer(tablet, 2, "7c")
-    offer(tablet, 0, "2c", "0.50")
-    headline(tablet, "every offer is in; player 1 swaps with one or mulligans")
+    headline(tablet, "offers due from players 1, 2")
+    offer(tablet, 1, "7c")
+    offer(tablet, 2, "2c", "0.50")
+    headline(tablet, "every offer is in; player 0 swaps with one or mulligans")
     assert {"7c", "2c"} <= shown_cards(tablet)  # the house sees every offer
     shoot("secret-offers")
     # The players' display: the auctioned card and chips, never the Secret Offers, no hand.
@@ -110,49 +112,56 @@ def test_a_whole_game_on_the_tablet_and_the_table_display_under_secret_offers(
     expect()(display.locator(".mg-offers .pc.back")).to_have_count(2)
     expect()(display.locator(".mg-seats .pc.back")).to_have_count(12)
 
-    # A mulligan: the ring goes to the discard pile; the draws in order (1, 2, 0).
+    # A mulligan: the ring goes to the discard pile; the draws in order (0, 1, 2).
     draws = tablet.locator("#mulligan-form input[name^=draw_]")
     expect()(draws).to_have_count(3)
-    assert [draws.nth(i).get_attribute("name") for i in range(3)] == ["draw_1", "draw_2", "draw_0"]
-    tablet.fill("#id-draw_1", "Tc")
-    tablet.fill("#id-draw_2", "Ah")  # already in player 0's hand: refused
-    tablet.fill("#id-draw_0", "Qc")
+    assert [draws.nth(i).get_attribute("name") for i in range(3)] == ["draw_0", "draw_1", "draw_2"]
+    tablet.fill("#id-draw_0", "Tc")
+    tablet.fill("#id-draw_1", "Ah")  # already in player 2's hand: refused
+    tablet.fill("#id-draw_2", "Qc")
     tablet.click("#mulligan-form button[type=submit]")
     expect()(tablet.locator(".t-alert")).to_contain_text(
-        "Ah drawn by player 2 is already in player 0's hand"
+        "Ah drawn by player 1 is already in player 2's hand"
     )
-    tablet.fill("#id-draw_2", "Jc")
+    tablet.fill("#id-draw_1", "Jc")
     tablet.click("#mulligan-form button[type=submit]")
-    headline(tablet, "Turn 2: player 2 is the auctioneer")
+    headline(tablet, "Turn 2: player 1 is the auctioneer")
     display.reload()
     assert shown_cards(display) == {"8s", "7c", "2c"}  # discarded: face up at last
     expect()(display.locator("[data-pot]")).to_have_text("$2.50")
 
-    # Player 2 auctions 9c; player 0 offers Ah, player 1 offers 3d; player 2 takes Ah.
+    # Player 1 auctions 9c; player 2 offers Ah, player 0 offers 3d; player 1 takes Ah.
     auction(tablet, "9c", "1")
-    offer(tablet, 0, "Ah")
-    offer(tablet, 1, "3d")
-    tablet.locator("form:has(input[name=offer_of][value='0']) button").click()
-    headline(tablet, "Turn 3: player 0 is the auctioneer")
+    offer(tablet, 2, "Ah")
+    offer(tablet, 0, "3d")
+    tablet.locator("form:has(input[name=offer_of][value='2']) button").click()
+    headline(tablet, "Turn 3: player 2 is the auctioneer")
     display.reload()
     assert "A♥" not in display.content()  # the swapped offer stays secret
-    # Player 0 folds; player 1 folds: the game ends, the system names the winner.
+    # Player 2 folds; player 0 folds: the game ends, the system names the winner.
     tablet.locator("form:has(input[name=do][value=fold]) button").click()
-    headline(tablet, "Turn 4: player 1 is the auctioneer")
+    headline(tablet, "Turn 4: player 0 is the auctioneer")
     tablet.locator("form:has(input[name=do][value=fold]) button").click()
-    # Player 1's 3d 4d 5d 6d Tc (a low straight) beats a pair of queens and a pair of nines.
-    headline(tablet, "The game is over (by a fold): player 1 wins")
-    hand = Hand.objects.get(table=table)
-    assert hand.status == Hand.Status.FINISHED and hand.result["winner"] == 1
-    expect()(tablet.locator(".mg-result h2")).to_have_text("Player 1 wins with low straight")
+    # Player 0's 3d 4d 5d 6d Tc (a low straight) beats a pair of queens and a pair of nines.
+    headline(tablet, "The game is over (by a fold): player 0 wins")
+    expect()(tablet.locator(".mg-result h2")).to_have_text("Player 0 wins with low straight")
     expect()(tablet.locator(".mg-result")).to_contain_text("Pot $2.50, house rake $0.25")
     shoot("over")
     for seat in display.locator(".mg-seat").all():  # every hand shown at the end
         expect()(seat.locator(".pc:not(.back)")).to_have_count(5)
-    expect()(display.locator(".mg-result h2")).to_contain_text("Player 1 wins")
-
-    # The same pages on a phone.
+    expect()(display.locator(".mg-result h2")).to_contain_text("Player 0 wins")
     tablet.set_viewport_size(PHONE)
     tablet.screenshot(path=str(shots_dir / "mulligan-over-390.png"), full_page=True)
+    tablet.set_viewport_size(SMALL)
+    # The dealer confirms; the hand is finished with the pot, the rake and the payoffs.
+    tablet.click("#finish-form button[type=submit]")
+    expect()(tablet.locator("#buyins-form")).to_be_visible()
+    hand = Hand.objects.get(table=table)
+    assert hand.status == Hand.Status.FINISHED and hand.result["winner"] == 0
+    assert (hand.pot_cents, hand.rake_cents) == (250, 25)
+    # Player 0: -$2.00 on the ring, +$2.25 from the pot; player 1's $1.00 went with the 9c to
+    # player 2, whose $0.50 went to the pot in the mulligan.
+    assert [p.payoff_cents for p in hand.players.order_by("position")] == [25, -100, 50]
+
     display.set_viewport_size(SMALL)
     display.screenshot(path=str(shots_dir / "mulligan-over-display-1024.png"), full_page=True)

@@ -5,6 +5,7 @@ reveals); the dealer's tablet shows whose turn it is, what they may do, and the 
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import pytest
 from django.template.loader import render_to_string
@@ -32,15 +33,12 @@ def render_display(game) -> str:
 
 
 def render_tablet(game, played) -> str:
+    """The open hand's panel of the PvP tablet page, as `tables.views.hands` includes it."""
     request = RequestFactory().get("/tablet/table/1/")
+    view = {"waiting": "over" if game.is_over else "action", "g": pages.tablet(game, played)}
     return render_to_string(
-        "games/mulligan/tablet.html",
-        {
-            "table": "Mulligan 1",
-            "g": pages.tablet(game, played),
-            "terms": played.terms,
-            "urls": {"act": "/act/", "display": "/display/", "deal": "/deal/"},
-        },
+        "games/mulligan_hand.html",
+        {"table": SimpleNamespace(pk=1), "hand": SimpleNamespace(pk=1), "view": view},
         request,
     )
 

@@ -35,6 +35,7 @@ from tables.engine.mulligan_game import (
 from tables.engine.mulligan_game import Mulligan as MulliganAction
 
 from ..base import HandOutcome, PlayerVsPlayerGame
+from . import pages
 from . import play as floor
 from .play import Played, draw_order, where_is
 from .terms import (
@@ -52,7 +53,10 @@ class Mulligan(PlayerVsPlayerGame):
 
     name = "mulligan"
     label = "Mulligan"
-    tablet_flow = "mulligan"  # its own pages: tables/views/mulligan.py
+    # The tablet: the PvP page (tables.views.hands) with Mulligan's panel; the players' table
+    # display is Mulligan's own page (tables.views.mulligan).
+    hand_template: ClassVar[str] = "games/mulligan_hand.html"
+    tablet_fields: ClassVar[frozenset[str]] = frozenset()  # every refusal shows on top
     default_settings: ClassVar[Mapping[str, Any]] = MulliganTerms().as_json()
     settings_help: ClassVar[Mapping[str, str]] = {
         "variants": "any of "
@@ -63,7 +67,6 @@ class Mulligan(PlayerVsPlayerGame):
         "rake_cap_cents": "playing for chips: the rake's cap in cents (empty: no cap)",
     }
 
-    tablet_template: ClassVar[str] = "games/mulligan/tablet.html"
     display_template: ClassVar[str] = "games/mulligan/display.html"
 
     # --- table settings ------------------------------------------------------------------
@@ -152,6 +155,21 @@ class Mulligan(PlayerVsPlayerGame):
                 "variants": [v.value for v in VARIANT_ORDER if v in played.terms.variants],
             },
         )
+
+    # --- the tablet -----------------------------------------------------------------------
+
+    def posted_step(self, post: Mapping[str, Any]) -> dict[str, Any]:
+        return floor.posted_form(post)
+
+    def tablet_view(
+        self,
+        record: Mapping[str, Any],
+        players: list[Any],
+        *,
+        posted: Mapping[str, Any],
+        errors: Mapping[str, str],
+    ) -> dict[str, Any]:
+        return pages.hand_panel(record, [p.seat for p in players], posted=posted)
 
     def random_step(self, rng: random.Random, record: Mapping[str, Any]) -> dict[str, Any] | None:
         """A random legal next step: the deal (a shuffled deck), then the players' actions;

@@ -10,6 +10,7 @@ Secret Offer or a hidden hand cannot reach the page. Pure presentation: nothing 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from core.money import dollars
@@ -33,8 +34,8 @@ from tables.engine.mulligan_game import (
 from tables.engine.mulligan_hands import mulligan_value
 from tables.engine.mulligan_view import HOUSE, TABLE, GameView, game_view
 
-from .play import Played, draw_order
-from .terms import VARIANT_LABEL, VARIANT_ORDER
+from .play import Played, draw_order, from_record
+from .terms import VARIANT_LABEL, VARIANT_ORDER, MulliganTerms
 
 CATEGORY_LABEL = {
     "high_card": "High card",
@@ -251,3 +252,37 @@ def tablet(game: MulliganGame, played: Played, seats: list[int] | None = None) -
 
 
 __all__ = ["CATEGORY_LABEL", "display", "headline", "history", "tablet"]
+
+
+def hand_panel(
+    record: Mapping[str, Any], seats: list[int], *, posted: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The open hand's panel on the PvP tablet page (`Mulligan.tablet_view`): the deal form
+    before the cards are in, then the game as the house sees it with what may be done now;
+    a refused form's values are kept (`posted`)."""
+    terms = MulliganTerms.from_json(record["terms"])
+    rebuilt = from_record(record)
+    if rebuilt is None:
+        return {
+            "waiting": "deal",
+            "high_risk": Variant.HIGH_RISK in terms.variants,
+            "first": record["first"],
+            "players": [
+                {
+                    "position": p,
+                    "seat": seat,
+                    "value": posted.get(f"hand_{p}", ""),
+                    "first": p == record["first"],
+                    "chips": chips_text(record["buy_ins"][p]) if terms.plays_for_chips else "",
+                }
+                for p, seat in enumerate(seats)
+            ],
+            "burn": posted.get("burn", ""),
+        }
+    played, game = rebuilt
+    g = tablet(game, played, seats)
+    decision = g["forms"].get("decision")
+    if decision is not None and posted.get("do") == "mulligan":
+        for d in decision["draws"]:
+            d["value"] = posted.get(d["field"], "")
+    return {"waiting": "over" if game.is_over else "action", "g": g}

@@ -28,6 +28,7 @@ from typing import Any
 from core.errors import ServiceError
 from tables.engine.cards import DECK, Card, parse_card, parse_cards
 from tables.engine.errors import EngineError
+from tables.engine.money import parse_cents
 from tables.engine.mulligan_game import (
     HAND_SIZE,
     HIGH_RISK_BURN,
@@ -388,12 +389,12 @@ def play(played: Played, game: MulliganGame, posted: Posted) -> tuple[Played, Mu
 GAME = "mulligan"
 _STEP_KEYS = {
     "deal": frozenset({"do", "hands", "burn"}),
-    "skip": frozenset({"do", "player"}),
-    "fold": frozenset({"do", "player"}),
-    "auction": frozenset({"do", "player", "card", "chips"}),
-    "offer": frozenset({"do", "player", "card", "chips"}),
-    "swap": frozenset({"do", "player", "offer_of"}),
-    "mulligan": frozenset({"do", "player", "draws"}),
+    "skip": frozenset({"do", "player", "at"}),
+    "fold": frozenset({"do", "player", "at"}),
+    "auction": frozenset({"do", "player", "card", "chips", "at"}),
+    "offer": frozenset({"do", "player", "card", "chips", "at"}),
+    "swap": frozenset({"do", "player", "offer_of", "at"}),
+    "mulligan": frozenset({"do", "player", "draws", "at"}),
 }
 
 
@@ -431,8 +432,9 @@ def _to_record(record: Mapping[str, Any], played: Played, game: MulliganGame) ->
     }
 
 
-def posted_step(step: Mapping[str, Any]) -> Posted:
-    """A step (the services' and the API's form) as a posted action; unknown keys refused."""
+def posted_step(step: Mapping[str, Any], game: MulliganGame | None = None) -> Posted:
+    """A step (the services' and the API's form) as a posted action; unknown keys refused.
+    `draws` is a list in draw order, or {player: card} for the players who draw."""
     do = step.get("do")
     if not isinstance(do, str) or do not in _STEP_KEYS or do == "deal":
         raise _refuse(
@@ -444,6 +446,16 @@ def posted_step(step: Mapping[str, Any]) -> Posted:
     draws = step.get("draws") or ()
     if isinstance(draws, str):
         draws = draws.replace(",", " ").split()
+    if isinstance(draws, Mapping) and game is not None:
+        order = draw_order(game)
+        named = {str(k) for k in draws}
+        if named != {str(p) for p in order}:
+            raise _refuse(
+                f"after a mulligan players {', '.join(map(str, order))} draw, in that order",
+                "draws",
+                "card_count",
+            )
+        draws = [draws.get(p, draws.get(str(p))) for p in order]
     if not isinstance(draws, list | tuple):
         raise _refuse("draws must be a list of cards, in draw order", "draws")
     return Posted(
@@ -485,8 +497,49 @@ def apply_step(record: Mapping[str, Any], step: Mapping[str, Any]) -> dict[str, 
         raise _refuse("the cards are already dealt", "do", "illegal_action")
     rebuilt = from_record(record)
     assert rebuilt is not None
-    played, game = play(*rebuilt, posted_step(step))
+    at = step.get("at")
+    if at is not None and str(at) != str(len(rebuilt[0].actions)):
+        raise _refuse(
+            "this form is out of date: the game has moved on since it was shown (another "
+            "tablet?); nothing was entered: check the table and enter it again",
+            "at",
+            "stale",
+        )
+    played, game = play(*rebuilt, posted_step(step, rebuilt[1]))
     return _to_record(record, played, game)
+
+
+def posted_form(post: Mapping[str, Any]) -> dict[str, Any]:
+    """The step a tablet form posts, in the services' form: the deal (`hand_0`, `hand_1`,
+    ..., `burn`), or an action (`do`, `player`, `card`, `chips` in dollars, `offer_of`,
+    `draw_<player>` for each player who draws, `at`: the step the form was drawn for)."""
+    do = str(post.get("do", ""))
+    if do == "deal":
+        hands: list[str] = []
+        while f"hand_{len(hands)}" in post:
+            hands.append(str(post.get(f"hand_{len(hands)}", "")))
+        step: dict[str, Any] = {"do": "deal", "hands": hands}
+        if str(post.get("burn", "")).strip():
+            step["burn"] = str(post["burn"])
+        return step
+    step = {"do": do, "player": post.get("player"), "at": post.get("at")}
+    if do in ("auction", "offer"):
+        step["card"] = post.get("card", "")
+        raw = str(post.get("chips", "") or "").strip().lstrip("$")
+        if raw:
+            try:
+                step["chips"] = parse_cents(raw, where="the chips", allow_zero=True)
+            except EngineError as err:
+                raise _engine(err, "chips") from None
+    elif do == "swap":
+        step["offer_of"] = post.get("offer_of")
+    elif do == "mulligan":
+        step["draws"] = {
+            key[5:]: str(value).strip()
+            for key, value in post.items()
+            if key.startswith("draw_") and key[5:].isdigit()
+        }
+    return {k: v for k, v in step.items() if v is not None}
 
 
 __all__ = [
@@ -495,6 +548,7 @@ __all__ = [
     "apply_step",
     "from_record",
     "is_dealt",
+    "posted_form",
     "posted_step",
     "setup_record",
     "MAX_PLAYERS",

@@ -15,12 +15,14 @@ Steps (the services' and the API's form):
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any, ClassVar
 
 from core.errors import ServiceError
 from core.money import dollars
+from tables import display as show
 from tables.engine.cards import DECK, Card, parse_card
 from tables.engine.errors import EngineError
 from tables.engine.rhode_island import (
@@ -44,8 +46,13 @@ _STEP_KEYS = frozenset({"hole", "action", "player", "flop", "turn"})
 _ROUND_NAMES = {"hole": "first round", "flop": "flop round", "turn": "turn round"}
 
 
+_CHIPS = re.compile(r"\b(\d+) chips?\b")
+
+
 def _refuse(err: EngineError, field: str | None = None) -> ServiceError:
-    return ServiceError(err.message, field=field or err.field, code=err.code.value)
+    """The engine's refusal for the floor, where a chip is a cent: amounts said in dollars."""
+    message = _CHIPS.sub(lambda m: dollars(int(m.group(1))), err.message)
+    return ServiceError(message, field=field or err.field, code=err.code.value)
 
 
 def _whole(values: Mapping[str, Any], key: str, least: int, most: int | None = None) -> int:
@@ -369,6 +376,168 @@ class RhodeIsland(PlayerVsPlayerGame):
                 "payoffs": list(outcome.payoffs),
                 "stacks": list(outcome.stacks),
                 **dict(outcome.detail),
+            },
+        }
+
+    # --- the tablet ---------------------------------------------------------------------------
+
+    hand_template = "games/rhode_island_hand.html"
+    tablet_fields = frozenset(
+        {"hole", "flop", "turn", "the flop", "the turn", "actions", "action", "player"}
+        | {f"player {i}'s hole card" for i in range(MAX_PLAYERS)}
+    )
+
+    def posted_step(self, post: Mapping[str, Any]) -> dict[str, Any]:
+        kind = post.get("step")
+        if kind == "hole":
+            hole = []
+            for i in range(MAX_PLAYERS):
+                if f"hole-{i}" not in post:
+                    break
+                card = (post.get(f"hole-{i}") or "").strip()
+                if not card:
+                    raise ServiceError(
+                        f"enter player {i}'s hole card", field=f"player {i}'s hole card"
+                    )
+                hole.append(card)
+            return {"hole": hole}
+        if kind in ("flop", "turn"):
+            card = (post.get(kind) or "").strip()
+            if not card:
+                raise ServiceError(f"enter the {kind} card", field=f"the {kind}")
+            return {kind: card}
+        if kind == "action":
+            player = post.get("player")
+            step: dict[str, Any] = {"action": post.get("action") or ""}
+            if player not in (None, ""):
+                if not (isinstance(player, str) and player.isascii() and player.isdigit()):
+                    raise ServiceError(f"{player!r} is not a player", field="player")
+                step["player"] = int(player)
+            return step
+        raise ServiceError("the form posted no step", field="step")
+
+    def tablet_view(
+        self,
+        record: Mapping[str, Any],
+        players: list[Any],
+        *,
+        posted: Mapping[str, Any],
+        errors: Mapping[str, str],
+    ) -> dict[str, Any]:
+        view = self.view(record)
+        seat = [p.seat for p in players]
+        outcome = view["outcome"]
+        rows = []
+        for i, p in enumerate(players):
+            hole = view["hole"][i] if view["hole"] else None
+            stack = view["stacks"][i] if outcome is None else outcome["stacks"][i]
+            rows.append(
+                {
+                    "position": i,
+                    "seat": p.seat,
+                    "buy_in": dollars(p.buy_in_cents),
+                    "stack": dollars(stack),
+                    "bet": dollars(view["bets"][i]) if view["bets"][i] else "",
+                    "in_pot": dollars(view["in_pot"][i]),
+                    "folded": view["folded"][i],
+                    "all_in": stack == 0 and not view["folded"][i] and bool(view["hole"]),
+                    "to_act": view["to_act"] == i,
+                    "first": view["first"] == i,
+                    "hole": show.card(hole) if hole else None,
+                    "hand": (outcome["hands"][i] or "").replace("_", " ") if outcome else "",
+                    "award": dollars(outcome["awards"][i]) if outcome else "",
+                    "payoff": dollars(outcome["payoffs"][i], signed=True) if outcome else "",
+                    "payoff_class": show.result_class(outcome["payoffs"][i]) if outcome else "",
+                    "posted_hole": posted.get(f"hole-{i}", ""),
+                    "hole_error": errors.get(f"player {i}'s hole card", ""),
+                }
+            )
+
+        def seats_text(indices: Sequence[int]) -> str:
+            names = [f"seat {seat[i]}" for i in indices]
+            return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+        to_act = view["to_act"]
+        legal = [
+            {
+                "action": a["action"],
+                "label": a["action"].capitalize()
+                + (f" {dollars(a['amount'])}" if a["amount"] else "")
+                + (" (all-in)" if a["all_in"] else ""),
+            }
+            for a in view["legal"]
+        ]
+        history: list[dict[str, Any]] = []
+        for h in view["history"]:
+            if not history or history[-1]["round"] != h["round"]:
+                history.append({"round": _ROUND_NAMES[h["round"]], "key": h["round"], "items": []})
+            words = {"check": "checks", "fold": "folds", "bet": "bets", "call": "calls"}
+            verb = words.get(h["action"], "raises")
+            amount = f" {dollars(h['amount'])}" if h["amount"] else ""
+            history[-1]["items"].append(
+                f"Seat {seat[h['player']]} {verb}{amount}{' (all-in)' if h['all_in'] else ''}"
+                f" · pot {dollars(h['pot_after'])}"
+            )
+        history_key = {"hole": "first round", "flop": "flop round", "turn": "turn round"}
+        for block in history:
+            block["round"] = history_key.get(block["key"], block["round"]).capitalize()
+        pots = []
+        if outcome is not None:
+            for k, p in enumerate(outcome["pots"]):
+                winners = p["winners"]
+                net = p["amount"] - p["rake"]
+                if len(winners) > 1:
+                    share, odd = divmod(net, len(winners))
+                    won = f"split by {seats_text(winners)}: {dollars(share)} each" + (
+                        f", odd chip{'s' if odd > 1 else ''} to {seats_text(winners[:odd])}"
+                        if odd
+                        else ""
+                    )
+                else:
+                    won = f"won by {seats_text(winners)}: {dollars(net)}"
+                pots.append(
+                    {
+                        "name": "Main pot" if k == 0 else f"Side pot {k}",
+                        "amount": dollars(p["amount"]),
+                        "rake": dollars(p["rake"]) if p["rake"] else "",
+                        "players": seats_text(p["players"]),
+                        "won": won,
+                    }
+                )
+        else:
+            for k, p in enumerate(view["pots"]):
+                pots.append(
+                    {
+                        "name": "Main pot" if k == 0 else f"Side pot {k}",
+                        "amount": dollars(p["amount"]),
+                        "players": seats_text(p["players"]),
+                    }
+                )
+        return {
+            "waiting": view["waiting"],
+            "players": rows,
+            "pot": dollars(view["pot"] if outcome is None else outcome["pot"]),
+            "pots": pots,
+            "board": [show.card(c) for c in view["board"]],
+            "to_act_seat": seat[to_act] if to_act is not None else None,
+            "to_act": to_act,
+            "legal": legal,
+            "history": history,
+            "hole_error": errors.get("hole", ""),
+            "action_error": errors.get("actions")
+            or errors.get("action")
+            or errors.get("player", ""),
+            "board_posted": posted.get(view["waiting"], ""),
+            "board_error": errors.get(view["waiting"], "")
+            or errors.get(f"the {view['waiting']}", ""),
+            "round_name": _ROUND_NAMES.get(view["betting_round"] or "", "").capitalize(),
+            "outcome": None
+            if outcome is None
+            else {
+                "rake": dollars(outcome["rake"]),
+                "pot": dollars(outcome["pot"]),
+                "showdown": outcome["showdown"],
+                "winners": seats_text(outcome["winners"]),
             },
         }
 
