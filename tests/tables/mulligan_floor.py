@@ -19,7 +19,7 @@ def mulligan_table(
     floor: dict[str, Any],
     variants: frozenset[Variant] | set[Variant] = frozenset(),
     *,
-    name: str = "MG-1",
+    name: str = "MG-T",
     sign_in: bool = True,
     **terms: Any,
 ) -> Table:

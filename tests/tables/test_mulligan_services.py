@@ -177,6 +177,6 @@ def test_a_broken_assertion_is_refused_logged_and_on_the_audit_chain(floor, monk
     event = AuditEvent.objects.filter(kind="hand.assertion_failed").get()
     assert event.data["assertion"] == "five_cards"
     assert event.data["step"] == {"do": "skip", "player": 1}
-    assert event.table_name == "MG-1"
+    assert event.table_name == "MG-T"
     assert any("five_cards" in r.getMessage() for r in caplog.records)
     assert verify_chain()[1] is None

@@ -214,14 +214,14 @@ def test_the_display_under_secret_offers_never_shows_an_offer(floor):
 
 
 def test_the_display_shows_hands_only_under_open_hands(floor):
-    for name, variants in (("MG-1", set()), ("MG-2", {V.OPEN_HANDS})):
-        table = mulligan_table(floor, variants, name=name, sign_in=name == "MG-1")
-        if name == "MG-2":
+    for name, variants in (("MG-T", set()), ("MG-U", {V.OPEN_HANDS})):
+        table = mulligan_table(floor, variants, name=name, sign_in=name == "MG-T")
+        if name == "MG-U":
             from tables.services.sessions import dealer_sign_in
 
             dealer_sign_in(dealer=floor["dealer2"], table=table)
-        client = dealer_client() if name == "MG-1" else Client()
-        if name == "MG-2":
+        client = dealer_client() if name == "MG-T" else Client()
+        if name == "MG-U":
             assert client.login(username="dealer2", password="demo")
         open_and_deal(client, table)
         html = client.get(url(table, "mulligan/display/")).content.decode()

@@ -34,7 +34,7 @@ from tables.engine.mulligan_game import (
 )
 from tables.engine.mulligan_game import Mulligan as MulliganAction
 
-from ..base import HandOutcome, PlayerVsPlayerGame
+from ..base import DemoTable, HandOutcome, PlayerVsPlayerGame
 from . import pages
 from . import play as floor
 from .play import Played, draw_order, where_is
@@ -57,7 +57,15 @@ class Mulligan(PlayerVsPlayerGame):
     # display is Mulligan's own page (tables.views.mulligan).
     hand_template: ClassVar[str] = "games/mulligan_hand.html"
     tablet_fields: ClassVar[frozenset[str]] = frozenset()  # every refusal shows on top
+    demo = DemoTable(name="MG-1", paytable="house", limits={})
     default_settings: ClassVar[Mapping[str, Any]] = MulliganTerms().as_json()
+    # The demo table plays for chips under Secret Offers: $1 minimum, 5% rake up to $5.
+    demo_settings: ClassVar[Mapping[str, Any]] = {
+        "variants": ["secret_offers", "chips"],
+        "table_minimum_cents": 100,
+        "rake_percent": "5",
+        "rake_cap_cents": 500,
+    }
     settings_help: ClassVar[Mapping[str, str]] = {
         "variants": "any of "
         + ", ".join(f"{v.value} ({VARIANT_LABEL[v]})" for v in VARIANT_ORDER)
