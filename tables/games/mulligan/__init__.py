@@ -33,6 +33,7 @@ from tables.engine.mulligan_game import (
     shuffled_setup,
 )
 from tables.engine.mulligan_game import Mulligan as MulliganAction
+from tables.engine.mulligan_view import HOUSE, game_view
 
 from ..base import DemoTable, HandOutcome, PlayerVsPlayerGame
 from . import pages
@@ -163,6 +164,45 @@ class Mulligan(PlayerVsPlayerGame):
                 "variants": [v.value for v in VARIANT_ORDER if v in played.terms.variants],
             },
         )
+
+    def view(self, record: Mapping[str, Any]) -> dict[str, Any]:
+        """The hand as the API shows it to the floor (the house's view: every card, every
+        Secret Offer): what it waits for (`deal`, `action`, `over`), who may act and with what
+        (`allowed`: kinds, cards, chips in cents, whose offers to swap with, the draw order),
+        the game (`mulligan_view`'s JSON) and every action so far."""
+        rebuilt = floor.from_record(record)
+        if rebuilt is None:
+            return {
+                "waiting": "deal",
+                "players": len(record["buy_ins"]),
+                "first": record["first"],
+                "variants": list(record["terms"]["variants"]),
+                "allowed": [],
+                "game": None,
+                "actions": [],
+            }
+        played, game = rebuilt
+        return {
+            "waiting": "over" if game.is_over else "action",
+            "players": game.players,
+            "first": played.first,
+            "variants": list(record["terms"]["variants"]),
+            "allowed": [
+                {
+                    "player": a.player,
+                    "do": sorted(k.value for k in a.kinds),
+                    "cards": [str(c) for c in a.cards],
+                    "chips_min": a.chips_min,
+                    "chips_max": a.chips_max,
+                    "swap_with": list(a.swap_with),
+                    "draw_order": draw_order(game) if ActionKind.MULLIGAN in a.kinds else [],
+                }
+                for a in allowed(game)
+            ],
+            "at": len(played.actions),
+            "game": game_view(game, HOUSE).as_json(),
+            "actions": list(record["actions"]),
+        }
 
     # --- the tablet -----------------------------------------------------------------------
 

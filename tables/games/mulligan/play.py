@@ -436,6 +436,14 @@ def posted_step(step: Mapping[str, Any], game: MulliganGame | None = None) -> Po
     """A step (the services' and the API's form) as a posted action; unknown keys refused.
     `draws` is a list in draw order, or {player: card} for the players who draw."""
     do = step.get("do")
+    if do is None:
+        given = ", ".join(sorted(str(k) for k in step)) or "nothing"
+        raise _refuse(
+            f"a Mulligan step names what is done in 'do' ({', '.join(ACTIONS)}); "
+            f"this one has {given}",
+            "do",
+            "illegal_action",
+        )
     if not isinstance(do, str) or do not in _STEP_KEYS or do == "deal":
         raise _refuse(
             f"{do!r} is not a Mulligan action ({', '.join(ACTIONS)})", "do", "illegal_action"
@@ -474,6 +482,8 @@ def apply_step(record: Mapping[str, Any], step: Mapping[str, Any]) -> dict[str, 
     record given is not changed); a broken assertion: GameAssertionError."""
     terms = MulliganTerms.from_json(record["terms"])
     if not is_dealt(record):
+        if step.get("do") is None:
+            posted_step(step)  # refused, naming what the step has instead
         if step.get("do") != "deal":
             raise _refuse("deal first: enter each player's five cards", "do", "illegal_action")
         extra = sorted(str(k) for k in step if k not in _STEP_KEYS["deal"])
