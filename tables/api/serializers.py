@@ -511,6 +511,7 @@ class HandPlayerSerializer(serializers.ModelSerializer):
         fields = ["position", "seat", "buy_in_cents", "payoff_cents", "stack_after_cents"]
 
 
+@extend_schema_field({"type": "object", "additionalProperties": True})
 class HandStateField(serializers.Field):
     """The hand as it stands (the game's `view`): what it waits for, who acts and the legal
     actions with the cents each puts in, pot, bets, stacks, actions so far, and the outcome."""
