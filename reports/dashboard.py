@@ -45,10 +45,12 @@ from .floor import CHART_DAYS, chart_series, floor_status, refresh_stale
 from .models import HoldAlertRule
 from .reporting import hold_percent
 from .selectors import (
+    hand_sums,
     hold_rows,
     open_rounds_at,
     periods,
     round_sums,
+    table_hands_of,
     table_rounds_of,
     totals,
 )
@@ -353,6 +355,8 @@ def table_rounds(request: HttpRequest, pk: int) -> HttpResponse:
     open_rounds = open_rounds_at(table) if day == today() else []
     handle = sums["handle"] or 0
     win = -(sums["net"] or 0)
+    hands = table_hands_of(table, day)
+    hands_total = hand_sums(hands)
     return render(
         request,
         "audit/table_rounds.html",
@@ -373,6 +377,14 @@ def table_rounds(request: HttpRequest, pk: int) -> HttpResponse:
                 "hold_percent": hold_percent(win, handle),
             },
             "csv_url": f"{reverse('audit:table_rounds_csv', args=[table.pk])}?day={day}",
+            "pvp": isinstance(games.get(table.game), games.PlayerVsPlayerGame),
+            "hands": list(hands[:ROUNDS_PER_PAGE]),
+            "hands_total": {
+                "hands": hands_total["hands"],
+                "voids": hands_total["voids"],
+                "pots_cents": hands_total["pots"] or 0,
+                "rake_cents": hands_total["rake"] or 0,
+            },
         },
     )
 

@@ -13,7 +13,7 @@ from django.db.models.functions import Cast
 
 from audit.selectors import search_events
 from tables import games
-from tables.models import Round, Table
+from tables.models import Hand, Round, Table
 
 from .models import HoldSummary
 from .reporting import hold_percent
@@ -158,3 +158,41 @@ def round_for_record(pk: int) -> Round | None:
         .filter(pk=pk)
         .first()
     )
+
+
+# --- a table's player-vs-player hands ----------------------------------------------------------
+
+
+def table_hands_of(table: Table, day: date) -> QuerySet[Hand]:
+    """A table's hands closed on a gaming day (finished or voided), newest first, and any open."""
+    return (
+        Hand.objects.filter(table=table)
+        .filter(Q(gaming_day=day) | Q(gaming_day__isnull=True, opened_at__date=day))
+        .select_related("dealer")
+        .defer("record", "result")
+        .order_by("-number")
+    )
+
+
+def hand_sums(hands: QuerySet[Hand]) -> dict[str, Any]:
+    """Finished hands, voids, pots and rake of a set of hands."""
+    return hands.aggregate(
+        hands=Count("id", filter=Q(status=Hand.Status.FINISHED)),
+        voids=Count("id", filter=Q(status=Hand.Status.VOIDED)),
+        pots=Sum("pot_cents", filter=Q(status=Hand.Status.FINISHED)),
+        rake=Sum("rake_cents", filter=Q(status=Hand.Status.FINISHED)),
+    )
+
+
+def hand_for_record(pk: int) -> Hand | None:
+    return (
+        Hand.objects.select_related("table", "dealer", "settings_version", "voided_by")
+        .prefetch_related("players")
+        .filter(pk=pk)
+        .first()
+    )
+
+
+def hand_events(hand: Hand) -> QuerySet[Any]:
+    """Every audit event of a hand, in order: opened, each step, finished or voided."""
+    return search_events().filter(object_type="tables.hand", object_id=str(hand.pk))

@@ -241,6 +241,10 @@ def test_events_older_than_the_lag_must_be_covered_by_a_checkpoint(settings: Any
         "tables_round",
         "tables_progressivemeter",
         "tables_paytableversion",
+        "tables_hand",
+        "tables_handplayer",
+        "tables_tablesettingsversion",
+        "tables_tablesettingsassignment",
     ],
 )
 def test_truncate_is_refused_on_postgresql(write: Any, table: str) -> None:

@@ -117,3 +117,30 @@ def test_the_dashboard_shows_the_hands_and_the_rake(hands: dict[str, Any]) -> No
     rows = list(csv.DictReader(io.StringIO(report)))
     ri = next(r for r in rows if r["table"] == "RI-1")
     assert (ri["poker_hands"], ri["pots"], ri["rake"], ri["win"]) == ("2", "60.00", "3.00", "3.00")
+
+
+def test_the_tables_day_lists_its_hands_and_a_pit_boss_voids_one_from_its_record(
+    hands: dict[str, Any],
+) -> None:
+    ri, day = hands["ri"], hands["day"]
+    one = hands["hands"][0]
+    auditor = Client()
+    auditor.force_login(hands["auditor"])
+    page = auditor.get(f"/audit/tables/{ri.pk}/rounds/?day={day.isoformat()}").content.decode()
+    assert 'id="hands-finished">2<' in page and 'id="hands-rake">$3.00<' in page
+    assert f"/audit/hands/{one.pk}/" in page
+    record = auditor.get(f"/audit/hands/{one.pk}/").content.decode()
+    assert "hand.opened" in record and "hand.finished" in record and "player 0 check" in record
+    assert "Void this hand" not in record
+    auditor.post(f"/audit/hands/{one.pk}/void/", {"reason": "x"})
+    one.refresh_from_db()
+    assert one.status == "finished"  # an auditor reads, never voids
+    pit = Client()
+    pit.force_login(hands["pitboss"])
+    assert "Void this hand" in pit.get(f"/audit/hands/{one.pk}/").content.decode()
+    pit.post(f"/audit/hands/{one.pk}/void/", {"reason": "dealer misread the turn"})
+    one.refresh_from_db()
+    assert one.status == "voided" and one.void_reason == "dealer misread the turn"
+    dealer = Client()
+    dealer.force_login(hands["dealer"])
+    assert dealer.get(f"/audit/hands/{one.pk}/").status_code == 403

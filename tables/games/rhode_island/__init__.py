@@ -468,19 +468,17 @@ class RhodeIsland(PlayerVsPlayerGame):
             for a in view["legal"]
         ]
         history: list[dict[str, Any]] = []
+        words = {"check": "checks", "fold": "folds", "bet": "bets", "call": "calls"}
         for h in view["history"]:
-            if not history or history[-1]["round"] != h["round"]:
-                history.append({"round": _ROUND_NAMES[h["round"]], "key": h["round"], "items": []})
-            words = {"check": "checks", "fold": "folds", "bet": "bets", "call": "calls"}
+            if not history or history[-1]["key"] != h["round"]:
+                name = _ROUND_NAMES[h["round"]].capitalize()
+                history.append({"round": name, "key": h["round"], "items": []})
             verb = words.get(h["action"], "raises")
             amount = f" {dollars(h['amount'])}" if h["amount"] else ""
             history[-1]["items"].append(
                 f"Seat {seat[h['player']]} {verb}{amount}{' (all-in)' if h['all_in'] else ''}"
                 f" · pot {dollars(h['pot_after'])}"
             )
-        history_key = {"hole": "first round", "flop": "flop round", "turn": "turn round"}
-        for block in history:
-            block["round"] = history_key.get(block["key"], block["round"]).capitalize()
         pots = []
         if outcome is not None:
             for k, p in enumerate(outcome["pots"]):
@@ -538,6 +536,7 @@ class RhodeIsland(PlayerVsPlayerGame):
                 "pot": dollars(outcome["pot"]),
                 "showdown": outcome["showdown"],
                 "winners": seats_text(outcome["winners"]),
+                "verb": "wins" if len(outcome["winners"]) == 1 else "win",
             },
         }
 
