@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from django.utils import timezone
 from reports.floor import floor_status
 from reports.reporting import rebuild
 from reports.selectors import hold_rows
+from tables.engine.mulligan_replay import replay_mulligan
 from tables.games.mulligan.play import from_record
 from tables.services.hand_play import hand_play
 from tables.services.hands import hand_open, hand_void
@@ -62,3 +64,9 @@ def test_the_rake_of_finished_mulligan_games_is_the_houses_win(floor: dict[str, 
     client.force_login(floor["pitboss"])
     page = client.get("/audit/dashboard/floor/").content.decode()
     assert "MG-1" in page and "$1.20" in page
+    # A game's record page shows it in the replay contract's form, which replays the same.
+    record = client.get(f"/audit/hands/{one.pk}/")
+    assert record.status_code == 200
+    shown = record.context["record_json"]
+    assert json.loads(shown) == one.record["replay"]
+    assert replay_mulligan(json.loads(shown))["winner"] == one.result["winner"]

@@ -123,6 +123,10 @@ class Mulligan(PlayerVsPlayerGame):
     def game_of(self, record: Mapping[str, Any]) -> tuple[Played, MulliganGame] | None:
         return floor.from_record(record)
 
+    def replay_record(self, record: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The contract's record of the game so far (`replay`), kept beside the floor's."""
+        return dict(record.get("replay") or {})
+
     def step_text(self, record: Mapping[str, Any], step: Mapping[str, Any]) -> str:
         do = step.get("do")
         p = step.get("player")
