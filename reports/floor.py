@@ -19,6 +19,7 @@ from typing import Any
 from django.db import DatabaseError
 from django.db.models import Count
 
+from tables import games
 from tables.models import DealerSession, Hand, Round, Table
 
 from .alerts import applicable_rule, breach
@@ -54,6 +55,7 @@ class FloorTable:
     handle_cents: int
     win_cents: int
     hands: int  # player-vs-player hands finished (their rake is in win_cents)
+    pvp: bool  # a player-vs-player (poker) table: its pace counts hands
     pots_cents: int
     rake_cents: int
     hold_percent: Decimal | None
@@ -140,6 +142,7 @@ def floor_status(*, now: datetime, gaming_day: date) -> Floor:
                 handle_cents=day["handle_cents"],
                 win_cents=day["win_cents"],
                 hands=day["pvp_hands"],
+                pvp=isinstance(games.get(table.game), games.PlayerVsPlayerGame),
                 pots_cents=day["pots_cents"],
                 rake_cents=day["rake_cents"],
                 hold_percent=hold,

@@ -511,7 +511,16 @@ class HandPlayerSerializer(serializers.ModelSerializer):
         fields = ["position", "seat", "buy_in_cents", "payoff_cents", "stack_after_cents"]
 
 
-@extend_schema_field({"type": "object", "additionalProperties": True})
+@extend_schema_field(
+    {
+        "type": "object",
+        "description": "The game's own keys. Rhode Island Hold 'Em: waiting (hole, action, "
+        "flop, turn or over), to_act, legal (each action with the cents it puts in), pot, "
+        "pots, stacks, bets, in_pot, folded, board, history, outcome. Mulligan: waiting "
+        "(deal, action or over), allowed (who may act with what), at, game (the house's "
+        "view: seats, ring, piles, pot), actions.",
+    }
+)
 class HandStateField(serializers.Field):
     """The hand as it stands (the game's `view`): what it waits for, who acts and the legal
     actions with the cents each puts in, pot, bets, stacks, actions so far, and the outcome."""

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from reports.templatetags.audit_money import dollars
-from tables.models import Round, Table
-from tables.simulation import dealer_for, play_round
+from tables import games
+from tables.models import Hand, Round, Table
+from tables.simulation import dealer_for, play_hand, play_round
 
 # Playwright's sync API runs an event loop in this thread (see conftest.py).
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
@@ -36,13 +37,15 @@ def expect() -> Any:
     return pw_expect
 
 
-def play(n: int, seed: int = 4) -> dict[str, list[Round]]:
+def play(n: int, seed: int = 4) -> dict[str, list[Round | Hand]]:
+    """n rounds at each banked table, n hands at each poker table (a hand's win is its rake)."""
     rng = random.Random(seed)
-    played = {}
-    tables = Table.objects.filter(paytable_version__isnull=False)  # the banked tables
-    for table in tables.select_related("paytable_version", "meter").order_by("name"):
+    played: dict[str, list[Round | Hand]] = {}
+    for table in Table.objects.select_related("paytable_version", "meter").order_by("name"):
         dealer = dealer_for(table)
-        played[table.name] = [play_round(table, dealer, rng) for _ in range(n)]
+        pvp = isinstance(games.get(table.game), games.PlayerVsPlayerGame)
+        play_one = play_hand if pvp else play_round
+        played[table.name] = [play_one(table, dealer, rng) for _ in range(n)]
     return played
 
 
