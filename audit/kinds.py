@@ -23,6 +23,7 @@ class EventKind(models.TextChoices):
     HAND_STEP = "hand.step", "Hand: card or action entered"
     HAND_FINISHED = "hand.finished", "Hand finished"
     HAND_VOIDED = "hand.voided", "Hand voided"
+    HAND_ASSERTION_FAILED = "hand.assertion_failed", "Hand: a game assertion failed (a bug)"
     # dealers at tables
     DEALER_SIGNED_IN = "dealer.signed_in", "Dealer signed in"
     DEALER_SIGNED_OUT = "dealer.signed_out", "Dealer signed out"

@@ -27,6 +27,7 @@ from core.roles import (
     has_role,
     require,
 )
+from tables import games
 from tables.models import Hand, Round
 from tables.services.corrections import round_correct, round_void
 from tables.services.hands import hand_void
@@ -215,7 +216,9 @@ def hand_record(request: HttpRequest, pk: int) -> HttpResponse:
         "hand": hand,
         "players": list(hand.players.order_by("position")),
         "events": list(hand_events(hand)),
-        "record_json": json.dumps(hand.record, indent=2),
+        "record_json": json.dumps(
+            games.player_vs_player(hand.game).replay_record(hand.record), indent=2
+        ),
         "result_json": json.dumps(hand.result, indent=2) if hand.result else "",
         "can_void": has_role(request.user, Role.PIT_BOSS) and hand.status != Hand.Status.VOIDED,
     }

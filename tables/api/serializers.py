@@ -514,9 +514,11 @@ class HandPlayerSerializer(serializers.ModelSerializer):
 @extend_schema_field(
     {
         "type": "object",
-        "description": "waiting (hole, action, flop, turn or over), to_act, legal (each "
-        "action with the cents it puts in), pot, pots, stacks, bets, in_pot, folded, board, "
-        "history, outcome.",
+        "description": "The game's own keys. Rhode Island Hold 'Em: waiting (hole, action, "
+        "flop, turn or over), to_act, legal (each action with the cents it puts in), pot, "
+        "pots, stacks, bets, in_pot, folded, board, history, outcome. Mulligan: waiting "
+        "(deal, action or over), allowed (who may act with what), at, game (the house's "
+        "view: seats, ring, piles, pot), actions.",
     }
 )
 class HandStateField(serializers.Field):
@@ -593,20 +595,41 @@ class HandOpenSerializer(serializers.Serializer):
 
 
 class HandStepSerializer(serializers.Serializer):
-    """One step: `hole` (every player's card, in player order), or `action` (and optionally the
-    `player` expected to act), or `flop`, or `turn`."""
+    """One step, in the game's own form (the game's engine checks it whole).
+
+    Rhode Island Hold 'Em: `hole` (every player's card, in player order), or `action` (and
+    optionally the `player` expected to act), or `flop`, or `turn`.
+    Mulligan: `do` = `deal` (`hands`: each player's five cards; `burn`: High Risk's 13), or
+    `skip`, `fold`, `auction` / `offer` (`card`, `chips` in cents), `swap` (`offer_of`),
+    `mulligan` (`draws`: the cards drawn, in draw order, or {player: card}); with `player`, the
+    one who acts, and optionally `at`, the number of actions the step was meant to follow."""
 
     hole = serializers.ListField(child=serializers.CharField(), required=False)
     action = serializers.CharField(required=False, help_text="check, bet, call, raise or fold")
     player = serializers.IntegerField(required=False, min_value=0)
     flop = serializers.CharField(required=False)
     turn = serializers.CharField(required=False)
+    do = serializers.CharField(
+        required=False, help_text="Mulligan: deal, skip, fold, auction, offer, swap or mulligan"
+    )
+    hands = serializers.JSONField(required=False, help_text="Mulligan's deal: five cards each")
+    burn = serializers.JSONField(required=False, help_text="Mulligan's High Risk burn")
+    card = serializers.CharField(
+        required=False, help_text="Mulligan: the card auctioned or offered"
+    )
+    chips = serializers.IntegerField(required=False, min_value=0, help_text="cents on the card")
+    offer_of = serializers.IntegerField(required=False, min_value=0)
+    draws = serializers.JSONField(required=False, help_text="Mulligan: the cards drawn")
+    at = serializers.IntegerField(required=False, min_value=0)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        kinds = [k for k in ("hole", "action", "flop", "turn") if k in attrs]
+        kinds = [k for k in ("hole", "action", "flop", "turn", "do") if k in attrs]
         if len(kinds) != 1:
-            raise serializers.ValidationError("a step is exactly one of hole, action, flop or turn")
-        if "player" in attrs and "action" not in attrs:
+            raise serializers.ValidationError(
+                "a step is exactly one of hole, action, flop or turn (Rhode Island Hold 'Em), "
+                "or do (Mulligan)"
+            )
+        if "player" in attrs and not {"action", "do"} & set(attrs):
             raise serializers.ValidationError({"player": "player goes with an action"})
         return attrs
 

@@ -59,6 +59,7 @@ from tables.engine.errors import EngineError
 from tables.models import DealerSession, Hand, Round
 from tables.services import hands as hand_services
 from tables.services import rounds as round_services
+from tables.services.hand_play import hand_play
 from tables.services.sessions import dealer_sign_in, dealer_sign_out
 
 from . import selectors
@@ -540,7 +541,7 @@ class HandViewSet(
         return response
 
     @extend_schema(
-        summary="Enter one step: the hole cards, an action, the flop or the turn",
+        summary="Enter one step: a card dealt or a player's action, in the game's form",
         request=HandStepSerializer,
         responses={200: HandSerializer, **errors(*PLAY_ERRORS)},
     )
@@ -549,7 +550,9 @@ class HandViewSet(
         hand = self.get_object()
         given = HandStepSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        hand = hand_services.hand_act(hand=hand, dealer=request.user, step=given.validated_data)
+        # hand_play: a game assertion that fails is refused, logged and audited (a bug); the
+        # finish stays the dealer's own request.
+        hand = hand_play(hand=hand, dealer=request.user, step=given.validated_data, finish=False)
         return self._render(hand)
 
     @extend_schema(

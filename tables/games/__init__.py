@@ -103,11 +103,12 @@ def api_help(attribute: str) -> str:
 
 def _register_builtin() -> None:
     from .lowball import Lowball
+    from .mulligan import Mulligan
     from .pyramid import Pyramid
     from .rhode_island import RhodeIsland
     from .second_chance import SecondChance
 
-    for game in (SecondChance(), Lowball(), Pyramid(), RhodeIsland()):
+    for game in (SecondChance(), Lowball(), Pyramid(), RhodeIsland(), Mulligan()):
         register(game)
 
 

@@ -285,6 +285,11 @@ class PlayerVsPlayerGame(GameDefinition):
         """One step in words, for the audit trail ("player 1 raises 20")."""
         return json_text(step)
 
+    def replay_record(self, record: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The hand in the `replay` contract's form (what `manage.py replay` takes): the
+        record itself, unless the game keeps more beside it."""
+        return record
+
     def outcome(self, record: Mapping[str, Any]) -> HandOutcome | None:
         """How the hand ended, or None while it is not over."""
         raise NotImplementedError

@@ -27,6 +27,7 @@ from tables.engine.errors import EngineError
 from tables.engine.money import parse_cents
 from tables.models import Hand, Table
 from tables.services import hands as svc
+from tables.services.hand_play import hand_play
 
 from .tablet import _my_table, _see_other, _table_url, dealer_only
 
@@ -168,7 +169,8 @@ def hand_step(request: HttpRequest, table_id: int) -> HttpResponse:
             raise ServiceError(
                 "this form was for another hand: the table has moved on", field="hand", status=409
             )
-        svc.hand_act(hand=hand, dealer=request.user, step=game.posted_step(request.POST))
+        # hand_play: a game assertion that fails is refused, logged and audited (a bug).
+        hand_play(hand=hand, dealer=request.user, step=game.posted_step(request.POST), finish=False)
 
     return _attempt(request, table, step)
 

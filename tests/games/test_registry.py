@@ -21,7 +21,9 @@ def test_the_three_banked_games_are_registered_once_in_the_engines_order() -> No
         "Three Card Lowball",
         "Pyramid Poker",
         "Rhode Island Hold 'Em",
+        "Mulligan",
     ]
+    assert games.player_vs_player("mulligan").label == "Mulligan"
     with pytest.raises(ValueError, match="already registered"):
         games.register(games.get("lowball"))
 

@@ -45,5 +45,5 @@ def test_simulate_rounds_all_plays_banked_tables_and_poker_tables(floor: dict[st
     out = io.StringIO()
     call_command("simulate_rounds", "--all", "--rounds", "2", "--seed", "5", stdout=out)
     summary = json.loads(out.getvalue())
-    assert set(summary["tables"]) == {"LB-1", "PY-1", "RI-1", "SC-1"}
-    assert summary["rounds"] == 6 and summary["hands"] == 2
+    assert set(summary["tables"]) == {"LB-1", "PY-1", "RI-1", "SC-1", "MG-1"}
+    assert summary["rounds"] == 6 and summary["hands"] == 4

@@ -1,0 +1,292 @@
+"""Mulligan, the trading card game (`docs/rules/mulligan.md`): a player-vs-player game the house
+runs and rakes. The rules are the engine's (`tables/engine/mulligan_game.py`); this package
+holds what is Mulligan's own on the floor:
+
+    terms.py   the table's terms set in the admin: variants and their allowed combinations,
+               the table minimum, the rake, what a chip is worth
+    play.py    a game as the dealer enters it (the deal, then one action at a time), rebuilt
+               by the engine from its record
+    pages.py   what the dealer's tablet and the players' table display show, from what each
+               may see (`mulligan_view`)
+
+Its tablet templates are `templates/games/mulligan/`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from core.money import dollars
+from tables.engine.cards import DECK
+from tables.engine.mulligan_game import (
+    ActionKind,
+    MulliganGame,
+    Phase,
+    Variant,
+    allowed,
+    apply,
+    new_game,
+    random_action,
+    result,
+    shuffled_setup,
+)
+from tables.engine.mulligan_game import Mulligan as MulliganAction
+from tables.engine.mulligan_view import HOUSE, game_view
+
+from ..base import DemoTable, HandOutcome, PlayerVsPlayerGame
+from . import pages
+from . import play as floor
+from .play import Played, draw_order, where_is
+from .terms import (
+    VARIANT_LABEL,
+    VARIANT_ORDER,
+    MulliganTerms,
+    allowed_combinations,
+    variants_label,
+)
+
+
+class Mulligan(PlayerVsPlayerGame):
+    """Mulligan on the floor: table settings are `MulliganTerms`; a hand's record is
+    `play.setup_record`'s, grown by `play.apply_step`; chips are cents."""
+
+    name = "mulligan"
+    label = "Mulligan"
+    # The tablet: the PvP page (tables.views.hands) with Mulligan's panel; the players' table
+    # display is Mulligan's own page (tables.views.mulligan).
+    hand_template: ClassVar[str] = "games/mulligan_hand.html"
+    tablet_fields: ClassVar[frozenset[str]] = frozenset()  # every refusal shows on top
+    demo = DemoTable(name="MG-1", paytable="house", limits={})
+    default_settings: ClassVar[Mapping[str, Any]] = MulliganTerms().as_json()
+    # The demo table plays for chips under Secret Offers: $1 minimum, 5% rake up to $5.
+    demo_settings: ClassVar[Mapping[str, Any]] = {
+        "variants": ["secret_offers", "chips"],
+        "table_minimum_cents": 100,
+        "rake_percent": "5",
+        "rake_cap_cents": 500,
+    }
+    settings_help: ClassVar[Mapping[str, str]] = {
+        "variants": "any of "
+        + ", ".join(f"{v.value} ({VARIANT_LABEL[v]})" for v in VARIANT_ORDER)
+        + "; secret_offers and open_hands exclude each other",
+        "table_minimum_cents": "playing for chips: the least on an auctioned card, in cents",
+        "rake_percent": "playing for chips: the house's rake, a percent of the pot (0 to 100)",
+        "rake_cap_cents": "playing for chips: the rake's cap in cents (empty: no cap)",
+    }
+
+    display_template: ClassVar[str] = "games/mulligan/display.html"
+
+    # --- table settings ------------------------------------------------------------------
+
+    def terms(self, values: Any) -> MulliganTerms:
+        return MulliganTerms.from_json(values)
+
+    def check_settings(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        return MulliganTerms.from_json(values).as_json()
+
+    def max_players(self, values: Mapping[str, Any]) -> int:
+        return floor.max_players(self.terms(values))
+
+    def min_buy_in(self, values: Mapping[str, Any]) -> int:
+        terms = self.terms(values)
+        return terms.table_minimum if terms.plays_for_chips else 1
+
+    def settings_text(self, values: Mapping[str, Any]) -> str:
+        terms = self.terms(values)
+        text = terms.label
+        if terms.plays_for_chips:
+            text += f", table minimum {dollars(terms.table_minimum)}"
+            text += f", rake {terms.as_json()['rake_percent']}%"
+            if terms.rake_cap is not None:
+                text += f" (cap {dollars(terms.rake_cap)})"
+        return text
+
+    def terms_help(self) -> str:
+        combos = "; ".join(variants_label(c) for c in allowed_combinations())
+        return (
+            "Variants: Secret Offers, High Risk, Open Hands, Playing for chips; Secret Offers "
+            f"and Open Hands exclude each other. Allowed: {combos}."
+        )
+
+    # --- a hand ---------------------------------------------------------------------------
+
+    def setup_record(
+        self, values: Mapping[str, Any], stacks: list[int], first: int
+    ) -> dict[str, Any]:
+        return floor.setup_record(self.terms(values), stacks, first)
+
+    def apply(self, record: Mapping[str, Any], step: Mapping[str, Any]) -> dict[str, Any]:
+        return floor.apply_step(record, step)
+
+    def game_of(self, record: Mapping[str, Any]) -> tuple[Played, MulliganGame] | None:
+        return floor.from_record(record)
+
+    def replay_record(self, record: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The contract's record of the game so far (`replay`), kept beside the floor's."""
+        return dict(record.get("replay") or {})
+
+    def step_text(self, record: Mapping[str, Any], step: Mapping[str, Any]) -> str:
+        do = step.get("do")
+        p = step.get("player")
+        if do == "deal":
+            n = len(step.get("hands") or ())
+            burn = " and 13 burnt face down" if step.get("burn") else ""
+            return f"deals five cards to each of {n} players{burn}"
+        chips = step.get("chips")
+        with_chips = f" with {dollars(int(chips))}" if isinstance(chips, int) and chips else ""
+        if do in ("auction", "offer"):
+            verb = "auctions" if do == "auction" else "offers"
+            return f"player {p} {verb} {step.get('card')}{with_chips}"
+        if do == "swap":
+            return f"player {p} swaps with player {step.get('offer_of')}'s offer"
+        if do == "mulligan":
+            return f"player {p} mulligans; draws {' '.join(map(str, step.get('draws') or ()))}"
+        return f"player {p} {do}s"
+
+    def outcome(self, record: Mapping[str, Any]) -> HandOutcome | None:
+        rebuilt = floor.from_record(record)
+        if rebuilt is None or not rebuilt[1].is_over:
+            return None
+        played, game = rebuilt
+        assert game.winner is not None and game.ended_by is not None
+        buy_ins = tuple(int(b) for b in record["buy_ins"])
+        stacks = buy_ins if game.stacks is None else game.stacks
+        r = result(game)
+        return HandOutcome(
+            pot=game.pot,
+            rake=game.rake,
+            payoffs=tuple(after - before for after, before in zip(stacks, buy_ins, strict=True)),
+            stacks=stacks,
+            detail={
+                "winner": r.winner,
+                "ended_by": r.ended_by.value,
+                "hands": [[str(c) for c in h] for h in r.hands],
+                "categories": [c.value for c in r.categories],
+                "discards": r.discards,
+                "variants": [v.value for v in VARIANT_ORDER if v in played.terms.variants],
+            },
+        )
+
+    def view(self, record: Mapping[str, Any]) -> dict[str, Any]:
+        """The hand as the API shows it to the floor (the house's view: every card, every
+        Secret Offer): what it waits for (`deal`, `action`, `over`), who may act and with what
+        (`allowed`: kinds, cards, chips in cents, whose offers to swap with, the draw order),
+        the game (`mulligan_view`'s JSON) and every action so far."""
+        rebuilt = floor.from_record(record)
+        if rebuilt is None:
+            return {
+                "waiting": "deal",
+                "players": len(record["buy_ins"]),
+                "first": record["first"],
+                "variants": list(record["terms"]["variants"]),
+                "allowed": [],
+                "game": None,
+                "actions": [],
+            }
+        played, game = rebuilt
+        return {
+            "waiting": "over" if game.is_over else "action",
+            "players": game.players,
+            "first": played.first,
+            "variants": list(record["terms"]["variants"]),
+            "allowed": [
+                {
+                    "player": a.player,
+                    "do": sorted(k.value for k in a.kinds),
+                    "cards": [str(c) for c in a.cards],
+                    "chips_min": a.chips_min,
+                    "chips_max": a.chips_max,
+                    "swap_with": list(a.swap_with),
+                    "draw_order": draw_order(game) if ActionKind.MULLIGAN in a.kinds else [],
+                }
+                for a in allowed(game)
+            ],
+            "at": len(played.actions),
+            "game": game_view(game, HOUSE).as_json(),
+            "actions": list(record["actions"]),
+        }
+
+    # --- the tablet -----------------------------------------------------------------------
+
+    def posted_step(self, post: Mapping[str, Any]) -> dict[str, Any]:
+        return floor.posted_form(post)
+
+    def tablet_view(
+        self,
+        record: Mapping[str, Any],
+        players: list[Any],
+        *,
+        posted: Mapping[str, Any],
+        errors: Mapping[str, str],
+    ) -> dict[str, Any]:
+        return pages.hand_panel(record, [p.seat for p in players], posted=posted)
+
+    def random_step(self, rng: random.Random, record: Mapping[str, Any]) -> dict[str, Any] | None:
+        """A random legal next step: the deal (a shuffled deck), then the players' actions;
+        the draws after a mulligan are the next cards of a shuffle of the unseen ones."""
+        rebuilt = floor.from_record(record)
+        if rebuilt is None:
+            terms = self.terms(record["terms"])
+            setup = shuffled_setup(rng, len(record["buy_ins"]), variants=terms.variants)
+            step: dict[str, Any] = {
+                "do": "deal",
+                "hands": [[str(c) for c in h] for h in setup.hands],
+            }
+            if setup.burn:
+                step["burn"] = [str(c) for c in setup.burn]
+            return step
+        _, game = rebuilt
+        if game.is_over:
+            return None
+        action = random_action(game, rng)
+        step = floor.action_json(action)
+        if isinstance(action, MulliganAction):
+            unseen = [c for c in DECK if where_is(game, c) is None]
+            rng.shuffle(unseen)
+            step["draws"] = [str(c) for c in unseen[: len(draw_order(game))]]
+        if step["do"] in ("auction", "offer") and game.stacks is None:
+            del step["chips"]
+        return step
+
+    def random_game(
+        self, rng: random.Random, terms: MulliganTerms, players: int, stack: int = 0
+    ) -> Played:
+        """A random legal game played to its end under `terms` (simulations, tests)."""
+        chips = [max(stack, terms.table_minimum)] * players if terms.plays_for_chips else None
+        setup = shuffled_setup(
+            rng,
+            players,
+            variants=terms.variants,
+            chips=chips,
+            table_minimum=terms.table_minimum,
+            rake=terms.rake(),
+        )
+        game = new_game(setup)
+        drawn = 0
+        while not game.is_over:
+            before = game
+            game = apply(game, random_action(game, rng))
+            if isinstance(game.actions[-1], MulliganAction):
+                drawn += len(draw_order(before))
+        return Played(
+            terms=terms,
+            first=setup.first,
+            hands=setup.hands,
+            burn=setup.burn,
+            chips=setup.chips,
+            draws=setup.deck[:drawn],
+            actions=game.actions,
+        )
+
+
+__all__ = [
+    "ActionKind",
+    "Mulligan",
+    "MulliganTerms",
+    "Phase",
+    "Played",
+    "Variant",
+    "allowed",
+]
