@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0007_paytable_edge'),
-        ('tables', '0008_rhode_island_on_the_floor'),
+        ("tables", "0007_paytable_edge"),
+        ("tables", "0008_rhode_island_on_the_floor"),
     ]
 
-    operations = [
-    ]
+    operations = []
