@@ -1,5 +1,6 @@
-"""The roles, as Django groups: dealer, pit boss, admin (paytables), auditor, and security
-(identity management: accounts, roles, passwords, tokens, sign-in locks). Security is a role
+"""The roles, as Django groups: dealer, pit boss, admin (paytables), auditor, security
+(identity management: accounts, roles, passwords, tokens, sign-in locks), cage (issues fills,
+receives credits) and count (the soft count team: counts and signs the drop boxes). Security is a role
 of its own: an account holding it holds no other (accounts.admin enforces it), so it never
 plays, approves paytables or reads the floor."""
 
@@ -17,6 +18,8 @@ class Role(models.TextChoices):
     ADMIN = "admin", "Admin"
     AUDITOR = "auditor", "Auditor"
     SECURITY = "security", "Security"
+    CAGE = "cage", "Cage"
+    COUNT = "count", "Count team"
 
 
 def has_role(user: AbstractBaseUser | AnonymousUser | None, role: Role) -> bool:
@@ -48,10 +51,13 @@ _FLOOR_VIEW = {
         "dealersession",
     )
 }
+_ACCOUNTING_VIEW = {
+    m: _VIEW for m in ("chipdenomination", "slip", "slipsignature", "slipvoid", "variancealert")
+}
 # Model permissions each role's group holds (the Django admin uses them).
 ROLE_PERMISSIONS: dict[Role, dict[str, dict[str, tuple[str, ...]]]] = {
     Role.DEALER: {},
-    Role.PIT_BOSS: {"tables": _FLOOR_VIEW},
+    Role.PIT_BOSS: {"tables": _FLOOR_VIEW, "accounting": _ACCOUNTING_VIEW},
     Role.ADMIN: {
         "tables": {
             **_FLOOR_VIEW,
@@ -61,13 +67,21 @@ ROLE_PERMISSIONS: dict[Role, dict[str, dict[str, tuple[str, ...]]]] = {
             "progressivemeter": _EDIT,
             "meterentry": ("view", "add"),
         },
+        "accounting": {**_ACCOUNTING_VIEW, "chipdenomination": _EDIT},
     },
-    Role.AUDITOR: {"tables": _FLOOR_VIEW, "audit": {"auditevent": _VIEW}},
+    Role.AUDITOR: {
+        "tables": _FLOOR_VIEW,
+        "audit": {"auditevent": _VIEW},
+        "accounting": _ACCOUNTING_VIEW,
+    },
     Role.SECURITY: {
         "auth": {"user": _EDIT, "group": _VIEW},
         "authtoken": {"tokenproxy": ("view", "delete")},
         "accounts": {"accountlock": ("view", "change")},
     },
+    # The cage and the count team work on their own pages (/accounting/), not in the admin.
+    Role.CAGE: {},
+    Role.COUNT: {},
 }
 
 

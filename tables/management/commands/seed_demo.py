@@ -26,6 +26,9 @@ USERS = [
     ("admin2", Role.ADMIN, True),
     ("auditor", Role.AUDITOR, True),
     ("security", Role.SECURITY, True),
+    ("cage", Role.CAGE, False),
+    ("count", Role.COUNT, False),
+    ("count2", Role.COUNT, False),
 ]
 DEFAULT_LIMITS = {
     Game.SECOND_CHANCE: {
