@@ -156,6 +156,7 @@ def slip_create(
         elif chips or markers is not None:
             raise ServiceError("a buy-in is cash: give its amount only", field="chips")
     if replaces is not None:
+        replaces = Slip.objects.select_for_update().get(pk=replaces.pk)
         if replaces.status != Slip.Status.VOIDED:
             raise ServiceError(
                 f"slip {replaces.number} is {replaces.status}: only a voided slip is replaced",
