@@ -202,3 +202,31 @@ def slips_awaiting(*, user_roles: Iterable[str]) -> QuerySet[Slip]:
         .select_related("table", "created_by")
         .order_by("number")
     )
+
+
+def slips() -> QuerySet[Slip]:
+    return (
+        Slip.objects.select_related("table", "created_by", "replaces")
+        .prefetch_related("signatures__by", "voids__by")
+        .order_by("-number")
+    )
+
+
+def slips_visible_to(user: Any) -> QuerySet[Slip]:
+    """Pit bosses and auditors see every slip; the cage the fills and credits; the count team
+    the drops; a dealer the slips of the table they are signed in at."""
+    from tables.models import DealerSession
+    from tables.roles import Role, has_role
+
+    qs = slips()
+    if has_role(user, Role.PIT_BOSS) or has_role(user, Role.AUDITOR):
+        return qs
+    q = Q(pk__in=[])
+    if has_role(user, Role.CAGE):
+        q |= Q(kind__in=[rules.FILL, rules.CREDIT])
+    if has_role(user, Role.COUNT):
+        q |= Q(kind=rules.DROP)
+    if has_role(user, Role.DEALER):
+        tables = DealerSession.objects.filter(dealer_id=user.pk, ended_at__isnull=True)
+        q |= Q(table_id__in=tables.values("table_id"))
+    return qs.filter(q)

@@ -20,6 +20,8 @@ from tables.models import DealerSession, Round, Table
 from tables.roles import Role, has_role
 
 ALL_ROLES: tuple[Role, ...] = (Role.DEALER, Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR)
+# The cage and the count team read the tables and work on slips (accounting.api), nothing else.
+ACCOUNTING_ROLES: tuple[Role, ...] = (Role.CAGE, Role.COUNT)
 OVERSIGHT: tuple[Role, ...] = (Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR)
 DEALERS: tuple[Role, ...] = (Role.DEALER,)
 
@@ -60,7 +62,11 @@ class ActionRoles(BasePermission):
             return True  # no such method here: the view answers 405
         roles_by_action: Mapping[str, tuple[Role, ...]] = getattr(view, "roles", {})
         key = action_key(view, request)
-        allowed = ALL_ROLES if key in ("metadata", "options") else roles_by_action.get(key, ())
+        if key in ("metadata", "options"):  # the floor, and whoever may call one of its actions
+            mentioned = [r for rs in roles_by_action.values() for r in rs]
+            allowed = tuple(dict.fromkeys([*ALL_ROLES, *mentioned]))
+        else:
+            allowed = roles_by_action.get(key, ())
         if any(has_role(request.user, role) for role in allowed):
             return True
         what = getattr(view, "action_names", {}).get(key, key.replace("_", " "))

@@ -55,7 +55,7 @@ from tables.services import rounds as round_services
 from tables.services.sessions import dealer_sign_in, dealer_sign_out
 
 from . import selectors
-from .permissions import ALL_ROLES, DEALERS, ActionRoles, RoundAccess
+from .permissions import ACCOUNTING_ROLES, ALL_ROLES, DEALERS, ActionRoles, RoundAccess
 from .serializers import (
     DealerSessionSerializer,
     ErrorSerializer,
@@ -214,10 +214,15 @@ class RoleCheckedMixin(ApiViewMixin):
 )
 class TableViewSet(RoleCheckedMixin, viewsets.ReadOnlyModelViewSet):
     """Tables: game, paytable version in force, meter, the dealer signed in, the round in play
-    and the rebet (each seat's last wagers). Every role reads; dealers sign in."""
+    and the rebet (each seat's last wagers). Every floor role, the cage and the count team
+    read; dealers sign in."""
 
     serializer_class = TableSerializer
-    roles = {"list": ALL_ROLES, "retrieve": ALL_ROLES, "sign_in": DEALERS}
+    roles = {
+        "list": ALL_ROLES + ACCOUNTING_ROLES,
+        "retrieve": ALL_ROLES + ACCOUNTING_ROLES,
+        "sign_in": DEALERS,
+    }
     action_names = {"sign_in": "signing in at a table"}
 
     def get_queryset(self) -> Any:

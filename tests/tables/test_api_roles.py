@@ -4,11 +4,16 @@ trail, and a refused play leaves the round as it was."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import Group
 from django.urls import get_resolver
+from django.utils import timezone
 
+from accounting.models import Slip, SlipSignature, SlipVoid, VarianceAlert
+from accounting.services import slip_create
 from audit.models import AuditEvent
 from tables.models import DealerSession, PaytableVersion, ProgressiveMeter, Round
 from tables.services import rounds as svc
@@ -25,34 +30,48 @@ PRINCIPALS = [
     "admin",
     "auditor",
     "security",
+    "cage",
+    "count",
     "norole",
     "anonymous",
 ]
 # here: `dealer`, signed in at SC-1 where the round is; elsewhere: `dealer2`, signed in at
-# LB-1; security: identity management only, nothing on the floor; norole: signed in but in no
+# LB-1; security: identity management only, nothing on the floor; cage and count: the tables
+# and their own slips (accounting), nothing of the rounds; norole: signed in but in no
 # role group; anonymous: no credentials. The schema and docs need sign-in (the docs page sends
 # an anonymous visitor to the sign-in page).
 
-# endpoint: (here, elsewhere, pitboss, admin, auditor, security, norole, anonymous)
+# endpoint: (here, elsewhere, pitboss, admin, auditor, security, cage, count, norole, anonymous)
 EXPECTED: dict[str, tuple[int, ...]] = {
-    "tables.list": (200, 200, 200, 200, 200, 403, 403, 401),
-    "tables.retrieve": (200, 200, 200, 200, 200, 403, 403, 401),
-    "tables.sign_in": (200, 200, 403, 403, 403, 403, 403, 401),
-    "sign_out": (200, 200, 403, 403, 403, 403, 403, 401),
-    "rounds.list": (200, 200, 200, 200, 200, 403, 403, 401),
-    "rounds.retrieve": (200, 403, 200, 200, 200, 403, 403, 401),
-    "rounds.preview": (200, 403, 200, 200, 200, 403, 403, 401),
-    "rounds.create": (201, 403, 403, 403, 403, 403, 403, 401),
-    "rounds.deal": (200, 403, 403, 403, 403, 403, 403, 401),
-    "rounds.decide": (200, 403, 403, 403, 403, 403, 403, 401),
-    "rounds.dealer": (200, 403, 403, 403, 403, 403, 403, 401),
-    "rounds.settle": (200, 403, 403, 403, 403, 403, 403, 401),
-    "paytable_versions.list": (200, 200, 200, 200, 200, 403, 403, 401),
-    "paytable_versions.retrieve": (200, 200, 200, 200, 200, 403, 403, 401),
-    "meters.list": (200, 200, 200, 200, 200, 403, 403, 401),
-    "meters.retrieve": (200, 200, 200, 200, 200, 403, 403, 401),
-    "schema": (200, 200, 200, 200, 200, 200, 200, 401),
-    "docs": (200, 200, 200, 200, 200, 200, 200, 302),
+    "tables.list": (200, 200, 200, 200, 200, 403, 200, 200, 403, 401),
+    "tables.retrieve": (200, 200, 200, 200, 200, 403, 200, 200, 403, 401),
+    "tables.sign_in": (200, 200, 403, 403, 403, 403, 403, 403, 403, 401),
+    "sign_out": (200, 200, 403, 403, 403, 403, 403, 403, 403, 401),
+    "rounds.list": (200, 200, 200, 200, 200, 403, 403, 403, 403, 401),
+    "rounds.retrieve": (200, 403, 200, 200, 200, 403, 403, 403, 403, 401),
+    "rounds.preview": (200, 403, 200, 200, 200, 403, 403, 403, 403, 401),
+    "rounds.create": (201, 403, 403, 403, 403, 403, 403, 403, 403, 401),
+    "rounds.deal": (200, 403, 403, 403, 403, 403, 403, 403, 403, 401),
+    "rounds.decide": (200, 403, 403, 403, 403, 403, 403, 403, 403, 401),
+    "rounds.dealer": (200, 403, 403, 403, 403, 403, 403, 403, 403, 401),
+    "rounds.settle": (200, 403, 403, 403, 403, 403, 403, 403, 403, 401),
+    "paytable_versions.list": (200, 200, 200, 200, 200, 403, 403, 403, 403, 401),
+    "paytable_versions.retrieve": (200, 200, 200, 200, 200, 403, 403, 403, 403, 401),
+    "meters.list": (200, 200, 200, 200, 200, 403, 403, 403, 403, 401),
+    "meters.retrieve": (200, 200, 200, 200, 200, 403, 403, 403, 403, 401),
+    "schema": (200, 200, 200, 200, 200, 200, 200, 200, 200, 401),
+    "docs": (200, 200, 200, 200, 200, 200, 200, 200, 200, 302),
+    # table accounting: a fill at SC-1 requested by a second pit boss awaits the cage's issue;
+    # a dealer sees the slips of their table only (404 elsewhere), the count team the drops.
+    "slips.list": (200, 200, 200, 403, 200, 403, 200, 200, 403, 401),
+    "slips.retrieve": (200, 404, 200, 403, 200, 403, 200, 404, 403, 401),
+    "slips.create": (201, 403, 403, 403, 403, 403, 403, 403, 403, 401),
+    "slips.sign": (403, 404, 403, 403, 403, 403, 200, 404, 403, 401),
+    "slips.void": (403, 404, 200, 403, 403, 403, 200, 404, 403, 401),
+    "chip_denominations.list": (200, 200, 200, 200, 200, 403, 200, 200, 403, 401),
+    "variance_alerts.list": (403, 403, 200, 403, 200, 403, 403, 403, 403, 401),
+    "variance_alerts.acknowledge": (403, 403, 200, 403, 403, 403, 403, 403, 403, 401),
+    "reconciliation": (403, 403, 200, 403, 200, 403, 403, 403, 403, 401),
 }
 
 # The round each endpoint needs at SC-1 first: None, or the step it must have reached.
@@ -85,6 +104,10 @@ def _request(f: dict[str, Any], endpoint: str, r: Round | None) -> tuple[str, st
     """(method, path, JSON body) for an endpoint."""
     sc, py = f["SC-1"].pk, f["PY-1"].pk
     rid = r.pk if r is not None else 0
+    slip = f.get("slip")
+    sid = slip.pk if slip is not None else 0
+    alert = f.get("alert")
+    aid = alert.pk if alert is not None else 0
     version = PaytableVersion.objects.filter(status="approved").first()
     meter = ProgressiveMeter.objects.get()
     return {
@@ -110,6 +133,19 @@ def _request(f: dict[str, Any], endpoint: str, r: Round | None) -> tuple[str, st
         "meters.retrieve": ("get", f"/api/meters/{meter.pk}/", {}),
         "schema": ("get", "/api/schema/?format=json", {}),
         "docs": ("get", "/api/docs/", {}),
+        "slips.list": ("get", "/api/slips/", {}),
+        "slips.retrieve": ("get", f"/api/slips/{sid}/", {}),
+        "slips.create": ("post", "/api/slips/", {"table": sc, "kind": "buy_in", "amount": "100"}),
+        "slips.sign": ("post", f"/api/slips/{sid}/sign/", {}),
+        "slips.void": ("post", f"/api/slips/{sid}/void/", {"reason": "wrong table"}),
+        "chip_denominations.list": ("get", "/api/chip-denominations/", {}),
+        "variance_alerts.list": ("get", "/api/variance-alerts/", {}),
+        "variance_alerts.acknowledge": (
+            "post",
+            f"/api/variance-alerts/{aid}/acknowledge/",
+            {"note": "counted again: the chip was in the float"},
+        ),
+        "reconciliation": ("get", "/api/reconciliation/", {"gaming_day": "2026-11-20"}),
     }[endpoint]
 
 
@@ -118,13 +154,39 @@ def matrix_floor(floor: dict[str, Any], django_user_model: Any) -> dict[str, Any
     dealer_sign_in(dealer=floor["dealer"], table=floor["SC-1"])
     dealer_sign_in(dealer=floor["dealer2"], table=floor["LB-1"])
     norole = django_user_model.objects.create_user("clerk", password="demo")
+    # A fill at SC-1 requested by a second pit boss (so `pitboss` is not its creator), and a
+    # variance alert to acknowledge.
+    pitboss2 = django_user_model.objects.create_user("pitboss2", password="demo")
+    pitboss2.groups.add(Group.objects.get(name="pit_boss"))
+    slip = slip_create(table=floor["SC-1"], kind="fill", by=pitboss2, chips={"25.00": 20})
+    alert = VarianceAlert.objects.create(
+        table=floor["SC-1"],
+        gaming_day=date(2026, 11, 20),
+        shift="14:00",
+        count_win_cents=0,
+        hands_win_cents=2500,
+        variance_cents=-2500,
+        tolerance_cents=500,
+        raised_at=timezone.now(),
+    )
     return {
+        "slip": slip,
+        "alert": alert,
         **floor,
         "here": floor["dealer"],
         "elsewhere": floor["dealer2"],
         "norole": norole,
         "anonymous": None,
     }
+
+
+def _slips_state() -> tuple[Any, ...]:
+    return (
+        list(Slip.objects.order_by("pk").values_list("pk", "status")),
+        SlipSignature.objects.count(),
+        SlipVoid.objects.count(),
+        list(VarianceAlert.objects.values_list("pk", "note")),
+    )
 
 
 CASES = [
@@ -142,6 +204,7 @@ def test_role_matrix(matrix_floor: dict[str, Any], endpoint: str, who: str, stat
     method, path, body = _request(floor, endpoint, r)
     refusals_before = AuditEvent.objects.filter(kind="permission.refused").count()
     sessions_before = list(DealerSession.objects.values_list("id", "ended_at"))
+    slips_before = _slips_state()
 
     response = getattr(client_for(floor[who]), method)(path, body, format="json")
 
@@ -168,6 +231,7 @@ def test_role_matrix(matrix_floor: dict[str, Any], endpoint: str, who: str, stat
         else:
             assert not Round.objects.exists()
         assert list(DealerSession.objects.values_list("id", "ended_at")) == sessions_before
+        assert _slips_state() == slips_before
     else:
         assert refusals == 0
 
@@ -191,6 +255,15 @@ ROUTE_NAME = {
     "meters.retrieve": "api-meter-detail",
     "schema": "api-schema",
     "docs": "api-docs",
+    "slips.list": "api-slip-list",
+    "slips.retrieve": "api-slip-detail",
+    "slips.create": "api-slip-list",
+    "slips.sign": "api-slip-sign",
+    "slips.void": "api-slip-void",
+    "chip_denominations.list": "api-chip-list",
+    "variance_alerts.list": "api-variance-alert-list",
+    "variance_alerts.acknowledge": "api-variance-alert-acknowledge",
+    "reconciliation": "api-reconciliation",
 }
 OPEN_TO_ALL = {"api-auth-token"}  # username and password in, token out (tested in test_api.py)
 
