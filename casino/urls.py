@@ -17,4 +17,5 @@ urlpatterns = [
     path("tablet/", include("tables.urls")),
     path("api/", include("tables.api.urls")),
     path("audit/", include("audit.urls")),
+    path("accounting/", include("accounting.urls")),
 ]

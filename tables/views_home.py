@@ -18,5 +18,8 @@ def home(request: HttpRequest) -> HttpResponse:
         {
             "is_dealer": has_role(user, Role.DEALER),
             "is_reader": has_role(user, Role.AUDITOR) or has_role(user, Role.PIT_BOSS),
+            "has_slips": any(
+                has_role(user, r) for r in (Role.PIT_BOSS, Role.AUDITOR, Role.CAGE, Role.COUNT)
+            ),
         },
     )
