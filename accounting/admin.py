@@ -71,7 +71,16 @@ class VoidInline(ReadOnlyInline):
 
 @admin.register(Slip)
 class SlipAdmin(ReadOnlyAdmin):
-    list_display = ["number", "table", "kind", "gaming_day", "shift", "amount", "status", "created_by"]
+    list_display = [
+        "number",
+        "table",
+        "kind",
+        "gaming_day",
+        "shift",
+        "amount",
+        "status",
+        "created_by",
+    ]
     list_filter = ["kind", "status", "shift", "table"]
     search_fields = ["=number", "table__name", "created_by__username"]
     date_hierarchy = "gaming_day"

@@ -105,7 +105,9 @@ class Slip(models.Model):
             # One live count of the tray (at each end) and of the drop box per table and shift.
             models.UniqueConstraint(
                 fields=["table", "gaming_day", "shift", "kind"],
-                condition=Q(kind__in=["opener", "closer", "drop"], status__in=["pending", "signed"]),
+                condition=Q(
+                    kind__in=["opener", "closer", "drop"], status__in=["pending", "signed"]
+                ),
                 name="slip_one_count_per_shift",
             ),
         ]
@@ -187,14 +189,13 @@ class VarianceAlert(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=Q(acknowledged_by__isnull=True, acknowledged_at__isnull=True, note="")
-                | (
-                    Q(acknowledged_by__isnull=False, acknowledged_at__isnull=False)
-                    & ~Q(note="")
-                ),
+                | (Q(acknowledged_by__isnull=False, acknowledged_at__isnull=False) & ~Q(note="")),
                 name="variance_ack_complete",
             ),
             models.CheckConstraint(
-                condition=Q(variance_cents=models.F("count_win_cents") - models.F("hands_win_cents")),
+                condition=Q(
+                    variance_cents=models.F("count_win_cents") - models.F("hands_win_cents")
+                ),
                 name="variance_is_count_minus_hands",
             ),
         ]

@@ -143,7 +143,13 @@ def day_rows(*, gaming_day: date, tables: Iterable[int] | None = None) -> dict[i
                 "complete": True,
             },
         )
-        for figure in ("fills_cents", "credits_cents", "buy_ins_cents", "win_cents", "pending_slips"):
+        for figure in (
+            "fills_cents",
+            "credits_cents",
+            "buy_ins_cents",
+            "win_cents",
+            "pending_slips",
+        ):
             day[figure] += row[figure]
         day["drop_cents"] += row["drop_cents"] or 0
         if row["complete"] and day["complete"]:

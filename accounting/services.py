@@ -40,9 +40,7 @@ def _signed_in_at(user: AbstractBaseUser, table: Table) -> bool:
     ).exists()
 
 
-def acting_role(
-    user: AbstractBaseUser, allowed: tuple[Role, ...], table: Table, what: str
-) -> Role:
+def acting_role(user: AbstractBaseUser, allowed: tuple[Role, ...], table: Table, what: str) -> Role:
     """The role in which `user` acts among `allowed` (a dealer only at the table they are signed
     in at); PermissionDenied naming who may."""
     for role in allowed:
@@ -60,7 +58,9 @@ def parse_chips(value: Any, *, field: str = "chips") -> dict[str, int]:
         raise ServiceError(
             f'{field} must map chip values to counts, like {{"5.00": 40}}', field=field
         )
-    active = set(ChipDenomination.objects.filter(is_active=True).values_list("value_cents", flat=True))
+    active = set(
+        ChipDenomination.objects.filter(is_active=True).values_list("value_cents", flat=True)
+    )
     chips: dict[int, int] = {}
     for key, count in value.items():
         where = f"{field}.{key}"
@@ -75,11 +75,15 @@ def parse_chips(value: Any, *, field: str = "chips") -> dict[str, int]:
         if isinstance(count, str) and count.strip().isascii() and count.strip().isdigit():
             count = int(count.strip())
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise ServiceError(f"{where}: the count must be a whole number, not {count!r}", field=where)
+            raise ServiceError(
+                f"{where}: the count must be a whole number, not {count!r}", field=where
+            )
         if count > 1_000_000:
             raise ServiceError(f"{where}: {count} chips is more than a tray holds", field=where)
         if cents in chips:
-            raise ServiceError(f"{where}: the ${format_cents(cents)} chip is given twice", field=where)
+            raise ServiceError(
+                f"{where}: the ${format_cents(cents)} chip is given twice", field=where
+            )
         chips[cents] = count
     return {str(c): n for c, n in sorted(chips.items()) if n}
 
@@ -123,7 +127,9 @@ def slip_create(
         raise ServiceError(
             f"kind must be one of {', '.join(rules.KINDS)}, not {kind!r}", field="kind"
         )
-    role = acting_role(by, rules.CREATE_ROLES[kind], table, f"enter a {kind.replace('_', '-')} slip")
+    role = acting_role(
+        by, rules.CREATE_ROLES[kind], table, f"enter a {kind.replace('_', '-')} slip"
+    )
     table = Table.objects.select_for_update().get(pk=table.pk)
     at = at or timezone.now()
     day = gaming_day or gaming_day_of(at)
@@ -170,11 +176,17 @@ def slip_create(
             )
         if Slip.objects.filter(replaces=replaces).exists():
             raise ServiceError(
-                f"slip {replaces.number} is already replaced", field="replaces", code="conflict", status=409
+                f"slip {replaces.number} is already replaced",
+                field="replaces",
+                code="conflict",
+                status=409,
             )
     if kind in rules.ONE_PER_SHIFT:
         live = Slip.objects.filter(
-            table=table, gaming_day=day, shift=shift, kind=kind,
+            table=table,
+            gaming_day=day,
+            shift=shift,
+            kind=kind,
             status__in=[Slip.Status.PENDING, Slip.Status.SIGNED],
         ).first()
         if live is not None:
@@ -389,7 +401,9 @@ def variance_acknowledge(*, alert: VarianceAlert, by: AbstractBaseUser, note: st
         raise PermissionDenied("acknowledge a variance alert: only for the pit boss role")
     note = (note or "").strip()
     if not note:
-        raise ServiceError("acknowledging a variance needs a note saying what was found", field="note")
+        raise ServiceError(
+            "acknowledging a variance needs a note saying what was found", field="note"
+        )
     alert = VarianceAlert.objects.select_for_update().select_related("table").get(pk=alert.pk)
     if alert.acknowledged_at is not None:
         raise ServiceError(

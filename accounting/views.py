@@ -44,7 +44,9 @@ RECONCILIATION_ROLES = (Role.PIT_BOSS, Role.AUDITOR)
 BUY_IN_AMOUNTS = (2000, 5000, 10000, 20000, 50000, 100000)  # cents: the usual buy-ins
 
 
-def _forbidden(request: HttpRequest, message: str, template: str = "accounting/forbidden.html") -> HttpResponse:
+def _forbidden(
+    request: HttpRequest, message: str, template: str = "accounting/forbidden.html"
+) -> HttpResponse:
     audit_record(
         actor=request.user,
         kind="permission.refused",
@@ -110,9 +112,7 @@ def _slip_rows(slips: Any) -> list[dict[str, Any]]:
             {
                 "slip": slip,
                 "amount": format_cents(slip.amount_cents),
-                "chips": ", ".join(
-                    f"{n} × ${format_cents(int(c))}" for c, n in slip.chips.items()
-                ),
+                "chips": ", ".join(f"{n} × ${format_cents(int(c))}" for c, n in slip.chips.items()),
                 "signatures": signatures,
                 "voids": list(slip.voids.all()),
                 "next": (
@@ -163,7 +163,8 @@ def _render_tablet(
     live = {
         s.kind: s
         for s in shift_slips.filter(
-            kind__in=[rules.OPENER, rules.CLOSER], status__in=[Slip.Status.PENDING, Slip.Status.SIGNED]
+            kind__in=[rules.OPENER, rules.CLOSER],
+            status__in=[Slip.Status.PENDING, Slip.Status.SIGNED],
         )
     }
     notice = None
@@ -179,7 +180,9 @@ def _render_tablet(
             "table": table,
             "gaming_day": day,
             "shift": shift,
-            "amounts": [(format_cents(c), format_cents(c).removesuffix(".00")) for c in BUY_IN_AMOUNTS],
+            "amounts": [
+                (format_cents(c), format_cents(c).removesuffix(".00")) for c in BUY_IN_AMOUNTS
+            ],
             "awaiting": awaiting,
             "grid": _chip_grid(tray_post),
             "tray_kind": rules.CLOSER if rules.OPENER in live else rules.OPENER,
@@ -335,8 +338,9 @@ def desk_create(request: HttpRequest) -> HttpResponse:
     except ServiceError as err:
         return _render_desk(request, form_error=err.message, status=err.status)
     messages.success(
-        request, f"Slip {slip.number} ({slip.get_kind_display()}) for {slip.table}: "
-        f"${format_cents(slip.amount_cents)}, awaiting its signature."
+        request,
+        f"Slip {slip.number} ({slip.get_kind_display()}) for {slip.table}: "
+        f"${format_cents(slip.amount_cents)}, awaiting its signature.",
     )
     return _see_other(reverse("accounting:desk"))
 
@@ -419,9 +423,14 @@ def reconciliation(request: HttpRequest) -> HttpResponse:
 def acknowledge(request: HttpRequest, alert_id: int) -> HttpResponse:
     alert = get_object_or_404(VarianceAlert, pk=alert_id)
     try:
-        services.variance_acknowledge(alert=alert, by=request.user, note=request.POST.get("note", ""))
+        services.variance_acknowledge(
+            alert=alert, by=request.user, note=request.POST.get("note", "")
+        )
     except ServiceError as err:
         messages.error(request, err.message)
     else:
-        messages.success(request, f"Variance at {alert.table} {alert.gaming_day} shift {alert.shift} acknowledged.")
+        messages.success(
+            request,
+            f"Variance at {alert.table} {alert.gaming_day} shift {alert.shift} acknowledged.",
+        )
     return _see_other(reverse("accounting:reconciliation") + f"?day={alert.gaming_day.isoformat()}")

@@ -1,7 +1,7 @@
 """The roles, as Django groups: dealer, pit boss, admin (paytables), auditor, security
 (identity management: accounts, roles, passwords, tokens, sign-in locks), cage (issues fills,
-receives credits) and count (the soft count team: counts and signs the drop boxes). Security is a role
-of its own: an account holding it holds no other (accounts.admin enforces it), so it never
+receives credits) and count (the soft count team: counts and signs the drop boxes). Security
+is a role of its own: an account holding it holds no other (accounts.admin enforces it), so it never
 plays, approves paytables or reads the floor."""
 
 from __future__ import annotations

@@ -7,168 +7,363 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('tables', '0005_integrity_guards'),
+        ("tables", "0005_integrity_guards"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ChipDenomination',
+            name="ChipDenomination",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('value_cents', models.BigIntegerField(unique=True)),
-                ('label', models.CharField(blank=True, help_text="e.g. the chip's colour", max_length=30)),
-                ('is_active', models.BooleanField(default=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("value_cents", models.BigIntegerField(unique=True)),
+                (
+                    "label",
+                    models.CharField(blank=True, help_text="e.g. the chip's colour", max_length=30),
+                ),
+                ("is_active", models.BooleanField(default=True)),
             ],
             options={
-                'ordering': ['value_cents'],
-                'constraints': [models.CheckConstraint(condition=models.Q(('value_cents__gt', 0)), name='chip_value_positive')],
+                "ordering": ["value_cents"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("value_cents__gt", 0)), name="chip_value_positive"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Slip',
+            name="Slip",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveBigIntegerField(unique=True)),
-                ('kind', models.CharField(choices=[('opener', 'Opener (tray count at the start)'), ('closer', 'Closer (tray count at the end)'), ('fill', 'Fill (chips from the cage)'), ('credit', 'Credit (chips back to the cage)'), ('drop', "Drop (the drop box's count)"), ('buy_in', 'Buy-in (cash changed at the table)')], max_length=10)),
-                ('gaming_day', models.DateField()),
-                ('shift', models.CharField(max_length=5)),
-                ('chips', models.JSONField(blank=True, default=dict)),
-                ('cash_cents', models.BigIntegerField(default=0)),
-                ('markers_cents', models.BigIntegerField(default=0)),
-                ('amount_cents', models.BigIntegerField()),
-                ('created_at', models.DateTimeField()),
-                ('signatures_required', models.PositiveSmallIntegerField()),
-                ('status', models.CharField(choices=[('pending', 'Awaiting signature'), ('signed', 'Signed'), ('voided', 'Voided')], default='pending', max_length=10)),
-                ('signed_at', models.DateTimeField(blank=True, null=True)),
-                ('voided_at', models.DateTimeField(blank=True, null=True)),
-                ('note', models.TextField(blank=True)),
-                ('created_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='slips_created', to=settings.AUTH_USER_MODEL)),
-                ('replaces', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='replaced_by', to='accounting.slip')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='slips', to='tables.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveBigIntegerField(unique=True)),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("opener", "Opener (tray count at the start)"),
+                            ("closer", "Closer (tray count at the end)"),
+                            ("fill", "Fill (chips from the cage)"),
+                            ("credit", "Credit (chips back to the cage)"),
+                            ("drop", "Drop (the drop box's count)"),
+                            ("buy_in", "Buy-in (cash changed at the table)"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("gaming_day", models.DateField()),
+                ("shift", models.CharField(max_length=5)),
+                ("chips", models.JSONField(blank=True, default=dict)),
+                ("cash_cents", models.BigIntegerField(default=0)),
+                ("markers_cents", models.BigIntegerField(default=0)),
+                ("amount_cents", models.BigIntegerField()),
+                ("created_at", models.DateTimeField()),
+                ("signatures_required", models.PositiveSmallIntegerField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Awaiting signature"),
+                            ("signed", "Signed"),
+                            ("voided", "Voided"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("signed_at", models.DateTimeField(blank=True, null=True)),
+                ("voided_at", models.DateTimeField(blank=True, null=True)),
+                ("note", models.TextField(blank=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="slips_created",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "replaces",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="replaced_by",
+                        to="accounting.slip",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="slips",
+                        to="tables.table",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-number'],
+                "ordering": ["-number"],
             },
         ),
         migrations.CreateModel(
-            name='SlipSignature',
+            name="SlipSignature",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('step', models.PositiveSmallIntegerField()),
-                ('role', models.CharField(max_length=20)),
-                ('at', models.DateTimeField()),
-                ('by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, to=settings.AUTH_USER_MODEL)),
-                ('slip', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='signatures', to='accounting.slip')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("step", models.PositiveSmallIntegerField()),
+                ("role", models.CharField(max_length=20)),
+                ("at", models.DateTimeField()),
+                (
+                    "by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "slip",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="signatures",
+                        to="accounting.slip",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['slip', 'step'],
+                "ordering": ["slip", "step"],
             },
         ),
         migrations.CreateModel(
-            name='SlipVoid',
+            name="SlipVoid",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('step', models.PositiveSmallIntegerField()),
-                ('reason', models.TextField()),
-                ('at', models.DateTimeField()),
-                ('by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, to=settings.AUTH_USER_MODEL)),
-                ('slip', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='voids', to='accounting.slip')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("step", models.PositiveSmallIntegerField()),
+                ("reason", models.TextField()),
+                ("at", models.DateTimeField()),
+                (
+                    "by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "slip",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="voids",
+                        to="accounting.slip",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['slip', 'step'],
+                "ordering": ["slip", "step"],
             },
         ),
         migrations.CreateModel(
-            name='VarianceAlert',
+            name="VarianceAlert",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('gaming_day', models.DateField()),
-                ('shift', models.CharField(max_length=5)),
-                ('count_win_cents', models.BigIntegerField()),
-                ('hands_win_cents', models.BigIntegerField()),
-                ('variance_cents', models.BigIntegerField()),
-                ('tolerance_cents', models.BigIntegerField()),
-                ('raised_at', models.DateTimeField()),
-                ('acknowledged_at', models.DateTimeField(blank=True, null=True)),
-                ('note', models.TextField(blank=True)),
-                ('acknowledged_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, to=settings.AUTH_USER_MODEL)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='variance_alerts', to='tables.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("gaming_day", models.DateField()),
+                ("shift", models.CharField(max_length=5)),
+                ("count_win_cents", models.BigIntegerField()),
+                ("hands_win_cents", models.BigIntegerField()),
+                ("variance_cents", models.BigIntegerField()),
+                ("tolerance_cents", models.BigIntegerField()),
+                ("raised_at", models.DateTimeField()),
+                ("acknowledged_at", models.DateTimeField(blank=True, null=True)),
+                ("note", models.TextField(blank=True)),
+                (
+                    "acknowledged_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="variance_alerts",
+                        to="tables.table",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-raised_at', '-id'],
+                "ordering": ["-raised_at", "-id"],
             },
         ),
         migrations.AddIndex(
-            model_name='slip',
-            index=models.Index(fields=['gaming_day', 'table', 'shift'], name='slip_day_table'),
+            model_name="slip",
+            index=models.Index(fields=["gaming_day", "table", "shift"], name="slip_day_table"),
         ),
         migrations.AddConstraint(
-            model_name='slip',
-            constraint=models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='slip_number_positive'),
+            model_name="slip",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("number__gte", 1)), name="slip_number_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='slip',
-            constraint=models.CheckConstraint(condition=models.Q(('kind__in', ('opener', 'closer', 'fill', 'credit', 'drop', 'buy_in'))), name='slip_kind_valid'),
+            model_name="slip",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("kind__in", ("opener", "closer", "fill", "credit", "drop", "buy_in"))
+                ),
+                name="slip_kind_valid",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='slip',
-            constraint=models.CheckConstraint(condition=models.Q(('amount_cents__gte', 0), ('cash_cents__gte', 0), ('markers_cents__gte', 0)), name='slip_amounts_nonnegative'),
+            model_name="slip",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("amount_cents__gte", 0), ("cash_cents__gte", 0), ("markers_cents__gte", 0)
+                ),
+                name="slip_amounts_nonnegative",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='slip',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('signed_at__isnull', True), ('status', 'pending'), ('voided_at__isnull', True)), models.Q(('signed_at__isnull', False), ('status', 'signed'), ('voided_at__isnull', True)), models.Q(('status', 'voided'), ('voided_at__isnull', False)), _connector='OR'), name='slip_status_matches_times'),
+            model_name="slip",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(
+                        ("signed_at__isnull", True),
+                        ("status", "pending"),
+                        ("voided_at__isnull", True),
+                    ),
+                    models.Q(
+                        ("signed_at__isnull", False),
+                        ("status", "signed"),
+                        ("voided_at__isnull", True),
+                    ),
+                    models.Q(("status", "voided"), ("voided_at__isnull", False)),
+                    _connector="OR",
+                ),
+                name="slip_status_matches_times",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='slip',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('kind', 'buy_in'), _negated=True), ('signatures_required', 0), _connector='OR'), name='slip_buy_in_by_the_dealer_alone'),
+            model_name="slip",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("kind", "buy_in"), _negated=True),
+                    ("signatures_required", 0),
+                    _connector="OR",
+                ),
+                name="slip_buy_in_by_the_dealer_alone",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='slip',
-            constraint=models.CheckConstraint(condition=models.Q(('kind', 'buy_in'), ('signatures_required__gte', 1), _connector='OR'), name='slip_two_people'),
+            model_name="slip",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("kind", "buy_in"), ("signatures_required__gte", 1), _connector="OR"
+                ),
+                name="slip_two_people",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='slip',
-            constraint=models.UniqueConstraint(condition=models.Q(('kind__in', ['opener', 'closer', 'drop']), ('status__in', ['pending', 'signed'])), fields=('table', 'gaming_day', 'shift', 'kind'), name='slip_one_count_per_shift'),
+            model_name="slip",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(
+                    ("kind__in", ["opener", "closer", "drop"]),
+                    ("status__in", ["pending", "signed"]),
+                ),
+                fields=("table", "gaming_day", "shift", "kind"),
+                name="slip_one_count_per_shift",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='slipsignature',
-            constraint=models.UniqueConstraint(fields=('slip', 'step'), name='slip_signature_step'),
+            model_name="slipsignature",
+            constraint=models.UniqueConstraint(fields=("slip", "step"), name="slip_signature_step"),
         ),
         migrations.AddConstraint(
-            model_name='slipsignature',
-            constraint=models.UniqueConstraint(fields=('slip', 'by'), name='slip_signature_person'),
+            model_name="slipsignature",
+            constraint=models.UniqueConstraint(fields=("slip", "by"), name="slip_signature_person"),
         ),
         migrations.AddConstraint(
-            model_name='slipsignature',
-            constraint=models.CheckConstraint(condition=models.Q(('step__gte', 1)), name='slip_signature_step_positive'),
+            model_name="slipsignature",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("step__gte", 1)), name="slip_signature_step_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='slipvoid',
-            constraint=models.UniqueConstraint(fields=('slip', 'step'), name='slip_void_step'),
+            model_name="slipvoid",
+            constraint=models.UniqueConstraint(fields=("slip", "step"), name="slip_void_step"),
         ),
         migrations.AddConstraint(
-            model_name='slipvoid',
-            constraint=models.UniqueConstraint(fields=('slip', 'by'), name='slip_void_person'),
+            model_name="slipvoid",
+            constraint=models.UniqueConstraint(fields=("slip", "by"), name="slip_void_person"),
         ),
         migrations.AddConstraint(
-            model_name='slipvoid',
-            constraint=models.CheckConstraint(condition=models.Q(('step__in', [1, 2])), name='slip_void_two_steps'),
+            model_name="slipvoid",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("step__in", [1, 2])), name="slip_void_two_steps"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='slipvoid',
-            constraint=models.CheckConstraint(condition=models.Q(('reason', ''), _negated=True), name='slip_void_has_reason'),
+            model_name="slipvoid",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("reason", ""), _negated=True), name="slip_void_has_reason"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='variancealert',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('acknowledged_at__isnull', True), ('acknowledged_by__isnull', True), ('note', '')), models.Q(('acknowledged_at__isnull', False), ('acknowledged_by__isnull', False), models.Q(('note', ''), _negated=True)), _connector='OR'), name='variance_ack_complete'),
+            model_name="variancealert",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(
+                        ("acknowledged_at__isnull", True),
+                        ("acknowledged_by__isnull", True),
+                        ("note", ""),
+                    ),
+                    models.Q(
+                        ("acknowledged_at__isnull", False),
+                        ("acknowledged_by__isnull", False),
+                        models.Q(("note", ""), _negated=True),
+                    ),
+                    _connector="OR",
+                ),
+                name="variance_ack_complete",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='variancealert',
-            constraint=models.CheckConstraint(condition=models.Q(('variance_cents', django.db.models.expressions.CombinedExpression(models.F('count_win_cents'), '-', models.F('hands_win_cents')))), name='variance_is_count_minus_hands'),
+            model_name="variancealert",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    (
+                        "variance_cents",
+                        django.db.models.expressions.CombinedExpression(
+                            models.F("count_win_cents"), "-", models.F("hands_win_cents")
+                        ),
+                    )
+                ),
+                name="variance_is_count_minus_hands",
+            ),
         ),
     ]

@@ -60,7 +60,9 @@ def play(floor: dict[str, Any], hand: int, ante: str = "20.00") -> Round:
     dealer, table = floor["dealer"], floor["SC-1"]
     seat_cards, dealer_cards = HANDS[hand % len(HANDS)]
     r = svc.round_open(table=table, dealer=dealer, wagers={1: {"ante": ante}})
-    r = svc.round_deal(round=r, dealer=dealer, seat_cards={1: seat_cards}, dealer_cards=dealer_cards)
+    r = svc.round_deal(
+        round=r, dealer=dealer, seat_cards={1: seat_cards}, dealer_cards=dealer_cards
+    )
     r = svc.round_decide(round=r, dealer=dealer, seat=1, decision={})
     r = svc.round_dealer(round=r, dealer=dealer)
     return svc.round_settle(round=r, dealer=dealer)

@@ -17,7 +17,17 @@ from tables.services.sessions import dealer_sign_in
 
 pytestmark = pytest.mark.django_db
 
-PRINCIPALS = ["dealer", "dealer2", "pitboss", "admin", "auditor", "security", "cage", "count", "anonymous"]
+PRINCIPALS = [
+    "dealer",
+    "dealer2",
+    "pitboss",
+    "admin",
+    "auditor",
+    "security",
+    "cage",
+    "count",
+    "anonymous",
+]
 # page: (dealer at SC-1, dealer2 at LB-1, pitboss, admin, auditor, security, cage, count, anonymous)
 PAGES: dict[str, tuple[int, ...]] = {
     "desk": (403, 403, 200, 403, 200, 403, 200, 200, 302),
@@ -85,11 +95,16 @@ def test_a_buy_in_takes_two_taps_on_the_tablet(pit: dict[str, Any]) -> None:
     assert f'href="{chips}"' in table_page  # tap 1
     page = dealer.get(chips).content.decode()
     assert 'data-buy-in="100"' in page
-    response = dealer.post(reverse("accounting:buy_in", args=[pit["SC-1"].pk]), {"amount": "100.00"})
+    response = dealer.post(
+        reverse("accounting:buy_in", args=[pit["SC-1"].pk]), {"amount": "100.00"}
+    )
     assert response.status_code == 303  # tap 2
     (slip,) = Slip.objects.all()
     assert (slip.kind, slip.amount_cents, slip.status, slip.created_by) == (
-        "buy_in", 10000, "signed", pit["dealer"],
+        "buy_in",
+        10000,
+        "signed",
+        pit["dealer"],
     )
     assert "Slip 1: Buy-in" in dealer.get(response["Location"]).content.decode()
     refused = dealer.post(reverse("accounting:buy_in", args=[pit["SC-1"].pk]), {"amount": "-3"})
@@ -120,7 +135,9 @@ def test_the_tray_count_on_the_denomination_grid(pit: dict[str, Any]) -> None:
     tray = reverse("accounting:tray", args=[pit["SC-1"].pk])
     refused = dealer.post(tray, {"kind": "opener", "chip_2500": "x"})
     assert refused.status_code == 400 and "chips.25.00" in refused.content.decode()
-    assert dealer.post(tray, {"kind": "opener", "chip_2500": "40", "chip_100": ""}).status_code == 303
+    assert (
+        dealer.post(tray, {"kind": "opener", "chip_2500": "40", "chip_100": ""}).status_code == 303
+    )
     opener = Slip.objects.get()
     assert opener.chips == {"2500": 40} and opener.amount_cents == 100000
     assert opener.status == "pending"  # a pit boss signs it at the desk
@@ -145,13 +162,16 @@ def test_the_desk_requests_issues_and_voids(pit: dict[str, Any]) -> None:
     # The cage cannot enter a fill; the count team sees no fills.
     refused = cage.post(reverse("accounting:create"), {"kind": "fill", "table": pit["SC-1"].pk})
     assert refused.status_code == 403
-    assert f'data-slip="{fill.number}"' not in client(pit, "count").get(
-        reverse("accounting:desk")
-    ).content.decode()
+    assert (
+        f'data-slip="{fill.number}"'
+        not in client(pit, "count").get(reverse("accounting:desk")).content.decode()
+    )
     assert cage.post(reverse("accounting:sign", args=[fill.pk])).status_code == 303
     assert list(fill.signatures.values_list("role", flat=True)) == ["cage"]
     # A bad form names the field.
-    bad = boss.post(reverse("accounting:create"), {"kind": "fill", "table": pit["SC-1"].pk, "chip_700": "2"})
+    bad = boss.post(
+        reverse("accounting:create"), {"kind": "fill", "table": pit["SC-1"].pk, "chip_700": "2"}
+    )
     assert bad.status_code == 400 and "no active $7.00 chip" in bad.content.decode()
     # Void: asked by the pit boss, confirmed by the cage.
     boss.post(reverse("accounting:void", args=[fill.pk]), {"reason": "wrong table"})
@@ -164,8 +184,15 @@ def test_the_count_team_enters_and_signs_a_drop(pit: dict[str, Any]) -> None:
     count, count2 = client(pit, "count"), client(pit, "count2")
     response = count.post(
         reverse("accounting:create"),
-        {"kind": "drop", "table": pit["SC-1"].pk, "amount": "950.00", "markers": "50",
-         "gaming_day": "2026-11-20", "shift": "14:00", "chip_2500": "2"},
+        {
+            "kind": "drop",
+            "table": pit["SC-1"].pk,
+            "amount": "950.00",
+            "markers": "50",
+            "gaming_day": "2026-11-20",
+            "shift": "14:00",
+            "chip_2500": "2",
+        },
     )
     assert response.status_code == 303, response.content
     drop = Slip.objects.get()
@@ -185,17 +212,29 @@ def test_the_reconciliation_page_and_the_acknowledgement(pit: dict[str, Any]) ->
     from django.utils import timezone
 
     alert = VarianceAlert.objects.create(
-        table=pit["SC-1"], gaming_day=date(2026, 11, 20), shift="14:00", count_win_cents=0,
-        hands_win_cents=2500, variance_cents=-2500, tolerance_cents=500, raised_at=timezone.now(),
+        table=pit["SC-1"],
+        gaming_day=date(2026, 11, 20),
+        shift="14:00",
+        count_win_cents=0,
+        hands_win_cents=2500,
+        variance_cents=-2500,
+        tolerance_cents=500,
+        raised_at=timezone.now(),
     )
     page = client(pit, "auditor").get(reverse("accounting:reconciliation") + "?day=2026-11-20")
-    assert "-$25.00" in page.content.decode() and ">Acknowledge</button>" not in page.content.decode()
+    assert (
+        "-$25.00" in page.content.decode() and ">Acknowledge</button>" not in page.content.decode()
+    )
     boss = client(pit, "pitboss")
-    assert ">Acknowledge</button>" in boss.get(reverse("accounting:reconciliation")).content.decode()
+    assert (
+        ">Acknowledge</button>" in boss.get(reverse("accounting:reconciliation")).content.decode()
+    )
     refused = client(pit, "auditor").post(
         reverse("accounting:acknowledge", args=[alert.pk]), {"note": "x"}
     )
     assert refused.status_code == 403
-    boss.post(reverse("accounting:acknowledge", args=[alert.pk]), {"note": "chip found on the floor"})
+    boss.post(
+        reverse("accounting:acknowledge", args=[alert.pk]), {"note": "chip found on the floor"}
+    )
     alert.refresh_from_db()
     assert alert.note == "chip found on the floor" and alert.acknowledged_by == pit["pitboss"]

@@ -74,8 +74,12 @@ def run_day(pit: dict[str, Any], clock: Clock, *, missing_in: str | None = None)
         # The soft count, the next morning, for this shift's box.
         clock.set(9, 0, next_day=True)
         box = slip_create(
-            table=table, kind="drop", by=pit["count"], amount=f"{drop // 100}.{drop % 100:02d}",
-            gaming_day=DAY, shift=shift,
+            table=table,
+            kind="drop",
+            by=pit["count"],
+            amount=f"{drop // 100}.{drop % 100:02d}",
+            gaming_day=DAY,
+            shift=shift,
         )
         slip_sign(slip=box, by=pit["count2"])
     return wins
@@ -100,9 +104,7 @@ def test_a_whole_gaming_day_counts_to_the_hands_win_to_the_cent(
     assert day["variance_cents"] == 0
     assert day["drop_cents"] == 3 * 950_00
     assert day["fills_cents"] > 0 and day["credits_cents"] == 400_00
-    assert day["hold_percent_drop"] == selectors.hold_percent_drop(
-        sum(wins.values()), 3 * 950_00
-    )
+    assert day["hold_percent_drop"] == selectors.hold_percent_drop(sum(wins.values()), 3 * 950_00)
     assert not VarianceAlert.objects.exists()
 
 
@@ -117,7 +119,9 @@ def test_a_missing_25_dollar_chip_names_the_table_and_shift(
     assert rows[(table.pk, "14:00")]["count_win_cents"] == wins["14:00"] - 25_00
     # The next shift opens with the tray as it is: it reconciles again.
     assert rows[(table.pk, "22:00")]["variance_cents"] == 0
-    assert selectors.day_rows(gaming_day=DAY, tables=[table.pk])[table.pk]["variance_cents"] == -2500
+    assert (
+        selectors.day_rows(gaming_day=DAY, tables=[table.pk])[table.pk]["variance_cents"] == -2500
+    )
 
     (alert,) = VarianceAlert.objects.all()
     assert (alert.table, alert.gaming_day, alert.shift) == (table, DAY, "14:00")

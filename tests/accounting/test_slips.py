@@ -37,9 +37,9 @@ FLOWS: dict[str, tuple[str, list[str], dict[str, Any]]] = {
 OTHERS = ["dealer", "pitboss", "cage", "count", "count2", "admin", "auditor", "security"]
 
 
-def _is_error(fn: Any) -> BaseException:
+def _is_error(fn: Any, **kwargs: Any) -> BaseException:
     with pytest.raises((ServiceError, PermissionDenied)) as refused:
-        fn()
+        fn(**kwargs)
     return refused.value
 
 
@@ -57,15 +57,17 @@ def test_two_people_on_every_slip_and_the_creator_cannot_sign(
     assert slip.status == Slip.Status.PENDING
     for step, signer in enumerate(signers, start=1):
         # The creator never signs ...
-        error = _is_error(lambda: slip_sign(slip=slip, by=pit[creator]))
+        error = _is_error(slip_sign, slip=slip, by=pit[creator])
         assert isinstance(error, ServiceError) and error.code == "creator_cannot_sign"
         # ... nor anyone of a role this step does not allow ...
         for other in OTHERS:
-            if other in (signer, creator) or (kind in ("opener", "closer") and other in ("dealer", "pitboss")):
+            if other in (signer, creator) or (
+                kind in ("opener", "closer") and other in ("dealer", "pitboss")
+            ):
                 continue
             if other in signers[: step - 1]:
                 continue
-            _is_error(lambda other=other: slip_sign(slip=slip, by=pit[other]))
+            _is_error(slip_sign, slip=slip, by=pit[other])
         slip.refresh_from_db()
         assert slip.status == Slip.Status.PENDING and slip.signatures.count() == step - 1
         slip = slip_sign(slip=slip, by=pit[signer])
@@ -76,9 +78,11 @@ def test_two_people_on_every_slip_and_the_creator_cannot_sign(
         signers
     )
     # And the database refuses a signature by the creator even past the services.
-    other = slip_create(table=pit["LB-1"], kind=kind, by=pit[creator], **args) if kind not in (
-        "opener", "closer", "buy_in"
-    ) else None
+    other = (
+        slip_create(table=pit["LB-1"], kind=kind, by=pit[creator], **args)
+        if kind not in ("opener", "closer", "buy_in")
+        else None
+    )
     if other is not None:
         with pytest.raises(IntegrityError), transaction.atomic():
             SlipSignature.objects.create(
@@ -101,7 +105,7 @@ def test_creators_by_kind(pit: dict[str, Any]) -> None:
     }.items():
         args = FLOWS[kind][2]
         for who in refused:
-            error = _is_error(lambda who=who: slip_create(table=sc, kind=kind, by=pit[who], **args))
+            error = _is_error(slip_create, table=sc, kind=kind, by=pit[who], **args)
             assert isinstance(error, PermissionDenied), (kind, who)
     assert not Slip.objects.exists()
 
@@ -193,15 +197,30 @@ def test_the_database_keeps_slips_as_written(pit: dict[str, Any]) -> None:
         lambda: Slip.objects.filter(pk=slip.pk).update(status="signed", signed_at=timezone.now()),
         lambda: Slip.objects.filter(pk=slip.pk).delete(),
         lambda: Slip.objects.create(
-            number=slip.number + 2, table=pit["SC-1"], kind="buy_in", gaming_day=slip.gaming_day,
-            shift=slip.shift, amount_cents=100, cash_cents=100, created_by=pit["dealer"],
-            created_at=timezone.now(), signatures_required=0, status="signed",
+            number=slip.number + 2,
+            table=pit["SC-1"],
+            kind="buy_in",
+            gaming_day=slip.gaming_day,
+            shift=slip.shift,
+            amount_cents=100,
+            cash_cents=100,
+            created_by=pit["dealer"],
+            created_at=timezone.now(),
+            signatures_required=0,
+            status="signed",
             signed_at=timezone.now(),
         ),
         lambda: Slip.objects.create(
-            number=slip.number + 1, table=pit["SC-1"], kind="fill", gaming_day=slip.gaming_day,
-            shift=slip.shift, amount_cents=100, created_by=pit["pitboss"],
-            created_at=timezone.now(), signatures_required=2, status="signed",
+            number=slip.number + 1,
+            table=pit["SC-1"],
+            kind="fill",
+            gaming_day=slip.gaming_day,
+            shift=slip.shift,
+            amount_cents=100,
+            created_by=pit["pitboss"],
+            created_at=timezone.now(),
+            signatures_required=2,
+            status="signed",
             signed_at=timezone.now(),
         ),
         lambda: SlipSignature.objects.create(
@@ -235,8 +254,14 @@ def test_the_database_keeps_slips_as_written(pit: dict[str, Any]) -> None:
 
 def test_a_variance_alert_is_acknowledged_once_in_the_database(pit: dict[str, Any]) -> None:
     alert = VarianceAlert.objects.create(
-        table=pit["SC-1"], gaming_day=timezone.localdate(), shift="06:00", count_win_cents=0,
-        hands_win_cents=2500, variance_cents=-2500, tolerance_cents=500, raised_at=timezone.now(),
+        table=pit["SC-1"],
+        gaming_day=timezone.localdate(),
+        shift="06:00",
+        count_win_cents=0,
+        hands_win_cents=2500,
+        variance_cents=-2500,
+        tolerance_cents=500,
+        raised_at=timezone.now(),
     )
     with pytest.raises((IntegrityError, DatabaseError)), transaction.atomic():
         VarianceAlert.objects.filter(pk=alert.pk).update(variance_cents=0, hands_win_cents=0)
