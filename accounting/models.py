@@ -44,12 +44,12 @@ class Slip(models.Model):
     """
 
     class Kind(models.TextChoices):
-        OPENER = "opener", "Opener (tray count at the start)"
-        CLOSER = "closer", "Closer (tray count at the end)"
-        FILL = "fill", "Fill (chips from the cage)"
-        CREDIT = "credit", "Credit (chips back to the cage)"
-        DROP = "drop", "Drop (the drop box's count)"
-        BUY_IN = "buy_in", "Buy-in (cash changed at the table)"
+        OPENER = "opener", "Opener"
+        CLOSER = "closer", "Closer"
+        FILL = "fill", "Fill"
+        CREDIT = "credit", "Credit"
+        DROP = "drop", "Drop"
+        BUY_IN = "buy_in", "Buy-in"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Awaiting signature"

@@ -451,3 +451,15 @@ def denomination_save(
         data={"value_cents": value_cents, "label": label, "is_active": is_active, "new": created},
     )
     return chip
+
+
+# The usual chips (value in cents, colour); the admin adds, relabels or deactivates others.
+USUAL_CHIPS = ((100, "white"), (500, "red"), (2500, "green"), (10000, "black"), (50000, "purple"))
+USUAL_CHIPS += ((100000, "yellow"),)
+
+
+def ensure_usual_chips() -> None:
+    """The usual chips, where missing (migration 0002 installs them; `seed_demo` puts them back
+    in a flushed development or test database). Leaves existing ones as configured."""
+    for value_cents, label in USUAL_CHIPS:
+        ChipDenomination.objects.get_or_create(value_cents=value_cents, defaults={"label": label})

@@ -39,6 +39,16 @@ from . import rules, selectors, services
 from .models import ChipDenomination, Slip, VarianceAlert
 
 View = Callable[..., HttpResponse]
+
+
+def dollars(cents: int) -> str:
+    """`221500` -> `"$2,215.00"` (exact, from `format_cents`)."""
+    text = format_cents(cents)
+    sign, text = ("-", text[1:]) if text.startswith("-") else ("", text)
+    whole, _, part = text.partition(".")
+    return f"{sign}${int(whole):,}.{part}"
+
+
 DESK_ROLES = (Role.PIT_BOSS, Role.CAGE, Role.COUNT, Role.AUDITOR)
 RECONCILIATION_ROLES = (Role.PIT_BOSS, Role.AUDITOR)
 BUY_IN_AMOUNTS = (2000, 5000, 10000, 20000, 50000, 100000)  # cents: the usual buy-ins
@@ -111,7 +121,7 @@ def _slip_rows(slips: Any) -> list[dict[str, Any]]:
         rows.append(
             {
                 "slip": slip,
-                "amount": format_cents(slip.amount_cents),
+                "amount": dollars(slip.amount_cents),
                 "chips": ", ".join(f"{n} × ${format_cents(int(c))}" for c, n in slip.chips.items()),
                 "signatures": signatures,
                 "voids": list(slip.voids.all()),
@@ -189,9 +199,9 @@ def _render_tablet(
             "opener": live.get(rules.OPENER),
             "closer": live.get(rules.CLOSER),
             "slips": _slip_rows(shift_slips[:30]),
-            "buy_ins": format_cents(figures["buy_ins_cents"]),
+            "buy_ins": dollars(figures["buy_ins_cents"]),
             "notice": notice,
-            "notice_amount": format_cents(notice.amount_cents) if notice else "",
+            "notice_amount": dollars(notice.amount_cents) if notice else "",
             "error": error,
         },
         status=status,
@@ -340,7 +350,7 @@ def desk_create(request: HttpRequest) -> HttpResponse:
     messages.success(
         request,
         f"Slip {slip.number} ({slip.get_kind_display()}) for {slip.table}: "
-        f"${format_cents(slip.amount_cents)}, awaiting its signature.",
+        f"{dollars(slip.amount_cents)}, awaiting its signature.",
     )
     return _see_other(reverse("accounting:desk"))
 

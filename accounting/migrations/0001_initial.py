@@ -54,12 +54,12 @@ class Migration(migrations.Migration):
                     "kind",
                     models.CharField(
                         choices=[
-                            ("opener", "Opener (tray count at the start)"),
-                            ("closer", "Closer (tray count at the end)"),
-                            ("fill", "Fill (chips from the cage)"),
-                            ("credit", "Credit (chips back to the cage)"),
-                            ("drop", "Drop (the drop box's count)"),
-                            ("buy_in", "Buy-in (cash changed at the table)"),
+                            ("opener", "Opener"),
+                            ("closer", "Closer"),
+                            ("fill", "Fill"),
+                            ("credit", "Credit"),
+                            ("drop", "Drop"),
+                            ("buy_in", "Buy-in"),
                         ],
                         max_length=10,
                     ),

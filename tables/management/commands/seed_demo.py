@@ -10,6 +10,7 @@ from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from accounting.services import ensure_usual_chips
 from tables.engine.paytables import NAMED
 from tables.engine.paytables import Game as EngineGame
 from tables.models import Game, PaytableVersion, Pit, ProgressiveMeter, Table
@@ -65,6 +66,7 @@ class Command(BaseCommand):
             )
         with transaction.atomic():
             ensure_role_groups()
+            ensure_usual_chips()
             users = {}
             User = get_user_model()
             for username, role, staff in USERS:
