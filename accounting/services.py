@@ -454,8 +454,8 @@ def denomination_save(
 
 
 # The usual chips (value in cents, colour); the admin adds, relabels or deactivates others.
-USUAL_CHIPS = ((100, "white"), (500, "red"), (2500, "green"), (10000, "black"), (50000, "purple"))
-USUAL_CHIPS += ((100000, "yellow"),)
+USUAL_CHIPS = ((50, "half-dollar (3 to 2 payouts)"), (100, "white"), (500, "red"))
+USUAL_CHIPS += ((2500, "green"), (10000, "black"), (50000, "purple"), (100000, "yellow"))
 
 
 def ensure_usual_chips() -> None:

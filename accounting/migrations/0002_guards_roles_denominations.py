@@ -241,6 +241,7 @@ DROP_POSTGRESQL = [
 
 # The usual chips (value in cents, colour); the admin adds or deactivates others.
 DENOMINATIONS = [
+    (50, "half-dollar (3 to 2 payouts)"),
     (100, "white"),
     (500, "red"),
     (2500, "green"),
