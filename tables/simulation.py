@@ -49,13 +49,19 @@ def dealer_for(table: Table) -> AbstractBaseUser:
 
 
 def play_round(
-    table: Table, dealer: AbstractBaseUser, rng: random.Random, *, seats: int | None = None
+    table: Table,
+    dealer: AbstractBaseUser,
+    rng: random.Random,
+    *,
+    seats: int | None = None,
+    strategy: str | None = None,
 ) -> Round:
-    """One random legal round at `table`, step by step through the services, settled."""
+    """One random legal round at `table`, step by step through the services, settled; the
+    players play `strategy` (`tables.engine.strategies`; None: the simulator's own mix)."""
     version = table.paytable_version
     assert version is not None
     seats = min(seats, table.seats) if seats else None
-    data = random_round(rng, table.game, seats=seats)
+    data = random_round(rng, table.game, seats=seats, strategy=strategy)
     data["seats"] = [s for s in data["seats"] if s["seat"] <= table.seats] or data["seats"][:1]
     for s in data["seats"]:
         s["seat"] = min(s["seat"], table.seats)
@@ -100,15 +106,18 @@ def simulate(
     *,
     seed: int | None = None,
     seats: int | None = None,
+    strategy: str | None = None,
 ) -> dict[str, Any]:
     """Play `rounds` rounds per table; a JSON-ready summary per table and in all."""
     rng = random.Random(seed)
     summary: dict[str, Any] = {"rounds": 0, "handle_cents": 0, "house_win_cents": 0, "tables": {}}
+    if strategy is not None:
+        summary["strategy"] = strategy
     for table in tables:
         dealer = dealer_for(table)
         per = {"game": table.game, "rounds": 0, "handle_cents": 0, "house_win_cents": 0}
         for _ in range(rounds):
-            r = play_round(table, dealer, rng, seats=seats)
+            r = play_round(table, dealer, rng, seats=seats, strategy=strategy)
             per["rounds"] += 1
             per["handle_cents"] += r.handle_cents
             per["house_win_cents"] += r.house_win_cents

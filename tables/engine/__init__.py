@@ -16,6 +16,12 @@ the `settle` command) calls this package, so there is one implementation of ever
   time, its betting by PokerKit; `rhode_island_replay`: its half of the `replay` contract.
 - `replay`: the `replay` contract's dispatch (`GAMES`: each game's replay function);
   `replay_errors`: `ActionRefused`, a refusal that carries the refused action's index.
+- `strategies`: the named player strategies (`optimal`, `house_way`, `published`, `typical`)
+  shared by the house-edge analysis and `simulate` (random legal rounds).
+- `house_edge`: the theoretical hold of every wager (docs/house_edge.md), from
+  `edge_pyramid` (exact), `edge_second_chance` (Pair Plus exact, Ante+Raise sampled),
+  `edge_lowball` (sampled, the jackpot exact), `edge_rake` (the rake games, simulated),
+  `edge_fast` (lookup tables filled by the engine's evaluators) and `edge_stats`.
 
 A refused round raises `EngineError` (a contract code and a message naming the card, seat or
 wager); nothing of it is settled. Money is integer cents; odds are `Fraction`s. A game

@@ -4,7 +4,9 @@ Used by property tests, the settle benchmark and the `simulate_rounds` command. 
 dealt from one shuffled 52-card deck (no card twice), and every decision the contract checks
 follows the rules: the dealer draws exactly when the house way does, wagers match where they
 must, pyramid settings never foul. Player decisions follow the published strategies with some
-randomness. The same `random.Random` state always gives the same rounds.
+randomness, or, given a named strategy (`strategies.Strategy`), that strategy exactly, so a
+simulated history holds what the house-edge analysis assumes. The same `random.Random` state
+always gives the same rounds.
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final
 
-from . import lowball, second_chance
+from . import lowball, second_chance, strategies
 from .cards import DECK, Card, format_cards
 from .rankings import poker_value
+from .strategies import Strategy
 
 GAMES: Final = ("second_chance", "lowball", "pyramid")
 MAX_SEATS: Final = 7
@@ -110,7 +113,9 @@ def pyramid_legal_singles(cards: Sequence[Card]) -> list[Card]:
     return legal
 
 
-def _second_chance(rng: random.Random, seat_numbers: list[int], shoe: Shoe) -> dict[str, Any]:
+def _second_chance(
+    rng: random.Random, seat_numbers: list[int], shoe: Shoe, strategy: Strategy | None
+) -> dict[str, Any]:
     hands = {n: shoe.deal(3) for n in seat_numbers}
     dealer_cards = shoe.deal(3)
     seats: list[dict[str, Any]] = []
@@ -120,9 +125,12 @@ def _second_chance(rng: random.Random, seat_numbers: list[int], shoe: Shoe) -> d
         if rng.random() < 0.5:
             wagers["pair_plus"] = _wager(rng)
         seat: dict[str, Any] = {"seat": n, "wagers": wagers, "cards": format_cards(cards)}
-        mulligan = not player_keeps(cards)
-        if rng.random() < 0.1:  # players do not always follow the strategy
-            mulligan = not mulligan
+        if strategy is None:
+            mulligan = not player_keeps(cards)
+            if rng.random() < 0.1:  # players do not always follow the strategy
+                mulligan = not mulligan
+        else:
+            mulligan = strategies.SECOND_CHANCE[strategy].choose(rng, cards)
         if mulligan:
             new: dict[str, Any] = {"cards": format_cards(shoe.deal(3))}
             if rng.random() < 0.5:
@@ -149,7 +157,9 @@ def _progressive_config(rng: random.Random) -> dict[str, Any]:
     return config
 
 
-def _lowball(rng: random.Random, seat_numbers: list[int], shoe: Shoe) -> dict[str, Any]:
+def _lowball(
+    rng: random.Random, seat_numbers: list[int], shoe: Shoe, strategy: Strategy | None
+) -> dict[str, Any]:
     hands = {n: shoe.deal(3) for n in seat_numbers}
     dealer_cards = shoe.deal(3)
     seats: list[dict[str, Any]] = []
@@ -159,7 +169,10 @@ def _lowball(rng: random.Random, seat_numbers: list[int], shoe: Shoe) -> dict[st
         wagers = {"ante": ante, "bonus": ante}
         if rng.random() < 0.4:
             wagers["progressive"] = PROGRESSIVE_WAGER
-        discard = lowball_player_discard(rng, cards)
+        if strategy is None:
+            discard = lowball_player_discard(rng, cards)
+        else:
+            discard = strategies.LOWBALL[strategy].choose(rng, cards)
         seat: dict[str, Any] = {"seat": n, "wagers": wagers, "cards": format_cards(cards)}
         if discard or rng.random() < 0.5:  # standing pat: discard/draw empty or omitted
             seat["discard"] = format_cards(discard)
@@ -182,7 +195,9 @@ def _lowball(rng: random.Random, seat_numbers: list[int], shoe: Shoe) -> dict[st
     return round_
 
 
-def _pyramid(rng: random.Random, seat_numbers: list[int], shoe: Shoe) -> dict[str, Any]:
+def _pyramid(
+    rng: random.Random, seat_numbers: list[int], shoe: Shoe, strategy: Strategy | None
+) -> dict[str, Any]:
     hands = {n: shoe.deal(3) for n in seat_numbers}
     dealer_cards = shoe.deal(3)
     seats: list[dict[str, Any]] = []
@@ -190,7 +205,11 @@ def _pyramid(rng: random.Random, seat_numbers: list[int], shoe: Shoe) -> dict[st
         cards = hands[n]
         wagers = {"ante": _wager(rng)}
         seat: dict[str, Any] = {"seat": n, "wagers": wagers, "cards": format_cards(cards)}
-        if rng.random() < 0.3:
+        if strategy is Strategy.HOUSE_WAY:
+            seat["house_way"] = True  # the dealer sets it: the rules' player strategy
+        elif strategy is not None:
+            seat["one_card"] = str(strategies.PYRAMID[strategy].choose(rng, cards))
+        elif rng.random() < 0.3:
             seat["house_way"] = True
         else:
             seat["one_card"] = str(rng.choice(pyramid_legal_singles(cards)))
@@ -202,18 +221,25 @@ _DEALERS: Final = {"second_chance": _second_chance, "lowball": _lowball, "pyrami
 
 
 def random_round(
-    rng: random.Random, game: str, *, seats: int | None = None, paytable: str | None = None
+    rng: random.Random,
+    game: str,
+    *,
+    seats: int | None = None,
+    paytable: str | None = None,
+    strategy: Strategy | str | None = None,
 ) -> dict[str, Any]:
     """One random legal round of `game` as the contract's JSON-ready input object.
 
     `seats` forces that many occupied seats (1-7, which ones is random); `paytable` is written
-    as given, otherwise a random named paytable or none (the default).
+    as given, otherwise a random named paytable or none (the default). `strategy` names the
+    players' strategy (`strategies.Strategy`); None keeps the mix above.
     """
+    chosen_strategy = None if strategy is None else strategies.parse_strategy(strategy)
     if game not in _DEALERS:
         raise ValueError(f"unknown game {game!r}: one of {', '.join(GAMES)}")
     seat_numbers = _seat_numbers(rng, seats)
     chosen = _paytable(rng, game, paytable)
-    body = _DEALERS[game](rng, seat_numbers, Shoe(rng))
+    body = _DEALERS[game](rng, seat_numbers, Shoe(rng), chosen_strategy)
     round_: dict[str, Any] = {"game": game}
     if chosen is not None:
         round_["paytable"] = chosen

@@ -6,19 +6,18 @@ from __future__ import annotations
 
 import json
 import threading
-from io import StringIO
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 from django.db import DatabaseError, IntegrityError, connection, connections, transaction
 
-from audit import triggers
 from audit.chain import event_hash, stored_event_hash
 from audit.checkpoints import record_checkpoint
 from audit.models import AuditCheckpoint, AuditEvent, AuditHead
 from audit.services import audit_record
 from audit.verify import verify_chain
+
+from .tamper import raw, run_verify
 
 pytestmark = pytest.mark.django_db
 
@@ -33,20 +32,6 @@ def chain(db: Any) -> list[AuditEvent]:
             data={"i": i, "amount_cents": 100 * i},
         )
     return list(AuditEvent.objects.order_by("seq"))
-
-
-def run_verify() -> tuple[int, str]:
-    out, err = StringIO(), StringIO()
-    try:
-        call_command("verify_audit", stdout=out, stderr=err)
-        return 0, out.getvalue()
-    except SystemExit as exit_:
-        return int(exit_.code or 0), err.getvalue()
-
-
-def raw(sql: str, params: list[Any] | None = None) -> None:
-    with triggers.lifted(connection), connection.cursor() as cursor:
-        cursor.execute(sql, params or [])
 
 
 def test_a_whole_chain_verifies(chain: list[AuditEvent]) -> None:

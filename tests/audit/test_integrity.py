@@ -33,12 +33,9 @@ from tables.models import MeterEntry, ProgressiveMeter, Round, SettlementLine
 from tables.services import ServiceError
 from tables.services.corrections import round_correct, round_void
 
+from .tamper import raw, run_verify
+
 pytestmark = pytest.mark.django_db
-
-
-def raw(sql: str, params: list[Any] | None = None) -> None:
-    with triggers.lifted(connection), connection.cursor() as cursor:
-        cursor.execute(sql, params or [])
 
 
 def guarded(sql: str, params: list[Any] | None = None) -> None:
@@ -51,15 +48,6 @@ def guarded(sql: str, params: list[Any] | None = None) -> None:
         cursor.execute(sql, params or [])
         if connection.vendor == "postgresql":
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-
-
-def run_verify() -> tuple[int, str]:
-    out, err = StringIO(), StringIO()
-    try:
-        call_command("verify_audit", stdout=out, stderr=err)
-        return 0, out.getvalue()
-    except SystemExit as exit_:
-        return int(exit_.code or 0), err.getvalue()
 
 
 @pytest.fixture

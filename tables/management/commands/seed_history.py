@@ -1,15 +1,18 @@
-"""`manage.py seed_history --rounds N --days D [--tables T] [--seed S] [--jobs J] [--rebuild]`:
+"""`manage.py seed_history --rounds N --days D [--tables T] [--seed S] [--jobs J] [--rebuild]
+[--strategy NAME]`:
 a synthetic history of settled rounds, fast, for the hold reports, the dashboard and their
 benchmark (only with DEBUG on, on top of `seed_demo`'s floor).
 
-Each round is a random legal round (`tables.engine.simulate.random_round`) with its wagers
-chosen within the table's paytable limits (as `tables.simulation` does), settled by the engine
-under the table's approved paytable version, and inserted directly as settled (or, now and
-then, voided) with its settlement lines: PostgreSQL gets them by COPY, other databases by
-batched INSERTs, one transaction per batch. The services are bypassed on purpose: the history
-is synthetic, so it writes no audit events, does not move or log the progressive meter (Lowball
-rounds are settled against the meter's current settings, the meter stays as it is, and the
-reports show no progressive contributions for these rounds), and signs no dealer in.
+Each round is a random legal round (`tables.engine.simulate.random_round`; the players play
+`--strategy`, a named strategy of `tables.engine.strategies`, or without it the simulator's own
+mix) with its wagers chosen within the table's paytable limits (as `tables.simulation` does),
+settled by the engine under the table's approved paytable version, and inserted directly as
+settled (or, now and then, voided) with its settlement lines: PostgreSQL gets them by COPY,
+other databases by batched INSERTs, one transaction per batch. The services are bypassed on
+purpose: the history is synthetic, so it writes no audit events, does not move or log the
+progressive meter (Lowball rounds are settled against the meter's current settings, the meter
+stays as it is, and the reports show no progressive contributions for these rounds), and signs
+no dealer in.
 
 Rounds are spread evenly (with jitter) over the last D gaming days up to now, across every
 shift; dealers rotate between tables every hour. Each (gaming day, table) written is marked
@@ -47,6 +50,7 @@ from tables.engine.money import format_cents
 from tables.engine.paytables import Paytable
 from tables.engine.progressive import MeterConfig
 from tables.engine.simulate import random_round
+from tables.engine.strategies import STRATEGY_NAMES
 from tables.gaming_day import day_bounds, gaming_day_of, shift_of
 from tables.management.commands.seed_demo import PAYTABLE_NAME
 from tables.management.commands.seed_demo import TABLES as DEMO_TABLES
@@ -129,6 +133,7 @@ class Plan:
     dealer_ids: tuple[int, ...]
     pit_boss_id: int
     paytables: dict[int, Paytable]
+    strategy: str | None = None  # the players' named strategy; None: the simulator's mix
 
 
 @dataclass
@@ -146,9 +151,12 @@ def _stake(rng: random.Random, limits: dict[str, Any], wager: str) -> str:
     return format_cents(rng.choice(options or [lim["min_cents"]]))
 
 
-def round_entry(rng: random.Random, table: TablePlan) -> dict[str, Any]:
-    """A random legal round at `table` in the contract's input form, wagers within limits."""
-    data = random_round(rng, table.game)
+def round_entry(
+    rng: random.Random, table: TablePlan, strategy: str | None = None
+) -> dict[str, Any]:
+    """A random legal round at `table` in the contract's input form, wagers within limits,
+    the players playing `strategy` (None: the simulator's own mix)."""
+    data = random_round(rng, table.game, strategy=strategy)
     data.pop("paytable", None)  # the table's pinned version settles it
     data.pop("progressive", None)  # the table's meter, not a made-up one
     seats = [s for s in data["seats"] if s["seat"] <= table.seats] or data["seats"][:1]
@@ -192,7 +200,7 @@ def build_batch(plan: Plan, index: int, first: int, count: int) -> Batch:
     for g in range(first, first + count):
         t, k = g % len(tables), g // len(tables)
         table = tables[t]
-        data = round_entry(rng, table)
+        data = round_entry(rng, table, plan.strategy)
         try:
             settlement = contract.settle(
                 data,
@@ -438,6 +446,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "--rebuild", action="store_true", help="rebuild the hold reports of the days written"
         )
+        parser.add_argument(
+            "--strategy",
+            choices=STRATEGY_NAMES,
+            default=None,
+            help="the players' strategy (default: the simulator's own mix of play and mistakes)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not settings.DEBUG:
@@ -452,13 +466,17 @@ class Command(BaseCommand):
         if batch_size < 1:
             raise CommandError("--batch must be at least 1")
         seed = options["seed"] if options["seed"] is not None else random.randrange(2**31)
-        plan = self.plan(total=total, days=days, tables=tables, seed=seed)
+        plan = self.plan(
+            total=total, days=days, tables=tables, seed=seed, strategy=options["strategy"]
+        )
         writer: Writer = CopyWriter() if connection.vendor == "postgresql" else InsertWriter()
         self.stdout.write(
             f"Seeding {total:,} rounds at {len(plan.tables)} tables with "
             f"{len(plan.dealer_ids)} dealers, {plan.start:%Y-%m-%d %H:%M} to "
             f"{plan.end:%Y-%m-%d %H:%M} {plan.start.tzname()} ({days} gaming days), "
-            f"seed {seed}, {jobs} job(s), {'COPY' if isinstance(writer, CopyWriter) else 'INSERT'}"
+            f"seed {seed}, {jobs} job(s), "
+            f"{'COPY' if isinstance(writer, CopyWriter) else 'INSERT'}, "
+            f"strategy {plan.strategy or 'the simulator mix'}"
         )
         started = last = time.perf_counter()
         done = voids = lines = 0
@@ -498,7 +516,9 @@ class Command(BaseCommand):
                 "catch-up job, `hold_report --day` or `seed_history --rebuild` builds them."
             )
 
-    def plan(self, *, total: int, days: int, tables: int, seed: int) -> Plan:
+    def plan(
+        self, *, total: int, days: int, tables: int, seed: int, strategy: str | None = None
+    ) -> Plan:
         """The floor's tables (creating HIST-.. and their dealers as needed) and the window."""
         User = get_user_model()
         demo = Table.objects.filter(name__in=[n for n, _game in DEMO_TABLES]).select_related(
@@ -584,4 +604,5 @@ class Command(BaseCommand):
                 for t in floor
                 if t.paytable_version is not None
             },
+            strategy=strategy,
         )

@@ -1,5 +1,7 @@
-"""`manage.py simulate_rounds [--table NAME | --all] --rounds N`: random legal rounds through
-the services, with a JSON summary (rounds, handle and house win in cents, per table)."""
+"""`manage.py simulate_rounds [--table NAME | --all] --rounds N [--strategy NAME]`: random
+legal rounds through the services, with a JSON summary (rounds, handle and house win in cents,
+per table). `--strategy` makes every player play a named strategy
+(`tables.engine.strategies`); without it the simulator's own mix plays."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from tables.engine.strategies import STRATEGY_NAMES
 from tables.models import Table
 from tables.simulation import simulate
 
@@ -23,6 +26,12 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=None, help="random seed (repeatable runs)")
         parser.add_argument(
             "--seats", type=int, default=None, help="occupied seats per round (1-7)"
+        )
+        parser.add_argument(
+            "--strategy",
+            choices=STRATEGY_NAMES,
+            default=None,
+            help="the players' strategy (default: the simulator's own mix of play and mistakes)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -40,6 +49,10 @@ class Command(BaseCommand):
                     f"no open table named {options['table']!r} with an approved paytable"
                 )
         summary = simulate(
-            list(tables), options["rounds"], seed=options["seed"], seats=options["seats"]
+            list(tables),
+            options["rounds"],
+            seed=options["seed"],
+            seats=options["seats"],
+            strategy=options["strategy"],
         )
         self.stdout.write(json.dumps(summary, indent=2))

@@ -1,0 +1,415 @@
+"""The theoretical house edge: the exact figures, the fast paths against the engine's own
+settlement, Monte Carlo intervals around the exact values, strategies, refusals."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from itertools import combinations
+from math import comb
+
+import pytest
+
+from tables.engine import (
+    contract,
+    edge_lowball,
+    edge_pyramid,
+    edge_second_chance,
+    pyramid,
+    strategies,
+)
+from tables.engine.cards import DECK
+from tables.engine.edge_fast import HANDS, card_numbers, cards_of
+from tables.engine.edge_stats import exact_figures
+from tables.engine.errors import EngineError
+from tables.engine.house_edge import Method, WagerEdge, edge_for_lines, house_edge
+from tables.engine.paytables import NAMED, Game, make_paytable, named
+from tables.engine.progressive import MeterConfig
+from tables.engine.rankings import poker_value
+from tables.engine.simulate import random_round
+from tables.engine.strategies import Strategy
+
+from .helpers import cards
+
+SECOND_CHANCE = NAMED[Game.SECOND_CHANCE]["default"]
+PYRAMID = NAMED[Game.PYRAMID]["default"]
+
+
+def exact(report_wager: object) -> WagerEdge:
+    assert isinstance(report_wager, WagerEdge)
+    assert report_wager.method is Method.EXACT
+    return report_wager
+
+
+# --- Pair Plus ------------------------------------------------------------------------------
+
+
+def test_pair_plus_on_the_default_paytable_holds_exactly_7_2760_percent() -> None:
+    """40/30/6/3/1 (the rules' default Pair Plus table) is the paytable with 7.2760%:
+    (48*40 + 52*30 + 720*6 + 1096*3 + 3744*1 - 16440) / 22100 = -1608/22100."""
+    pp = exact(house_edge("second_chance", exact=True).wager("pair_plus"))
+    assert pp.figures.edge == Fraction(1608, 22100)
+    assert f"{float(pp.figures.edge) * 100:.4f}" == "7.2760"
+    assert pp.deals == 22100
+    assert {o.name: o.count for o in pp.outcomes} == {
+        "straight_flush": 48,
+        "three_of_a_kind": 52,
+        "straight": 720,
+        "flush": 1096,
+        "pair": 3744,
+        "high_card": 16440,
+    }
+    assert {o.name: o.net for o in pp.outcomes}["high_card"] == -1
+
+
+def test_a_paytable_given_as_lines_is_analysed_as_the_floor_would_ask() -> None:
+    lines = {k: dict(v) for k, v in SECOND_CHANCE.as_data().items()}
+    lines["pair_plus"]["flush"] = "4"  # 40/30/6/4/1: the common 2.32% table
+    (data,) = edge_for_lines("second_chance", lines, name="v7", strategies_wanted=["published"])
+    pp = next(w for w in data["wagers"] if w["wager"] == "pair_plus")
+    assert pp["house_edge"]["exact"]["per_initial_wager"] == str(Fraction(512, 22100))
+    assert data["paytable"] == "v7" and data["strategy"]["name"] == "published"
+
+
+def test_mulligan_pair_plus_counts_agree_with_counting_every_new_hand() -> None:
+    """Inclusion and exclusion against a brute count of the 18,424 hands left, for swapped
+    hands of several kinds."""
+    mpp = exact(house_edge("second_chance", exact=True).wager("mulligan_pair_plus"))
+    swapped = sum(
+        1 for h in HANDS if strategies.mulligan_published(cards_of(h))
+    )  # the published strategy's swaps
+    assert mpp.deals == swapped * comb(49, 3)
+    assert sum(o.count for o in mpp.outcomes) == mpp.deals
+    for text in ("2c 3d 7h", "Qs Jh 9d", "2h 3h 9h", "Kd 9c 8s"):
+        hand = card_numbers(cards(text))
+        rest = [c for c in range(52) if c not in hand]
+        brute: dict[str, int] = {}
+        for new in combinations(rest, 3):
+            cat = poker_value(cards_of(new)).category.value
+            brute[cat] = brute.get(cat, 0) + 1
+        target = tuple(sorted(hand))
+        one = strategies.Mix(
+            "just this hand",
+            ((Fraction(1), lambda c, t=target: tuple(sorted(card_numbers(c))) == t),),
+        )
+        counted = edge_second_chance.mulligan_pair_plus(SECOND_CHANCE, one)
+        assert {o.name: o.count for o in counted if o.count} == brute
+
+
+# --- Pyramid --------------------------------------------------------------------------------
+
+
+def test_the_rank_classes_hold_every_hand_and_every_dealer_hand_is_counted() -> None:
+    classes = edge_pyramid.rank_classes()
+    assert len(classes) == 455
+    assert sum(c.hands for c in classes) == 22100
+    for counts in edge_pyramid.setting_counts().values():
+        for setting in counts:
+            assert setting.win + setting.push + setting.lose == comb(49, 3)
+
+
+@pytest.mark.parametrize("strategy", ["optimal", "house_way", "published"])
+def test_pyramid_counts_every_one_of_the_407_170_400_deals(strategy: str) -> None:
+    ante = exact(house_edge("pyramid", strategy=strategy).wager("ante"))
+    assert ante.deals == 407_170_400 == comb(52, 3) * comb(49, 3)
+    assert sum(o.count for o in ante.outcomes) == 407_170_400
+    assert all(o.count.denominator == 1 for o in ante.outcomes)
+
+
+def test_pyramid_exact_figures() -> None:
+    optimal = exact(house_edge("pyramid", strategy="optimal").wager("ante"))
+    house = exact(house_edge("pyramid", strategy="house_way").wager("ante"))
+    assert {o.name: o.count for o in optimal.outcomes} == {
+        "win": 129_626_064,
+        "push": 132_146_232,
+        "lose": 145_398_104,
+    }
+    assert {o.name: o.count for o in house.outcomes} == {
+        "win": 129_602_256,
+        "push": 132_190_776,
+        "lose": 145_377_368,
+    }
+    assert optimal.figures.edge == Fraction(145_398_104 - 129_626_064, 407_170_400)
+    assert optimal.figures.edge < house.figures.edge  # the optimum is no worse
+    assert f"{float(optimal.figures.edge):.4%}" == "3.8736%"
+
+
+def test_the_optimal_setting_differs_from_the_rules_strategy_on_two_hands_only() -> None:
+    differ = [
+        c.ranks
+        for c in edge_pyramid.rank_classes()
+        if edge_pyramid.optimal_one_card(c.cards).rank
+        != pyramid.player_setting(c.cards).one_card.rank
+    ]
+    assert differ == [(2, 3, 5), (2, 4, 12)]
+
+
+@pytest.mark.parametrize("text", ["2c 3d 5h", "Kc Kd 4h", "7s 7h 7d", "Ah Qd Jc"])
+def test_pyramid_setting_counts_agree_with_settling_every_dealer_hand(text: str) -> None:
+    """The class tables against `pyramid.settle` over all 18,424 dealer hands."""
+    hand = cards(text)
+    rest = [c for c in DECK if c not in hand]
+    counted = {s.alone: s for s in edge_pyramid.setting_counts()[edge_pyramid._key(hand)]}
+    for alone, _setting in edge_pyramid.legal_settings(hand).items():
+        one = next(c for c in hand if c.rank == alone)
+        tally = {"win": 0, "push": 0, "lose": 0}
+        for dealer in combinations(rest, 3):
+            seat = pyramid.Seat(1, 100, hand, one_card=one)
+            net = pyramid.settle(pyramid.Round(dealer, (seat,)), PYRAMID).seats[0].net_cents
+            tally["win" if net > 0 else "push" if net == 0 else "lose"] += 1
+        got = counted[alone]
+        assert (got.win, got.push, got.lose) == (tally["win"], tally["push"], tally["lose"])
+
+
+# --- the sampling fast paths against the engine ---------------------------------------------
+
+
+def test_second_chance_sampled_rounds_settle_as_the_engine_settles_them() -> None:
+    rng = random.Random(3)
+    for strategy in (Strategy.PUBLISHED, Strategy.HOUSE_WAY):
+        t = edge_second_chance.ante_raise_tables(SECOND_CHANCE, strategies.SECOND_CHANCE[strategy])
+        for _ in range(300):
+            deal = rng.sample(range(52), 12)
+            roles = rng.choice(edge_second_chance.ROLES)
+            for mulligan in (False, True):
+                net, units = edge_second_chance.play_deal(deal, roles, t, mulligan)
+                cents = edge_second_chance.settle_sampled(deal, roles, mulligan, SECOND_CHANCE)
+                assert units == (2.0 if mulligan else 1.0)
+                assert cents == int(net * 100)
+
+
+@pytest.mark.parametrize("paytable", ["1", "2", "3"])
+def test_lowball_sampled_rounds_settle_as_the_engine_settles_them(paytable: str) -> None:
+    rng = random.Random(int(paytable))
+    table = named(Game.LOWBALL, paytable)
+    meter = MeterConfig()
+    mix = strategies.LOWBALL[Strategy.TYPICAL]
+    t = edge_lowball.lowball_tables(table, mix, meter)
+    seen_jackpot = False
+    for i in range(600):
+        deal = rng.sample(range(52), 12)
+        if i % 50 == 0:  # now and then both first hands 4-2-A
+            p, d = rng.sample(edge_lowball.A24_HANDS, 2)
+            if not set(p) & set(d):
+                rest = [c for c in rng.sample(range(52), 52) if c not in p + d][:6]
+                deal = list(p + d + tuple(rest))
+        roles = (0, 1, 2, 3) if i % 50 == 0 else rng.choice(edge_lowball.ROLES)
+        first = cards_of(deal[3 * roles[0] : 3 * roles[0] + 3])
+        for _weight, play in mix.plays:
+            discard = play(first)
+            kept = card_numbers([c for c in first if c not in discard])
+            main, prog = edge_lowball.play_deal(deal, roles, t, kept)
+            main_cents, prog_cents, jackpot = edge_lowball.settle_sampled(
+                deal, roles, discard, table, meter, t
+            )
+            assert main_cents == round(main * 100)
+            if jackpot:
+                seen_jackpot = True
+                assert prog == -1.0  # the jackpot is counted exactly, apart
+            else:
+                assert prog_cents == round(prog * 100)
+    assert seen_jackpot
+
+
+def test_the_jackpot_count_is_every_pair_of_disjoint_4_2_a_hands() -> None:
+    assert len(edge_lowball.A24_HANDS) == 60
+    # 60 player hands; the dealer's 4-2-A from the 3 cards left of each rank, less flushes.
+    assert edge_lowball.jackpot_deals() == sum(
+        1 for p in edge_lowball.A24_HANDS for d in edge_lowball.A24_HANDS if not set(p) & set(d)
+    )
+    assert edge_lowball.jackpot_deals() == 1524
+
+
+# --- Monte Carlo against exact ------------------------------------------------------------
+
+
+def contains(wager: object, value: Fraction) -> bool:
+    assert isinstance(wager, WagerEdge) and wager.figures.ci95 is not None
+    low, high = wager.figures.ci95
+    return low <= float(value) <= high
+
+
+@pytest.mark.parametrize("strategy", ["optimal", "house_way", "typical"])
+def test_sampled_pyramid_interval_holds_the_exact_edge(strategy: str) -> None:
+    exact_edge = exact(house_edge("pyramid", strategy=strategy).wager("ante")).figures.edge
+    sampled = house_edge("pyramid", strategy=strategy, samples=60_000, seed=5).wager("ante")
+    assert sampled.method is Method.MONTE_CARLO
+    assert contains(sampled, exact_edge)
+
+
+def test_sampled_pair_plus_intervals_hold_the_exact_edges() -> None:
+    exact_report = house_edge("second_chance", strategy="typical", exact=True)
+    sampled = house_edge("second_chance", strategy="typical", samples=60_000, seed=8)
+    for name in ("pair_plus", "mulligan_pair_plus"):
+        assert contains(sampled.wager(name), exact(exact_report.wager(name)).figures.edge)
+
+
+def test_a_mixed_strategy_gives_exact_fractional_counts() -> None:
+    ante = exact(house_edge("pyramid", strategy="typical").wager("ante"))
+    assert sum(o.count for o in ante.outcomes) == 407_170_400
+    assert any(o.count.denominator == 5 for o in ante.outcomes)
+    data = ante.as_data()
+    assert all(isinstance(o["count"], int | str) for o in data["outcomes"])
+
+
+def test_exact_figures_of_a_table_of_outcomes() -> None:
+    from tables.engine.edge_stats import Outcome
+
+    f = exact_figures(
+        [
+            Outcome("win", Fraction(1), Fraction(1), Fraction(1)),
+            Outcome("lose", Fraction(-1), Fraction(1), Fraction(3)),
+        ]
+    )
+    assert f.edge == Fraction(1, 2) and f.std_dev == pytest.approx((1 - 0.25) ** 0.5)
+
+
+def test_second_chance_and_lowball_are_sampled_with_an_interval() -> None:
+    sc = house_edge("second_chance", strategy="published", samples=2_000, seed=1)
+    ante = sc.wager("ante_raise")
+    assert isinstance(ante, WagerEdge) and ante.method is Method.MONTE_CARLO
+    assert ante.figures.samples == 2_000 * 24
+    assert 1 < float(ante.figures.wagered) < 2  # the Raise about half the time
+    lb = house_edge("lowball", strategy="house_way", samples=1_000, seed=1)
+    prog = lb.wager("progressive")
+    assert isinstance(prog, WagerEdge)
+    assert prog.figures.std_dev > 10  # the jackpot's spread is in it
+
+
+def test_a_higher_meter_lowers_the_progressive_edge_by_the_jackpot_share() -> None:
+    low = house_edge("lowball", samples=500, seed=4, meter=MeterConfig(meter_cents=1_000_000))
+    high = house_edge("lowball", samples=500, seed=4, meter=MeterConfig(meter_cents=3_000_000))
+    a, b = low.wager("progressive"), high.wager("progressive")
+    assert isinstance(a, WagerEdge) and isinstance(b, WagerEdge)
+    share = Fraction(1524, 407_170_400) * 20_000  # 20,000 more units on the meter
+    assert float(a.figures.edge) - float(b.figures.edge) == pytest.approx(float(share))
+
+
+def test_the_rake_games_are_simulated_on_their_engines() -> None:
+    ri = house_edge("rhode_island", samples=200, seed=2).as_data()
+    (rake,) = ri["wagers"]
+    assert rake["method"] == "simulation" and rake["samples"] == 200
+    assert float(rake["rake_per_hand"]["mean"]) > 0
+    mull = house_edge("mulligan", samples=30, seed=2).as_data()
+    assert float(mull["wagers"][0]["rake_per_hand"]["mean"]) > 0
+
+
+# --- strategies and the simulator ---------------------------------------------------------
+
+
+def test_every_strategy_mix_weighs_one() -> None:
+    for table in strategies.HOUSE_GAMES.values():
+        assert set(table) == set(Strategy)
+        for mix in table.values():
+            assert sum(w for w, _ in mix.plays) == 1
+
+
+def test_the_simulator_plays_the_named_strategy() -> None:
+    rng = random.Random(9)
+    for _ in range(200):
+        py = random_round(rng, "pyramid", strategy="optimal")
+        for seat in py["seats"]:
+            hand = cards(" ".join(seat["cards"]))
+            assert seat["one_card"] == str(edge_pyramid.optimal_one_card(hand))
+        py = random_round(rng, "pyramid", strategy="house_way")
+        assert all(seat["house_way"] for seat in py["seats"])
+        sc = random_round(rng, "second_chance", strategy="published")
+        for seat in sc["seats"]:
+            hand = cards(" ".join(seat["cards"]))
+            assert ("mulligan" in seat) == strategies.mulligan_published(hand)
+        lb = random_round(rng, "lowball", strategy="house_way")
+        for seat in lb["seats"]:
+            hand = cards(" ".join(seat["cards"]))
+            expected = {str(c) for c in strategies.discard_house_way(hand)}
+            assert set(seat.get("discard", [])) == expected
+
+
+def test_simulated_pyramid_play_lands_within_the_exact_edge_band() -> None:
+    """Settled by the contract, the optimal player's results match the theory."""
+    ante = exact(house_edge("pyramid", strategy="optimal").wager("ante"))
+    rng = random.Random(12)
+    nets = []
+    for _ in range(1500):
+        data = random_round(rng, "pyramid", strategy="optimal", seats=7)
+        for seat in data["seats"]:
+            seat["wagers"] = {"ante": "1.00"}
+        settled = contract.settle(data)
+        nets += [s.net_cents / 100 for s in settled.seats]
+    mean = sum(nets) / len(nets)
+    band = 4 * ante.figures.std_dev / len(nets) ** 0.5
+    assert abs(-mean - float(ante.figures.edge)) < band
+
+
+# --- refusals -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"game": "blackjack"}, "there is no game 'blackjack'"),
+        ({"game": "pyramid", "paytable": "gold"}, "pyramid has no paytable 'gold'"),
+        ({"game": "lowball", "paytable": "4"}, "lowball has no paytable '4'"),
+        ({"game": "pyramid", "strategy": "lucky"}, "there is no strategy 'lucky'"),
+        ({"game": "lowball", "exact": True}, "cannot be computed exactly"),
+        ({"game": "rhode_island", "strategy": "optimal"}, "'typical' strategy only"),
+        ({"game": "mulligan", "paytable": "default"}, "mulligan has no paytable"),
+        ({"game": "pyramid", "samples": 0}, "samples must be at least 1"),
+        ({"game": "pyramid", "exact": True, "samples": 5}, "not both"),
+    ],
+)
+def test_unknown_or_impossible_requests_are_refused_clearly(
+    kwargs: dict[str, object], message: str
+) -> None:
+    game = kwargs.pop("game")
+    with pytest.raises(EngineError) as err:
+        house_edge(str(game), **kwargs)  # type: ignore[arg-type]
+    assert message in err.value.message
+
+
+def test_a_paytable_of_another_game_is_refused() -> None:
+    with pytest.raises(EngineError, match="not pyramid's"):
+        house_edge("pyramid", paytable=SECOND_CHANCE)
+
+
+def test_pyramid_at_other_odds_is_counted_and_sampled_at_those_odds() -> None:
+    lines = {"ante": {"win": "21/20"}}
+    (data,) = edge_for_lines("pyramid", lines, name="bonus-odds")
+    ante = data["wagers"][0]
+    edge = Fraction(ante["house_edge"]["exact"]["per_initial_wager"])
+    counts = {o["outcome"]: o["count"] for o in ante["outcomes"]}
+    assert edge == Fraction(counts["lose"] - Fraction(21, 20) * counts["win"], 407_170_400)
+    odds_table = make_paytable(Game.PYRAMID, "bonus-odds", lines)
+    sampled = house_edge("pyramid", paytable=odds_table, samples=60_000, seed=3).wager("ante")
+    assert contains(sampled, edge)
+
+
+@pytest.mark.parametrize(
+    ("game", "strategy", "wager", "stakes"),
+    [
+        ("second_chance", "published", "ante_raise", {"ante": "1.00"}),
+        ("second_chance", "typical", "ante_raise", {"ante": "1.00"}),
+        ("lowball", "optimal", "ante_bonus", {"ante": "1.00", "bonus": "1.00"}),
+        ("lowball", "typical", "ante_bonus", {"ante": "1.00", "bonus": "1.00"}),
+    ],
+)
+def test_simulated_heads_up_play_lands_within_the_sampled_edge_band(
+    game: str, strategy: str, wager: str, stakes: dict[str, str]
+) -> None:
+    """The simulator's rounds with a named strategy, settled by the contract, lose what the
+    analysis says per unit of the initial wager (within four standard errors)."""
+    theory = house_edge(game, strategy=strategy, samples=20_000, seed=6).wager(wager)
+    assert isinstance(theory, WagerEdge)
+    rng = random.Random(21)
+    nets = []
+    for _ in range(4000):
+        data = random_round(rng, game, strategy=strategy, seats=1, paytable=None)
+        data.pop("paytable", None)
+        data.pop("progressive", None)
+        for seat in data["seats"]:
+            seat["wagers"] = dict(stakes)
+            seat.get("mulligan", {}).pop("pair_plus", None)
+        settled = contract.settle(data)
+        nets.append(settled.seats[0].net_cents / 100)
+    mean = sum(nets) / len(nets)
+    band = 4 * theory.figures.std_dev / len(nets) ** 0.5
+    assert abs(-mean - float(theory.figures.edge)) < band
