@@ -167,21 +167,6 @@ def day_rows(*, gaming_day: date, tables: Iterable[int] | None = None) -> dict[i
     return days
 
 
-def accounting_columns(row: dict[str, Any] | None) -> dict[str, Any]:
-    """The columns a hold report's table row gains (None where the count is not complete)."""
-    row = row or {}
-    hold = row.get("hold_percent_drop")
-    return {
-        "drop_cents": row.get("drop_cents", 0) or 0,
-        "fills_cents": row.get("fills_cents", 0),
-        "credits_cents": row.get("credits_cents", 0),
-        "count_win_cents": row.get("count_win_cents"),
-        "hold_percent_drop": None if hold is None else str(hold),
-        "variance_cents": row.get("variance_cents"),
-        "expected_drop_cents": row.get("expected_drop_cents", 0),
-    }
-
-
 def open_alerts(*, tables: Iterable[int] | None = None) -> QuerySet[VarianceAlert]:
     alerts = VarianceAlert.objects.filter(acknowledged_at__isnull=True).select_related("table")
     if tables is not None:
@@ -236,3 +221,100 @@ def slips_visible_to(user: Any) -> QuerySet[Slip]:
         tables = DealerSession.objects.filter(dealer_id=user.pk, ended_at__isnull=True)
         q |= Q(table_id__in=tables.values("table_id"))
     return qs.filter(q)
+
+
+GROUPED = ("table", "shift", "gaming_day")  # the hold report's groupings the count knows
+
+
+def accounting_by(
+    *,
+    start: date,
+    end: date,
+    by: str,
+    table: str | None = None,
+    game: str | None = None,
+) -> dict[Any, dict[str, Any]]:
+    """The count's figures over `start`..`end` grouped like the hold report's rows: by table
+    (its name), shift or gaming day; {} for the other groupings (a drop box belongs to no dealer
+    or paytable). A group's count win (and variance) is known when every shift in it with slips
+    or hands has its count complete; `null` otherwise."""
+    if by not in GROUPED:
+        return {}
+    tables = Table.objects.all()
+    if table:
+        tables = tables.filter(name=table)
+    if game:
+        tables = tables.filter(game=game)
+    names = dict(tables.values_list("pk", "name"))
+    days = sorted(
+        set(
+            Slip.objects.filter(gaming_day__gte=start, gaming_day__lte=end, table_id__in=names)
+            .values_list("gaming_day", flat=True)
+            .distinct()
+        )
+        | set(
+            Round.objects.filter(gaming_day__gte=start, gaming_day__lte=end, table_id__in=names)
+            .values_list("gaming_day", flat=True)
+            .distinct()
+        )
+    )
+    groups: dict[Any, dict[str, Any]] = {}
+    for day in days:
+        for (table_id, shift), row in shift_rows(gaming_day=day, tables=list(names)).items():
+            key = {"table": names[table_id], "shift": shift, "gaming_day": day}[by]
+            group = groups.setdefault(
+                key,
+                {
+                    "drop_cents": 0,
+                    "fills_cents": 0,
+                    "credits_cents": 0,
+                    "expected_drop_cents": 0,
+                    "count_win_cents": 0,
+                    "hands_win_cents": 0,
+                    "complete": True,
+                },
+            )
+            group["drop_cents"] += row["drop_cents"] or 0
+            group["fills_cents"] += row["fills_cents"]
+            group["credits_cents"] += row["credits_cents"]
+            group["expected_drop_cents"] += row["buy_ins_cents"]
+            group["hands_win_cents"] += row["win_cents"]
+            if row["complete"] and group["complete"]:
+                group["count_win_cents"] += row["count_win_cents"]
+            else:
+                group["complete"] = False
+    for group in groups.values():
+        if not group["complete"]:
+            group["count_win_cents"] = None
+        win = group.pop("hands_win_cents")
+        group["variance_cents"] = (
+            None if group["count_win_cents"] is None else group["count_win_cents"] - win
+        )
+        group["hold_percent_drop"] = hold_percent_drop(
+            group["count_win_cents"], group["drop_cents"]
+        )
+    return groups
+
+
+ACCOUNTING_COLUMNS = (
+    "drop_cents",
+    "fills_cents",
+    "credits_cents",
+    "count_win_cents",
+    "hold_percent_drop",
+    "variance_cents",
+    "expected_drop_cents",
+)
+
+
+def empty_accounting() -> dict[str, Any]:
+    """A report row's accounting columns where the count has nothing for it."""
+    return {
+        "drop_cents": 0,
+        "fills_cents": 0,
+        "credits_cents": 0,
+        "count_win_cents": None,
+        "hold_percent_drop": None,
+        "variance_cents": None,
+        "expected_drop_cents": 0,
+    }

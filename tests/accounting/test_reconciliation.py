@@ -177,3 +177,18 @@ def test_unsigned_slips_do_not_count(pit: dict[str, Any], clock: Clock) -> None:
     slip_sign(slip=closer, by=pit["pitboss"])
     row = selectors.shift_rows(gaming_day=DAY, tables=[table.pk])[(table.pk, "06:00")]
     assert row["closer_cents"] == 1000_00 and row["count_win_cents"] is None  # no drop yet
+
+
+def test_the_report_groupings_carry_the_count(pit: dict[str, Any], clock: Clock) -> None:
+    wins = run_day(pit, clock, missing_in="22:00")
+    by_table = selectors.accounting_by(start=DAY, end=DAY, by="table")
+    sc = by_table["SC-1"]
+    assert sc["count_win_cents"] == sum(wins.values()) - 2500 and sc["variance_cents"] == -2500
+    assert sc["drop_cents"] == sc["expected_drop_cents"] == 3 * 950_00
+    assert sc["hold_percent_drop"] == selectors.hold_percent_drop(sc["count_win_cents"], 285000)
+    by_shift = selectors.accounting_by(start=DAY, end=DAY, by="shift")
+    assert [by_shift[s]["variance_cents"] for s in ("06:00", "14:00", "22:00")] == [0, 0, -2500]
+    by_day = selectors.accounting_by(start=DAY, end=DAY, by="gaming_day")
+    assert by_day[DAY]["variance_cents"] == -2500
+    assert selectors.accounting_by(start=DAY, end=DAY, by="dealer") == {}
+    assert selectors.accounting_by(start=DAY, end=DAY, by="table", table="LB-1") == {}
