@@ -293,3 +293,16 @@ def test_chip_denominations_are_configured_by_admins_and_never_deleted(
         with pytest.raises((IntegrityError, DatabaseError)), transaction.atomic():
             change()
     assert connection.vendor in ("sqlite", "postgresql")
+
+
+def test_the_sqlite_allow_lists_name_every_column() -> None:
+    """SQLite's guards list the columns a slip (and an alert) must keep: a new column must be
+    added there too (PostgreSQL's compare whole rows)."""
+    import importlib
+
+    guards = importlib.import_module("accounting.migrations.0002_guards_roles_denominations")
+    slip_columns = {f.column for f in Slip._meta.concrete_fields}
+    assert set(guards.SLIP_COLUMNS) == slip_columns
+    alert_columns = {f.column for f in VarianceAlert._meta.concrete_fields}
+    ack = {"acknowledged_by_id", "acknowledged_at", "note"}
+    assert set(guards.ALERT_COLUMNS) | ack == alert_columns
