@@ -176,6 +176,53 @@ class ShiftBook:
         }
 
 
+def simulate_with_slips(
+    tables: list[Table],
+    rounds: int,
+    *,
+    seed: int | None = None,
+    seats: int | None = None,
+    strategy: str | None = None,
+    shortage_cents: int = 0,
+    shortage_table: str | None = None,
+) -> dict[str, Any]:
+    """`tables.simulation.simulate` with the pit's slips: per table an opener, buy-ins, fills
+    when the tray runs low, a closer and the drop, all through the services. A shortage (in
+    cents) is taken from `shortage_table`'s closer (the first table's by default). The summary
+    gains each table's accounting and the variance the reconciliation should show."""
+    from tables.simulation import dealer_for, play_round
+
+    rng = random.Random(seed)
+    people = staff()
+    summary: dict[str, Any] = {"rounds": 0, "handle_cents": 0, "house_win_cents": 0, "tables": {}}
+    if strategy is not None:
+        summary["strategy"] = strategy
+    short = shortage_table or (tables[0].name if tables else None)
+    for table in tables:
+        dealer = dealer_for(table)
+        book = ShiftBook(
+            table=table,
+            dealer=dealer,
+            people=people,
+            rng=rng,
+            shortage_cents=shortage_cents if table.name == short else 0,
+        )
+        book.open()
+        per = {"game": table.game, "rounds": 0, "handle_cents": 0, "house_win_cents": 0}
+        for _ in range(rounds):
+            book.before_round()
+            r = play_round(table, dealer, rng, seats=seats, strategy=strategy)
+            book.after_round(r)
+            per["rounds"] += 1
+            per["handle_cents"] += r.handle_cents
+            per["house_win_cents"] += r.house_win_cents
+        per["accounting"] = book.close()
+        summary["tables"][table.name] = per
+        for key in ("rounds", "handle_cents", "house_win_cents"):
+            summary[key] += per[key]
+    return summary
+
+
 # --- a synthetic history ---------------------------------------------------------------------
 
 
