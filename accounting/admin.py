@@ -11,12 +11,12 @@ from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
+from core.money import dollars
 from tables.admin.common import (
     DollarsField,
     FloorAdmin,
     ReadOnlyAdmin,
     ReadOnlyInline,
-    dollars,
     service_call,
 )
 

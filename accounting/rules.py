@@ -15,7 +15,7 @@ Nobody signs a slip they created, nor signs one twice (the database refuses it t
 
 from __future__ import annotations
 
-from tables.roles import Role
+from core.roles import Role
 
 # The kinds, as their `Slip.Kind` values (kept here as text so this module needs no model).
 OPENER, CLOSER, FILL, CREDIT, DROP, BUY_IN = "opener", "closer", "fill", "credit", "drop", "buy_in"

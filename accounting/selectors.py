@@ -206,8 +206,8 @@ def slips() -> QuerySet[Slip]:
 def slips_visible_to(user: Any) -> QuerySet[Slip]:
     """Pit bosses and auditors see every slip; the cage the fills and credits; the count team
     the drops; a dealer the slips of the table they are signed in at."""
+    from core.roles import Role, has_role
     from tables.models import DealerSession
-    from tables.roles import Role, has_role
 
     qs = slips()
     if has_role(user, Role.PIT_BOSS) or has_role(user, Role.AUDITOR):

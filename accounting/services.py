@@ -17,21 +17,17 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from audit.kinds import EventKind
 from audit.services import audit_record
+from core.errors import ServiceError
+from core.roles import ADMINS, PIT_BOSSES, Role, has_role, require, role_names
 from tables.engine.errors import EngineError
 from tables.engine.money import format_cents, parse_cents
 from tables.gaming_day import gaming_day_of, shift_of, shift_starts
 from tables.models import DealerSession, Table
-from tables.roles import Role, has_role
-from tables.services import ServiceError
 
 from . import rules
 from .models import ChipDenomination, Slip, SlipSignature, SlipVoid, VarianceAlert
-
-
-def _names(roles: tuple[Role, ...]) -> str:
-    names = [str(r.label).lower() for r in roles]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
 def _signed_in_at(user: AbstractBaseUser, table: Table) -> bool:
@@ -48,7 +44,7 @@ def acting_role(user: AbstractBaseUser, allowed: tuple[Role, ...], table: Table,
             return role
     if Role.DEALER in allowed and has_role(user, Role.DEALER):
         raise PermissionDenied(f"{what}: {user.get_username()} is not signed in at {table}")
-    raise PermissionDenied(f"{what}: only for the {_names(allowed)} role")
+    raise PermissionDenied(f"{what}: only for the {role_names(allowed)} role")
 
 
 def parse_chips(value: Any, *, field: str = "chips") -> dict[str, int]:
@@ -232,7 +228,7 @@ def slip_create(
         )
     audit_record(
         actor=by,
-        kind="slip.created",
+        kind=EventKind.SLIP_CREATED,
         obj=slip,
         table_name=table.name,
         data={**slip_data(slip), "role": role.value},
@@ -294,7 +290,7 @@ def slip_sign(*, slip: Slip, by: AbstractBaseUser) -> Slip:
         slip.save(update_fields=["status", "signed_at"])
     audit_record(
         actor=by,
-        kind="slip.signed",
+        kind=EventKind.SLIP_SIGNED,
         obj=slip,
         table_name=slip.table.name,
         data={
@@ -340,7 +336,7 @@ def slip_void(*, slip: Slip, by: AbstractBaseUser, reason: str) -> Slip:
         slip.save(update_fields=["status", "voided_at"])
     audit_record(
         actor=by,
-        kind="slip.voided" if step == 2 else "slip.void_requested",
+        kind=EventKind.SLIP_VOIDED if step == 2 else EventKind.SLIP_VOID_REQUESTED,
         obj=slip,
         table_name=slip.table.name,
         data={"number": slip.number, "kind": slip.kind, "reason": reason, "step": step},
@@ -378,7 +374,7 @@ def reconcile(*, table: Table, gaming_day: date, shift: str) -> VarianceAlert | 
     audit_record(
         actor=None,
         actor_name="system",
-        kind="variance.alert_raised",
+        kind=EventKind.VARIANCE_ALERT_RAISED,
         obj=alert,
         table_name=table.name,
         data={
@@ -397,8 +393,7 @@ def reconcile(*, table: Table, gaming_day: date, shift: str) -> VarianceAlert | 
 @transaction.atomic
 def variance_acknowledge(*, alert: VarianceAlert, by: AbstractBaseUser, note: str) -> VarianceAlert:
     """A pit boss acknowledges a variance alert with a note (once)."""
-    if not has_role(by, Role.PIT_BOSS):
-        raise PermissionDenied("acknowledge a variance alert: only for the pit boss role")
+    require(by, PIT_BOSSES, "acknowledge a variance alert")
     note = (note or "").strip()
     if not note:
         raise ServiceError(
@@ -416,7 +411,7 @@ def variance_acknowledge(*, alert: VarianceAlert, by: AbstractBaseUser, note: st
     alert.save(update_fields=["acknowledged_by", "acknowledged_at", "note"])
     audit_record(
         actor=by,
-        kind="variance.acknowledged",
+        kind=EventKind.VARIANCE_ACKNOWLEDGED,
         obj=alert,
         table_name=alert.table.name,
         data={
@@ -434,8 +429,7 @@ def denomination_save(
     *, by: AbstractBaseUser, value_cents: int, label: str = "", is_active: bool = True
 ) -> ChipDenomination:
     """Add a chip denomination, or relabel / (de)activate one (admins; on the chain)."""
-    if not has_role(by, Role.ADMIN):
-        raise PermissionDenied("chip denominations: only for the admin role")
+    require(by, ADMINS, "configure chip denominations")
     if value_cents <= 0:
         raise ServiceError("a chip is worth more than zero", field="value_cents")
     chip, created = ChipDenomination.objects.select_for_update().get_or_create(
@@ -446,7 +440,7 @@ def denomination_save(
         chip.save(update_fields=["label", "is_active"])
     audit_record(
         actor=by,
-        kind="chip_denomination.saved",
+        kind=EventKind.CHIP_DENOMINATION_SAVED,
         obj=chip,
         data={"value_cents": value_cents, "label": label, "is_active": is_active, "new": created},
     )

@@ -25,10 +25,10 @@ from django.db import transaction
 from django.db.models import Max, Sum
 from django.utils import timezone
 
+from core.roles import Role
 from tables.engine.money import format_cents
 from tables.gaming_day import gaming_day_of, shift_of
 from tables.models import Round, Table
-from tables.roles import Role
 
 from . import rules
 from .models import ChipDenomination, Slip, SlipSignature

@@ -28,12 +28,22 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from audit.services import audit_record
+from audit.services import audit_refused
+from core.errors import ServiceError
+from core.money import dollars
+from core.roles import (
+    RECORD_READERS,
+    SLIP_DESK,
+    Role,
+    has_any_role,
+    has_role,
+    require,
+    role_names,
+    roles_of,
+)
 from tables.engine.money import format_cents
 from tables.gaming_day import gaming_day_of, shift_of, shift_starts
 from tables.models import DealerSession, Table
-from tables.roles import Role, has_role, roles_of
-from tables.services import ServiceError
 
 from . import rules, selectors, services
 from .models import ChipDenomination, Slip, VarianceAlert
@@ -41,28 +51,16 @@ from .models import ChipDenomination, Slip, VarianceAlert
 View = Callable[..., HttpResponse]
 
 
-def dollars(cents: int) -> str:
-    """`221500` -> `"$2,215.00"` (exact, from `format_cents`)."""
-    text = format_cents(cents)
-    sign, text = ("-", text[1:]) if text.startswith("-") else ("", text)
-    whole, _, part = text.partition(".")
-    return f"{sign}${int(whole):,}.{part}"
-
-
-DESK_ROLES = (Role.PIT_BOSS, Role.CAGE, Role.COUNT, Role.AUDITOR)
-RECONCILIATION_ROLES = (Role.PIT_BOSS, Role.AUDITOR)
+DESK_ROLES = SLIP_DESK
+RECONCILIATION_ROLES = RECORD_READERS
 BUY_IN_AMOUNTS = (2000, 5000, 10000, 20000, 50000, 100000)  # cents: the usual buy-ins
 
 
-def _forbidden(
-    request: HttpRequest, message: str, template: str = "accounting/forbidden.html"
-) -> HttpResponse:
-    audit_record(
-        actor=request.user,
-        kind="permission.refused",
-        data={"method": request.method, "path": request.path, "reason": message},
+def _forbidden(request: HttpRequest, message: str) -> HttpResponse:
+    audit_refused(
+        actor=request.user, method=request.method or "", path=request.path, reason=message
     )
-    return render(request, template, {"message": message}, status=403)
+    return render(request, "accounting/forbidden.html", {"message": message}, status=403)
 
 
 def roles_only(*roles: Role, what: str) -> Callable[[View], View]:
@@ -71,11 +69,10 @@ def roles_only(*roles: Role, what: str) -> Callable[[View], View]:
     def decorate(view: View) -> View:
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if not any(has_role(request.user, r) for r in roles):
-                names = [str(r.label).lower() for r in roles]
-                who = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
-                return _forbidden(request, f"{what} is for the {who} roles.")
             try:
+                require(
+                    request.user, roles, what, message=f"{what} is for the {role_names(roles)}."
+                )
                 return view(request, *args, **kwargs)
             except PermissionDenied as err:
                 return _forbidden(request, str(err) or "You may not do that here.")
@@ -308,7 +305,7 @@ def _render_desk(request: HttpRequest, *, form_error: str = "", status: int = 20
             "current_shift": shift_of(timezone.now()),
             "form_error": form_error,
             "posted": request.POST if request.method == "POST" else {},
-            "is_reader": any(has_role(user, r) for r in RECONCILIATION_ROLES),
+            "is_reader": has_any_role(user, RECONCILIATION_ROLES),
         },
         status=status,
     )

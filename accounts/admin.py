@@ -27,20 +27,20 @@ from django.utils.safestring import mark_safe
 from rest_framework.authtoken.admin import TokenAdmin
 from rest_framework.authtoken.models import TokenProxy
 
-from tables.roles import Role, has_role
-from tables.services import ServiceError
+from core.errors import ServiceError
+from core.roles import ADMIN_SITE, SECURITY, Role, has_any_role
 
 from .authentication import revoke_tokens, token_expired
 from .lockout import lockout_lift
 from .models import AccountLock
 
 User = get_user_model()
-ADMIN_SITE_ROLES = {Role.PIT_BOSS.value, Role.ADMIN.value, Role.AUDITOR.value, Role.SECURITY.value}
+ADMIN_SITE_ROLES = {r.value for r in ADMIN_SITE}
 
 
 def is_security(request: HttpRequest) -> bool:
     user = request.user
-    return bool(user.is_active and (user.is_superuser or has_role(user, Role.SECURITY)))
+    return bool(user.is_active and (user.is_superuser or has_any_role(user, SECURITY)))
 
 
 def check_roles(groups: Any, *, account: Any, acting: Any) -> None:

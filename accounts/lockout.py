@@ -23,13 +23,16 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
-from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from audit.kinds import EventKind
 from audit.services import audit_record
-from tables.roles import Role, has_role
-from tables.services import ServiceError
+from core.errors import ServiceError
+from core.roles import (
+    SECURITY,
+    require,
+)
 
 from .models import AccountLock, SignInFailure
 
@@ -102,7 +105,7 @@ def record_failure(username: Any, ip: str) -> None:
         audit_record(
             actor=None,
             actor_name=username,
-            kind="auth.login_failed",
+            kind=EventKind.AUTH_LOGIN_FAILED,
             obj=user,
             data={"username": username, "ip": ip, "failures_in_window": count},
         )
@@ -116,7 +119,7 @@ def _audit_unknown(username: str, ip: str) -> None:
         audit_record(
             actor=None,
             actor_name="",
-            kind="auth.login_failed_unknown",
+            kind=EventKind.AUTH_LOGIN_FAILED_UNKNOWN,
             data={
                 "username": username,
                 "ip": ip,
@@ -141,7 +144,7 @@ def _lock(user: AbstractBaseUser, count: int, ip: str) -> None:
     audit_record(
         actor=None,
         actor_name=user.get_username(),
-        kind="account.locked",
+        kind=EventKind.ACCOUNT_LOCKED,
         obj=user,
         data={
             "username": user.get_username(),
@@ -157,8 +160,9 @@ def _lock(user: AbstractBaseUser, count: int, ip: str) -> None:
 @transaction.atomic
 def lockout_lift(*, lock: AccountLock, by: AbstractBaseUser) -> AccountLock:
     """Lift a lock (security role only); the account's failure count starts again."""
-    if not has_role(by, Role.SECURITY):
-        raise PermissionDenied("only the security role lifts a sign-in lock")
+    require(
+        by, SECURITY, "lift a sign-in lock", message="only the security role lifts a sign-in lock"
+    )
     lock = AccountLock.objects.select_for_update().select_related("user").get(pk=lock.pk)
     if lock.lifted_at is not None:
         raise ServiceError(f"{lock} is already lifted", code="already_lifted", status=409)
@@ -168,7 +172,7 @@ def lockout_lift(*, lock: AccountLock, by: AbstractBaseUser) -> AccountLock:
     clear_failures(lock.user.get_username())
     audit_record(
         actor=by,
-        kind="account.unlocked",
+        kind=EventKind.ACCOUNT_UNLOCKED,
         obj=lock.user,
         data={"username": lock.user.get_username(), "lock_id": lock.pk},
     )

@@ -18,6 +18,7 @@ from django.db.models.signals import m2m_changed, post_delete, post_save, pre_sa
 from django.dispatch import receiver
 from rest_framework.authtoken.models import Token
 
+from audit.kinds import EventKind
 from audit.services import audit_record
 
 from .authentication import revoke_tokens
@@ -77,7 +78,7 @@ def _account_saved(sender: Any, instance: Any, created: bool, **kwargs: Any) -> 
         _record(
             instance,
             AccountChange.Kind.CREATED,
-            "account.created",
+            EventKind.ACCOUNT_CREATED,
             {f: getattr(instance, f) for f in WATCHED if f != "username"}
             | {"usable_password": instance.has_usable_password()},
         )
@@ -86,12 +87,14 @@ def _account_saved(sender: Any, instance: Any, created: bool, **kwargs: Any) -> 
         f: [before[f], getattr(instance, f)] for f in WATCHED if before[f] != getattr(instance, f)
     }
     if changed:
-        _record(instance, AccountChange.Kind.CHANGED, "account.changed", {"changed": changed})
+        _record(
+            instance, AccountChange.Kind.CHANGED, EventKind.ACCOUNT_CHANGED, {"changed": changed}
+        )
     if before["password"] != instance.password:
         _record(
             instance,
             AccountChange.Kind.PASSWORD,
-            "account.password_set",
+            EventKind.ACCOUNT_PASSWORD_SET,
             {"usable_password": instance.has_usable_password()},
         )
         revoke_tokens(instance, "password changed")
@@ -120,10 +123,12 @@ def _roles_event(user: Any, action: str, names: list[str]) -> None:
     if not names:
         return
     if hasattr(user, "_role_names"):
-        del user._role_names  # tables.roles.has_role's cache
+        del user._role_names  # core.roles.has_role's cache
     roles = sorted(user.groups.values_list("name", flat=True))
     change = {"added": sorted(names)} if action == "post_add" else {"removed": sorted(names)}
-    _record(user, AccountChange.Kind.ROLES, "account.roles_changed", {**change, "roles": roles})
+    _record(
+        user, AccountChange.Kind.ROLES, EventKind.ACCOUNT_ROLES_CHANGED, {**change, "roles": roles}
+    )
 
 
 # --- tokens ----------------------------------------------------------------------------------
@@ -135,7 +140,7 @@ def _token_issued(sender: Any, instance: Token, created: bool, **kwargs: Any) ->
         actor, context = _actor()
         audit_record(
             actor=actor or instance.user,
-            kind="token.issued",
+            kind=EventKind.TOKEN_ISSUED,
             obj=instance.user,
             data={"username": instance.user.get_username(), **context},
         )
@@ -147,7 +152,7 @@ def _token_revoked(sender: Any, instance: Token, **kwargs: Any) -> None:
     audit_record(
         actor=actor,
         actor_name=None if actor is not None else "system",
-        kind="token.revoked",
+        kind=EventKind.TOKEN_REVOKED,
         obj=instance.user,
         data={
             "username": instance.user.get_username(),
@@ -172,7 +177,7 @@ def _logged_in(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     clear_failures(user.get_username())
     audit_record(
         actor=user,
-        kind="auth.logged_in",
+        kind=EventKind.AUTH_LOGGED_IN,
         data={"ip": client_ip(request) if request is not None else ""},
     )
 
@@ -180,5 +185,5 @@ def _logged_in(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
 @receiver(user_logged_out)
 def _logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     if user is not None:
-        audit_record(actor=user, kind="auth.logged_out", data={})
+        audit_record(actor=user, kind=EventKind.AUTH_LOGGED_OUT, data={})
         revoke_tokens(user, "signed out")

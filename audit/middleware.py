@@ -8,7 +8,7 @@ from collections.abc import Callable
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 
-from .services import audit_record
+from .services import audit_refused
 
 
 class RefusedPermissionMiddleware:
@@ -20,13 +20,9 @@ class RefusedPermissionMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> None:
         if isinstance(exception, PermissionDenied):
-            user = (
-                request.user
-                if getattr(request, "user", None) and request.user.is_authenticated
-                else None
-            )
-            audit_record(
-                actor=user,
-                kind="permission.refused",
-                data={"method": request.method, "path": request.path, "reason": str(exception)},
+            audit_refused(
+                actor=getattr(request, "user", None),
+                method=request.method or "",
+                path=request.path,
+                reason=str(exception),
             )

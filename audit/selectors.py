@@ -1,13 +1,10 @@
-"""Reads for the auditor's pages: event search and a round's replay."""
+"""Reads of the audit trail: event search."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from django.db.models import Q, QuerySet
-
-from tables.models import Round
 
 from .models import AuditEvent
 
@@ -37,15 +34,3 @@ def search_events(
             Q(object_type="tables.round", object_id=str(round_id)) | Q(data__round_id=round_id)
         )
     return events
-
-
-def round_replay(round_: Round) -> dict[str, Any]:
-    """Everything the record holds on a round, in order: each event, the lines, the links."""
-    events = list(search_events(round_id=round_.pk))
-    return {
-        "round": round_,
-        "events": events,
-        "lines": list(round_.lines.order_by("seat", "id")),
-        "corrections": list(round_.corrections.all()),
-        "corrects": round_.corrects,
-    }

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from .chain import GENESIS, MAX_BYTES, AuditDataError, check_data, check_text, event_hash
 from .checkpoints import checkpoint_if_due
+from .kinds import EventKind
 from .models import AuditEvent, AuditHead
 
 
@@ -68,3 +69,17 @@ def audit_record(
     head.save(update_fields=["seq", "hash"])
     checkpoint_if_due(seq=event.seq, chain_hash=event.hash, at=event.at)
     return event
+
+
+def audit_refused(
+    *, actor: AbstractBaseUser | AnonymousUser | None, method: str, path: str, reason: str
+) -> AuditEvent:
+    """The one writer of "permission refused" events (pages' 403s, the admin's refusals shown
+    as messages, the API's 403s). Call it outside the refused write's transaction, so the
+    record survives its rollback."""
+    user = actor if actor is not None and actor.is_authenticated else None
+    return audit_record(
+        actor=user,
+        kind=EventKind.PERMISSION_REFUSED,
+        data={"method": method, "path": path, "reason": reason},
+    )

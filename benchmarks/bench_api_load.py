@@ -206,9 +206,10 @@ def prepare_floor(clients: int) -> list[dict[str, Any]]:
     from django.core.management import call_command
     from rest_framework.authtoken.models import Token
 
-    from tables.management.commands.seed_demo import PAYTABLE_NAME
-    from tables.models import Game, PaytableVersion, Pit, ProgressiveMeter, Table
-    from tables.roles import Role
+    from core.roles import Role
+    from tables.engine.paytables import Game
+    from tables.management.commands.seed_demo import paytable_name
+    from tables.models import PaytableVersion, Pit, ProgressiveMeter, Table
     from tables.services.sessions import dealer_sign_in
 
     with open(os.devnull, "w") as quiet:
@@ -219,7 +220,7 @@ def prepare_floor(clients: int) -> list[dict[str, Any]]:
     dealers = Group.objects.get(name=Role.DEALER.value)
     games = [Game.SECOND_CHANCE, Game.LOWBALL, Game.PYRAMID]
     versions = {
-        game: PaytableVersion.objects.get(game=game, name=PAYTABLE_NAME[game], status="approved")
+        game: PaytableVersion.objects.get(game=game, name=paytable_name(game), status="approved")
         for game in games
     }
     User = get_user_model()

@@ -257,8 +257,8 @@ def report_jobs(results: dict[str, Any], recorder: Recorder) -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from audit.models import StaleReport
-    from audit.reporting import rebuild_day
+    from reports.models import StaleReport
+    from reports.reporting import rebuild_day
     from tables.models import Round
 
     day: date = results["busy_day"]
@@ -311,7 +311,7 @@ def report_jobs(results: dict[str, Any], recorder: Recorder) -> None:
 
 
 def selectors(results: dict[str, Any], recorder: Recorder, runs: int = 5) -> None:
-    from audit.report_selectors import hold_rows, periods
+    from reports.selectors import hold_rows, periods
 
     day: date = results["busy_day"]
     figures = {}

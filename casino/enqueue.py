@@ -5,7 +5,7 @@ caller for seconds. `enqueue` connects with a short timeout (CELERY_ENQUEUE_TIME
 by default), publishes once, and on failure stops trying for CELERY_ENQUEUE_PAUSE seconds
 (every request in that time returns at once). A task not sent is not lost work: whatever it
 would have done is marked in the database, and a periodic job catches up (see
-audit.reporting).
+reports.reporting).
 """
 
 from __future__ import annotations

@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "tables",
     "audit",
     "accounts",
+    "reports",
     "accounting",
 ]
 
@@ -266,8 +267,8 @@ CELERY_ENQUEUE_TIMEOUT = env.float("CELERY_ENQUEUE_TIMEOUT", default=0.1)
 CELERY_ENQUEUE_PAUSE = env.float("CELERY_ENQUEUE_PAUSE", default=30.0)
 CELERY_BEAT_SCHEDULE = {
     "audit-checkpoint": {"task": "audit.tasks.checkpoint_audit_chain", "schedule": 300.0},
-    "hold-catch-up": {"task": "audit.tasks.refresh_stale_reports", "schedule": 60.0},
-    "hold-closed-days": {"task": "audit.tasks.recompute_closed_days", "schedule": 3600.0},
+    "hold-catch-up": {"task": "reports.tasks.refresh_stale_reports", "schedule": 60.0},
+    "hold-closed-days": {"task": "reports.tasks.recompute_closed_days", "schedule": 3600.0},
 }
 
 # The gaming day and its shifts, in the casino's time zone (TIME_ZONE).

@@ -16,6 +16,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("tablet/", include("tables.urls")),
     path("api/", include("tables.api.urls")),
-    path("audit/", include("audit.urls")),
+    path("audit/", include("reports.urls")),  # the trail's and reports' pages
     path("accounting/", include("accounting.urls")),
 ]

@@ -4,15 +4,49 @@ that began at 06:00 the calendar day before."""
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime, time, timedelta
 
 from django.conf import settings
 from django.utils import timezone
 
+_HHMM = re.compile(r"([01]?[0-9]|2[0-3]):([0-5][0-9])", re.ASCII)
+
+
+def parse_time(hhmm: object, setting: str) -> time:
+    """ "06:00" -> 06:00; anything else (a bad hour or minute, a missing colon) is refused with
+    a ValueError naming the setting and the value."""
+    match = _HHMM.fullmatch(hhmm.strip()) if isinstance(hhmm, str) else None
+    if match is None:
+        raise ValueError(f"{setting}: {hhmm!r} is not a time of day as HH:MM (e.g. 06:00)")
+    return time(int(match.group(1)), int(match.group(2)))
+
 
 def _parse(hhmm: str) -> time:
-    hours, _, minutes = hhmm.strip().partition(":")
-    return time(int(hours), int(minutes or 0))
+    return parse_time(hhmm, "time")
+
+
+def settings_errors() -> list[str]:
+    """What is wrong with CASINO_GAMING_DAY_START and CASINO_SHIFTS (empty: nothing), checked
+    at start-up (`tables.checks`) rather than at the first settled round."""
+    errors = []
+    try:
+        parse_time(settings.CASINO_GAMING_DAY_START, "CASINO_GAMING_DAY_START")
+    except ValueError as err:
+        errors.append(str(err))
+    shifts = settings.CASINO_SHIFTS
+    if not isinstance(shifts, list | tuple) or not shifts:
+        errors.append("CASINO_SHIFTS: give at least one shift start, e.g. 06:00,14:00,22:00")
+        return errors
+    starts = []
+    for value in shifts:
+        try:
+            starts.append(parse_time(value, "CASINO_SHIFTS"))
+        except ValueError as err:
+            errors.append(str(err))
+    if len(set(starts)) != len(starts):
+        errors.append(f"CASINO_SHIFTS: a shift start is given twice ({', '.join(shifts)})")
+    return errors
 
 
 def day_start() -> time:

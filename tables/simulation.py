@@ -11,10 +11,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, Group
 from django.db.models import QuerySet
 
+from core.roles import Role
+from tables import games
 from tables.engine.money import format_cents
-from tables.engine.simulate import random_round
-from tables.models import DealerSession, Game, Round, Table
-from tables.roles import Role
+from tables.models import DealerSession, Round, Table
 from tables.services import rounds as svc
 from tables.services.sessions import dealer_sign_in
 
@@ -61,18 +61,19 @@ def play_round(
     version = table.paytable_version
     assert version is not None
     seats = min(seats, table.seats) if seats else None
-    data = random_round(rng, table.game, seats=seats, strategy=strategy)
+    game = games.banked(table.game)
+    data = game.random_round(rng, seats, strategy=strategy)
     data["seats"] = [s for s in data["seats"] if s["seat"] <= table.seats] or data["seats"][:1]
     for s in data["seats"]:
         s["seat"] = min(s["seat"], table.seats)
     wagers: dict[int, dict[str, str]] = {}
+    meter_wager = format_cents(table.meter.wager_cents) if table.meter is not None else None
+
+    def stake(wager: str) -> str:
+        return _stake(rng, version.limits, wager)
+
     for s in data["seats"]:
-        w = {"ante": _stake(rng, version.limits, "ante")}
-        if table.game == Game.SECOND_CHANCE and "pair_plus" in s["wagers"]:
-            w["pair_plus"] = _stake(rng, version.limits, "pair_plus")
-        if table.game == Game.LOWBALL and "progressive" in s["wagers"] and table.meter is not None:
-            w["progressive"] = format_cents(table.meter.wager_cents)
-        wagers[s["seat"]] = w
+        wagers[s["seat"]] = game.simulated_wagers(s, stake, meter_wager)
     round_ = svc.round_open(table=table, dealer=dealer, wagers=wagers)
     round_ = svc.round_deal(
         round=round_,
@@ -81,15 +82,7 @@ def play_round(
         dealer_cards=data["dealer"]["cards"],
     )
     for s in data["seats"]:
-        decision: dict[str, Any] = {}
-        if table.game == Game.SECOND_CHANCE and s.get("mulligan"):
-            decision = {"mulligan": True, "cards": s["mulligan"]["cards"]}
-            if "pair_plus" in s["mulligan"]:
-                decision["pair_plus"] = _stake(rng, version.limits, "pair_plus")
-        elif table.game == Game.LOWBALL:
-            decision = {"discard": s.get("discard") or [], "draw": s.get("draw") or []}
-        elif table.game == Game.PYRAMID:
-            decision = {"house_way": True} if s.get("house_way") else {"one_card": s["one_card"]}
+        decision = game.simulated_decision(s, stake)
         round_ = svc.round_decide(round=round_, dealer=dealer, seat=s["seat"], decision=decision)
     round_ = svc.round_dealer(
         round=round_,

@@ -6,7 +6,12 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from tables.roles import Role, has_role
+from core.roles import (
+    RECORD_READERS,
+    Role,
+    has_any_role,
+    has_role,
+)
 
 
 @login_required
@@ -17,9 +22,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "home.html",
         {
             "is_dealer": has_role(user, Role.DEALER),
-            "is_reader": has_role(user, Role.AUDITOR) or has_role(user, Role.PIT_BOSS),
-            "has_slips": any(
-                has_role(user, r) for r in (Role.PIT_BOSS, Role.AUDITOR, Role.CAGE, Role.COUNT)
-            ),
+            "is_reader": has_any_role(user, RECORD_READERS),
+            "has_slips": has_any_role(user, (Role.PIT_BOSS, Role.AUDITOR, Role.CAGE, Role.COUNT)),
         },
     )

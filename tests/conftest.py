@@ -103,3 +103,19 @@ def eager_celery():  # type: ignore[no-untyped-def]
     app.conf.task_always_eager = True
     yield app
     app.conf.task_always_eager = saved
+
+
+@pytest.fixture
+def settled(floor: dict[str, Any]) -> Any:
+    """A settled 2nd Chance round at SC-1 (seat 1 antes $10), played through the services."""
+    from tables.services import rounds as svc
+    from tables.services.sessions import dealer_sign_in
+
+    dealer_sign_in(dealer=floor["dealer"], table=floor["SC-1"])
+    r = svc.round_open(table=floor["SC-1"], dealer=floor["dealer"], wagers={1: {"ante": "10.00"}})
+    r = svc.round_deal(
+        round=r, dealer=floor["dealer"], seat_cards={1: "9d 8h 2s"}, dealer_cards="Ks 7d 2c"
+    )
+    r = svc.round_decide(round=r, dealer=floor["dealer"], seat=1, decision={})
+    r = svc.round_dealer(round=r, dealer=floor["dealer"])
+    return svc.round_settle(round=r, dealer=floor["dealer"])

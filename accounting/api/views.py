@@ -16,9 +16,9 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
+from core.roles import Role
 from tables.api.views import OBJECT_READ_ERRORS, READ_ERRORS, RoleCheckedMixin, errors
 from tables.models import Table
-from tables.roles import Role
 
 from .. import selectors, services
 from ..models import ChipDenomination, VarianceAlert

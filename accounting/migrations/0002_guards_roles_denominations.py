@@ -272,7 +272,7 @@ def remove(apps, schema_editor):
 def roles(apps, schema_editor):
     from django.contrib.auth.management import create_permissions
 
-    from tables.roles import ensure_role_groups
+    from core.roles import ensure_role_groups
 
     for app_config in apps.get_app_configs():
         app_config.models_module = True

@@ -9,7 +9,7 @@ from django.db import migrations
 def roles(apps, schema_editor):
     from django.contrib.auth.management import create_permissions
 
-    from tables.roles import ensure_role_groups
+    from core.roles import ensure_role_groups
 
     for app_config in apps.get_app_configs():
         app_config.models_module = True

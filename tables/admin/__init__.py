@@ -8,7 +8,7 @@ change is a new version drafted from it); meter entries, rounds, settlement line
 sign-ins are never changed or deleted here. Plain configuration (pits, tables, meter settings)
 is saved by the admin column by column, and recorded in the audit trail too.
 
-Who may write: the Django model permissions of the role groups (`tables.roles`) *and* the admin
+Who may write: the Django model permissions of the role groups (`core.roles`) *and* the admin
 role, because the services refuse anyone else; pit bosses and auditors only view. A service's
 refusal is shown as a message (and a refused permission is audited), never a server error.
 

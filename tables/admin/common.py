@@ -19,12 +19,13 @@ from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.timezone import localtime
 
-from audit.services import audit_record
+from audit.kinds import EventKind
+from audit.services import audit_record, audit_refused
+from core.errors import ServiceError
+from core.roles import ADMINS, has_any_role
 from tables.engine.errors import EngineError
 from tables.engine.money import format_cents, parse_cents
 from tables.models import Table
-from tables.roles import Role, has_role
-from tables.services import ServiceError
 
 admin.site.site_header = "Casino floor administration"
 admin.site.site_title = "Casino floor admin"
@@ -32,14 +33,6 @@ admin.site.index_title = "Floor configuration and records"
 
 
 # --- money and display helpers -------------------------------------------------------------
-
-
-def dollars(cents: int | None) -> str:
-    """`123456` -> `"$1,234.56"`, `-500` -> `"-$5.00"`; exact (Decimal, never float)."""
-    if cents is None:
-        return "—"
-    sign = "-" if cents < 0 else ""
-    return f"{sign}${Decimal(abs(cents)).scaleb(-2):,.2f}"
 
 
 def pretty_json(data: Any) -> str:
@@ -136,7 +129,7 @@ class PercentField(forms.CharField):
 
 
 def is_floor_admin(request: HttpRequest) -> bool:
-    return has_role(request.user, Role.ADMIN)
+    return has_any_role(request.user, ADMINS)
 
 
 class ServiceRefused(Exception):
@@ -163,11 +156,7 @@ def audit_refused_permission(request: HttpRequest, reason: str) -> None:
 
     Call it outside the refused write's transaction, so the record survives its rollback.
     """
-    audit_record(
-        actor=request.user,
-        kind="permission.refused",
-        data={"method": request.method, "path": request.path, "reason": reason},
-    )
+    audit_refused(actor=request.user, method=request.method or "", path=request.path, reason=reason)
 
 
 class ServiceFormMixin:
@@ -236,7 +225,7 @@ class FloorAdmin(ServiceFormMixin, admin.ModelAdmin):  # type: ignore[type-arg]
         noun = self.audit_noun or obj._meta.model_name
         audit_record(
             actor=request.user,
-            kind=f"{noun}.{'changed' if change else 'created'}",
+            kind=EventKind(f"{noun}.{'changed' if change else 'created'}"),
             obj=obj,
             table_name=obj.name if isinstance(obj, Table) else "",
             data=data,

@@ -10,7 +10,8 @@ from django.contrib import admin
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 
-from tables.models import Game, PaytableVersion, Pit, Table
+from tables import games
+from tables.models import PaytableVersion, Pit, Table
 from tables.services.paytables import paytable_assign
 
 from .common import FloorAdmin, service_call
@@ -45,7 +46,7 @@ class TableForm(forms.ModelForm):  # type: ignore[type-arg]
         help_texts = {
             "paytable_version": "Only approved versions are offered. A new version applies to "
             "rounds that start after it is assigned.",
-            "meter": "Three Card Lowball tables only: the progressive meter the table feeds.",
+            "meter": "Only for a game that takes a progressive: the meter the table feeds.",
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -62,7 +63,7 @@ class TableForm(forms.ModelForm):  # type: ignore[type-arg]
         game = cleaned.get("game") if "game" in self.fields else self.instance.game
         if not game:
             return cleaned
-        label = Game(game).label
+        label = games.get(game).label
         version = cleaned.get("paytable_version")
         if version is not None and version.game != game:
             self.add_error(
@@ -78,10 +79,13 @@ class TableForm(forms.ModelForm):  # type: ignore[type-arg]
                 )
             elif cleaned.get("is_open"):
                 self.add_error("paytable_version", "an open table needs a paytable in force")
-        if cleaned.get("meter") is not None and game != Game.LOWBALL:
+        taking = [g.label for g in games.all_games() if g.takes_progressive]
+        if cleaned.get("meter") is not None and game not in [
+            g.name for g in games.all_games() if g.takes_progressive
+        ]:
             self.add_error(
                 "meter",
-                f"only a {Game.LOWBALL.label} table has a progressive meter; "
+                f"only a {' or '.join(taking) or 'progressive'} table has a progressive meter; "
                 f"leave it empty for a {label} table",
             )
         return cleaned

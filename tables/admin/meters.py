@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.http import urlencode
 
+from core.money import dollars
 from tables.models import MeterEntry, ProgressiveMeter
 from tables.services.meters import meter_correct, meter_open
 
@@ -23,7 +24,6 @@ from .common import (
     PercentField,
     ReadOnlyInline,
     ServiceFormMixin,
-    dollars,
     is_floor_admin,
     service_call,
     table_links,

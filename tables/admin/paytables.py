@@ -16,12 +16,12 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 
+from core.errors import ServiceError
+from core.money import dollars
+from tables import games
 from tables.engine.errors import EngineError
 from tables.engine.money import format_odds, parse_odds
-from tables.engine.paytables import DEFAULT_NAME, NAMED, REQUIRED_LINES, make_paytable
-from tables.engine.paytables import Game as EngineGame
-from tables.models import LIMITED_WAGERS, Game, PaytableVersion
-from tables.services import ServiceError
+from tables.models import PaytableVersion
 from tables.services.paytables import paytable_approve, paytable_draft, validate_limits
 
 from .common import (
@@ -30,7 +30,6 @@ from .common import (
     admin_link,
     audit_refused_permission,
     by_at,
-    dollars,
     is_floor_admin,
     service_call,
     table_links,
@@ -60,7 +59,7 @@ def _default_limits(game: str) -> dict[str, dict[str, int]]:
         .first()
     )
     known = latest.limits if latest else {}
-    return {w: dict(known.get(w) or FALLBACK_LIMITS) for w in LIMITED_WAGERS[game]}
+    return {w: dict(known.get(w) or FALLBACK_LIMITS) for w in games.banked(game).limited_wagers}
 
 
 @dataclass(frozen=True)
@@ -84,10 +83,11 @@ def draft_start(request: HttpRequest) -> DraftStart | None:
             return None
         return DraftStart(version.game, version.name, version.lines, version.limits, version)
     game = request.GET.get("game", "")
-    if game not in Game.values:
+    if game not in games.names():
         return None
-    tables = NAMED[EngineGame(game)]
-    paytable = tables.get(request.GET.get("named", "")) or tables[DEFAULT_NAME[EngineGame(game)]]
+    definition = games.banked(game)
+    tables = definition.named_paytables()
+    paytable = tables.get(request.GET.get("named", "")) or tables[definition.default_paytable]
     return DraftStart(game, paytable.name, paytable.as_data(), _default_limits(game), None)
 
 
@@ -120,10 +120,10 @@ class PaytableDraftForm(forms.ModelForm):  # type: ignore[type-arg]
         return cleaned
 
     def _clean_lines(self, cleaned: dict[str, Any]) -> dict[str, dict[str, str]]:
-        game = EngineGame(self.game_value)
+        game = games.banked(self.game_value)
         lines: dict[str, dict[str, str]] = {}
         ok = True
-        for wager, names in REQUIRED_LINES[game].items():
+        for wager, names in game.required_lines().items():
             lines[wager] = {}
             for line in names:
                 key = _line_field(wager, line)
@@ -139,7 +139,7 @@ class PaytableDraftForm(forms.ModelForm):  # type: ignore[type-arg]
                     ok = False
         if ok:  # the rules that span lines (a 2nd Chance ante win pays at least even money)
             try:
-                make_paytable(game, cleaned.get("name") or "draft", lines)
+                game.paytable(cleaned.get("name") or "draft", lines)
             except EngineError as err:
                 wager, _, line = (err.field or "").partition(".")
                 key = _line_field(wager, line)
@@ -149,7 +149,7 @@ class PaytableDraftForm(forms.ModelForm):  # type: ignore[type-arg]
     def _clean_limits(self, cleaned: dict[str, Any]) -> dict[str, dict[str, int]]:
         limits: dict[str, dict[str, int]] = {}
         ok = True
-        for wager in LIMITED_WAGERS[self.game_value]:
+        for wager in games.banked(self.game_value).limited_wagers:
             given = {}
             for bound in ("min", "max"):
                 key = _limit_field(wager, bound)
@@ -184,14 +184,14 @@ def draft_form_for(start: DraftStart) -> type[PaytableDraftForm]:
     """The draft form of one game: its required lines (REQUIRED_LINES) and limited wagers."""
     game = start.game
     fields: dict[str, forms.Field] = {}
-    for wager, names in REQUIRED_LINES[EngineGame(game)].items():
+    for wager, names in games.banked(game).required_lines().items():
         for line in names:
             fields[_line_field(wager, line)] = forms.CharField(
                 label=line,
                 required=False,
                 widget=forms.TextInput(attrs={"size": 8, "placeholder": "e.g. 3/2"}),
             )
-    for wager in LIMITED_WAGERS[game]:
+    for wager in games.banked(game).limited_wagers:
         for bound in ("min", "max"):
             fields[_limit_field(wager, bound)] = DollarsField(
                 what=f"the {wager} {bound}imum",
@@ -207,7 +207,7 @@ def draft_fieldsets(game: str) -> list[tuple[str | None, dict[str, Any]]]:
     sets: list[tuple[str | None, dict[str, Any]]] = [
         (None, {"fields": ["game", "name"]}),
     ]
-    for wager, names in REQUIRED_LINES[EngineGame(game)].items():
+    for wager, names in games.banked(game).required_lines().items():
         sets.append(
             (
                 f"{_wager_label(wager)} paytable: odds N to 1",
@@ -222,7 +222,8 @@ def draft_fieldsets(game: str) -> list[tuple[str | None, dict[str, Any]]]:
             "Table limits, in dollars",
             {
                 "fields": [
-                    (_limit_field(w, "min"), _limit_field(w, "max")) for w in LIMITED_WAGERS[game]
+                    (_limit_field(w, "min"), _limit_field(w, "max"))
+                    for w in games.banked(game).limited_wagers
                 ],
             },
         )
@@ -334,7 +335,7 @@ class PaytableVersionAdmin(FloorAdmin):
         start = draft_start(request)
         if start is None:
             return self.choose_start_view(request)
-        label = Game(start.game).label
+        label = games.get(start.game).label
         source = (
             f"Copied from {start.based_on}."
             if start.based_on
@@ -352,16 +353,20 @@ class PaytableVersionAdmin(FloorAdmin):
 
     def choose_start_view(self, request: HttpRequest) -> HttpResponse:
         starts = []
-        for game in Game:
+        for game in games.all_games():
+            if not isinstance(game, games.BankedGame):
+                continue  # a paytable is a banked game's
             latest: dict[str, PaytableVersion] = {}
-            for version in PaytableVersion.objects.filter(game=game).order_by("name", "-version"):
+            for version in PaytableVersion.objects.filter(game=game.name).order_by(
+                "name", "-version"
+            ):
                 latest.setdefault(version.name, version)
             starts.append(
                 {
                     "game": game.label,
                     "named": [
-                        (name, self._add_url(game=game.value, named=name))
-                        for name in NAMED[EngineGame(game.value)]
+                        (name, self._add_url(game=game.name, named=name))
+                        for name in game.named_paytables()
                     ],
                     "versions": [(v, self._add_url(based_on=v.pk)) for v in latest.values()],
                 }
@@ -380,10 +385,10 @@ class PaytableVersionAdmin(FloorAdmin):
         if start is None:
             return {}
         initial: dict[str, Any] = {"name": start.name}
-        for wager, names in REQUIRED_LINES[EngineGame(start.game)].items():
+        for wager, names in games.banked(start.game).required_lines().items():
             for line in names:
                 initial[_line_field(wager, line)] = start.lines.get(wager, {}).get(line, "")
-        for wager in LIMITED_WAGERS[start.game]:
+        for wager in games.banked(start.game).limited_wagers:
             given = start.limits.get(wager) or FALLBACK_LIMITS
             initial[_limit_field(wager, "min")] = given["min_cents"]
             initial[_limit_field(wager, "max")] = given["max_cents"]

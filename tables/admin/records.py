@@ -5,9 +5,10 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.html import format_html_join
 
+from core.money import dollars
 from tables.models import DealerSession, Round, SettlementLine
 
-from .common import ReadOnlyAdmin, ReadOnlyInline, admin_link, dollars, pretty_json
+from .common import ReadOnlyAdmin, ReadOnlyInline, admin_link, pretty_json
 
 
 class SettlementLineInline(ReadOnlyInline):

@@ -13,27 +13,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import PermissionDenied
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
+from core.roles import FLOOR_ROLES, OVERSIGHT, Role, has_any_role, has_role, require, role_names
 from tables.models import DealerSession, Round, Table
-from tables.roles import Role, has_role
-
-ALL_ROLES: tuple[Role, ...] = (Role.DEALER, Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR)
-# The cage and the count team read the tables and work on slips (accounting.api), nothing else.
-ACCOUNTING_ROLES: tuple[Role, ...] = (Role.CAGE, Role.COUNT)
-OVERSIGHT: tuple[Role, ...] = (Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR)
-DEALERS: tuple[Role, ...] = (Role.DEALER,)
 
 # Round actions that change the round: only the dealer signed in at its table.
 PLAY_ACTIONS = frozenset({"deal", "decide", "dealer", "settle"})
-
-
-def _role_names(roles: tuple[Role, ...]) -> str:
-    names = [str(r.label).lower() for r in roles]
-    if not names:
-        return "nobody"
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
 def action_key(view: Any, request: Request) -> str:
@@ -64,18 +52,25 @@ class ActionRoles(BasePermission):
         key = action_key(view, request)
         if key in ("metadata", "options"):  # the floor, and whoever may call one of its actions
             mentioned = [r for rs in roles_by_action.values() for r in rs]
-            allowed = tuple(dict.fromkeys([*ALL_ROLES, *mentioned]))
+            allowed = tuple(dict.fromkeys([*FLOOR_ROLES, *mentioned]))
         else:
             allowed = roles_by_action.get(key, ())
-        if any(has_role(request.user, role) for role in allowed):
-            return True
         what = getattr(view, "action_names", {}).get(key, key.replace("_", " "))
-        self.message = (
-            f"{what}: only for the {_role_names(allowed)} role"
-            if allowed
-            else f"{what}: not allowed"
-        )
-        return False
+        try:
+            require(
+                request.user,
+                allowed,
+                what,
+                message=(
+                    f"{what}: only for the {role_names(allowed)} role"
+                    if allowed
+                    else f"{what}: not allowed"
+                ),
+            )
+        except PermissionDenied as refused:
+            self.message = str(refused)  # the API's error handler records the refusal
+            return False
+        return True
 
 
 class RoundAccess(BasePermission):
@@ -87,7 +82,7 @@ class RoundAccess(BasePermission):
     def has_object_permission(self, request: Request, view: Any, obj: Round) -> bool:
         user = request.user
         key = action_key(view, request)
-        if key not in PLAY_ACTIONS and any(has_role(user, role) for role in OVERSIGHT):
+        if key not in PLAY_ACTIONS and has_any_role(user, OVERSIGHT):
             return True
         if is_signed_in_at(user, obj.table_id):
             return True

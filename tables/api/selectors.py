@@ -1,7 +1,7 @@
 """Reads for the API: the querysets behind each endpoint, and who sees which rounds.
 
-(The round selectors proper, `round_state`, `round_preview` and `last_wagers`, live with the
-round services in `tables/services/rounds.py`.)
+(The round selectors proper, `round_state`, `round_preview` and `last_wagers`, live in
+`tables/selectors.py`, shared with the tablet.)
 """
 
 from __future__ import annotations
@@ -9,8 +9,13 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import OuterRef, QuerySet, Subquery
 
+from core.roles import (
+    OVERSIGHT,
+    Role,
+    has_any_role,
+    has_role,
+)
 from tables.models import DealerSession, PaytableVersion, ProgressiveMeter, Round, Table
-from tables.roles import Role, has_role
 
 
 def tables() -> QuerySet[Table]:
@@ -45,7 +50,7 @@ def rounds_visible_to(
     """The rounds `user` may list: all for pit boss, admin and auditor; for a dealer, the
     rounds of the table they are signed in to (none when signed in nowhere)."""
     qs = rounds()
-    if not any(has_role(user, r) for r in (Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR)):
+    if not has_any_role(user, OVERSIGHT):
         signed_in_at = DealerSession.objects.filter(dealer_id=user.pk, ended_at__isnull=True)
         qs = (
             qs.filter(table_id__in=signed_in_at.values("table_id"))
@@ -67,7 +72,7 @@ def paytable_versions_visible_to(
     qs = PaytableVersion.objects.select_related("drafted_by", "approved_by").prefetch_related(
         "tables"
     )
-    if not any(has_role(user, r) for r in (Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR)):
+    if not has_any_role(user, OVERSIGHT):
         qs = qs.filter(status=PaytableVersion.Status.APPROVED)
     return qs.order_by("game", "name", "-version")
 

@@ -14,6 +14,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from tables import games
 from tables.engine.money import format_cents
 from tables.models import (
     DealerSession,
@@ -23,7 +24,7 @@ from tables.models import (
     SettlementLine,
     Table,
 )
-from tables.services.rounds import last_wagers, round_state
+from tables.selectors import last_wagers, round_state
 
 AMOUNT_PATTERN = r"^-?\d+\.\d{2}$"
 SEAT_DIGITS = re.compile(r"[0-9]{1,2}", re.ASCII)
@@ -58,8 +59,7 @@ class AmountField(serializers.Field):
         "additionalProperties": {"type": "object", "additionalProperties": {"type": "string"}},
         "example": {"1": {"ante": "10.00", "pair_plus": "5.00"}, "3": {"ante": "25.00"}},
         "description": "Each seat's wagers (seat number -> wager -> decimal string). Wagers: "
-        "2nd Chance ante, pair_plus; Lowball ante, bonus (equal to the ante, "
-        "defaults to it), progressive (the meter's wager); Pyramid ante.",
+        + games.api_help("api_wagers"),
     }
 )
 class WagersField(serializers.JSONField):
@@ -450,11 +450,7 @@ class SeatField(serializers.IntegerField):
 
 class RoundDecideSerializer(serializers.Serializer):
     seat = SeatField(min_value=1, max_value=7)
-    decision = serializers.DictField(
-        help_text='2nd Chance: {} to stand, or {"mulligan": true, "cards": [...], '
-        '"pair_plus": "5.00"?}. Lowball: {"discard": [...], "draw": [...]}. '
-        'Pyramid: {"one_card": "Qd"} or {"house_way": true}.'
-    )
+    decision = serializers.DictField(help_text=games.api_help("api_decision"))
 
 
 class RoundDealerSerializer(serializers.Serializer):
@@ -468,8 +464,8 @@ class RoundDealerSerializer(serializers.Serializer):
         required=False,
         allow_null=True,
         default=None,
-        help_text="Lowball: which of the equivalent cards the dealer discarded "
-        "(defaults to the house way's proposal).",
+        help_text="Where the house way leaves a choice of equivalent cards, which ones the "
+        "dealer discarded (defaults to the house way's proposal).",
     )
 
 

@@ -46,16 +46,22 @@ from accounts.forms import LOCKED_MESSAGE
 from accounts.lockout import is_locked
 from accounts.parsers import StrictJSONParser
 from accounts.throttles import SignInThrottle
-from audit.services import audit_record
+from audit.services import audit_refused
+from core.errors import ServiceError
+from core.roles import (
+    DEALERS,
+    FLOOR_ROLES,
+    TABLE_READERS,
+    Role,
+)
+from tables import selectors as round_selectors
 from tables.engine.errors import EngineError
 from tables.models import DealerSession, Round
-from tables.roles import Role
-from tables.services import ServiceError
 from tables.services import rounds as round_services
 from tables.services.sessions import dealer_sign_in, dealer_sign_out
 
 from . import selectors
-from .permissions import ACCOUNTING_ROLES, ALL_ROLES, DEALERS, ActionRoles, RoundAccess
+from .permissions import ActionRoles, RoundAccess
 from .serializers import (
     DealerSessionSerializer,
     ErrorSerializer,
@@ -147,10 +153,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     message = str(detail)
     if refused:
         request: Request = context["request"]
-        audit_record(
-            actor=request.user,
-            kind="permission.refused",
-            data={"method": request.method, "path": request.path, "reason": message},
+        audit_refused(
+            actor=request.user, method=request.method or "", path=request.path, reason=message
         )
         response.data = _error("forbidden", message)
         return response
@@ -218,11 +222,7 @@ class TableViewSet(RoleCheckedMixin, viewsets.ReadOnlyModelViewSet):
     read; dealers sign in."""
 
     serializer_class = TableSerializer
-    roles = {
-        "list": ALL_ROLES + ACCOUNTING_ROLES,
-        "retrieve": ALL_ROLES + ACCOUNTING_ROLES,
-        "sign_in": DEALERS,
-    }
+    roles = {"list": TABLE_READERS, "retrieve": TABLE_READERS, "sign_in": DEALERS}
     action_names = {"sign_in": "signing in at a table"}
 
     def get_queryset(self) -> Any:
@@ -305,9 +305,9 @@ class RoundViewSet(
     pagination_class = RoundPagination
     permission_classes = [ActionRoles, RoundAccess]
     roles = {
-        "list": ALL_ROLES,
-        "retrieve": ALL_ROLES,
-        "preview": ALL_ROLES,
+        "list": FLOOR_ROLES,
+        "retrieve": FLOOR_ROLES,
+        "preview": FLOOR_ROLES,
         "create": DEALERS,
         "deal": DEALERS,
         "decide": DEALERS,
@@ -426,7 +426,7 @@ class RoundViewSet(
     )
     @action(detail=True, methods=["get"])
     def preview(self, request: Request, pk: str | None = None) -> Response:
-        return Response(round_services.round_preview(self.get_object()))
+        return Response(round_selectors.round_preview(self.get_object()))
 
     @extend_schema(
         summary="Settle the round (idempotent)",
@@ -495,7 +495,7 @@ class PaytableVersionViewSet(RoleCheckedMixin, viewsets.ReadOnlyModelViewSet):
     """Paytable versions (read-only here: drafting and approving happen in the admin)."""
 
     serializer_class = PaytableVersionSerializer
-    roles = {"list": ALL_ROLES, "retrieve": ALL_ROLES}
+    roles = {"list": FLOOR_ROLES, "retrieve": FLOOR_ROLES}
     action_names = {"list": "reading paytables", "retrieve": "reading a paytable"}
 
     def get_queryset(self) -> Any:
@@ -516,7 +516,7 @@ class MeterViewSet(RoleCheckedMixin, viewsets.ReadOnlyModelViewSet):
     """Progressive meters and the tables linked to them (read-only)."""
 
     serializer_class = MeterSerializer
-    roles = {"list": ALL_ROLES, "retrieve": ALL_ROLES}
+    roles = {"list": FLOOR_ROLES, "retrieve": FLOOR_ROLES}
     action_names = {"list": "reading meters", "retrieve": "reading a meter"}
 
     def get_queryset(self) -> Any:

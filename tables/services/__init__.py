@@ -1,19 +1,9 @@
-"""Writes go through services (keyword-only, typed, atomic, audited in the same transaction)."""
+"""Writes go through services (keyword-only, typed, atomic, audited in the same transaction).
+
+Refusals are `core.errors.ServiceError` (re-exported here for the services' callers)."""
 
 from __future__ import annotations
 
+from core.errors import ServiceError
 
-class ServiceError(Exception):
-    """A refused request: `message` names the field, seat or card; nothing was changed.
-
-    `status` is the HTTP status the API answers with (400 invalid, 409 conflict).
-    """
-
-    def __init__(
-        self, message: str, *, field: str | None = None, code: str = "invalid", status: int = 400
-    ):
-        super().__init__(message)
-        self.message = message
-        self.field = field
-        self.code = code
-        self.status = status
+__all__ = ["ServiceError"]

@@ -7,30 +7,31 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from audit.chain import AuditDataError, check_data
-from audit.reporting import mark_stale
+from audit.kinds import EventKind
 from audit.services import audit_record
+from core.roles import (
+    PIT_BOSSES,
+    require,
+)
 from tables.engine import contract
 from tables.models import Round, SettlementLine, Table
-from tables.roles import Role, has_role
+from tables.selectors import engine_paytable, meter_config
+from tables.signals import round_closed
 
 from . import ServiceError
-from .meters import meter_config
-from .paytables import engine_paytable
 from .rounds import _engine_call, _settlement_lines, validate_round_entry
 
 
 def _require_pit_boss(user: AbstractBaseUser, action: str) -> None:
-    if not has_role(user, Role.PIT_BOSS):
-        raise PermissionDenied(f"only a pit boss may {action}")
+    require(user, PIT_BOSSES, action)
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def round_void(*, round: Round, by: AbstractBaseUser, reason: str) -> Round:
     """Void a settled round (pit boss, with a reason). Its record stays as it was settled."""
     _require_pit_boss(by, "void a round")
@@ -49,10 +50,10 @@ def round_void(*, round: Round, by: AbstractBaseUser, reason: str) -> Round:
         status=Round.Status.VOIDED, voided_at=now, voided_by=by, void_reason=reason
     )
     round_.refresh_from_db()
-    mark_stale(round_)
+    round_closed.send(sender=Round, round=round_)
     audit_record(
         actor=by,
-        kind="round.voided",
+        kind=EventKind.ROUND_VOIDED,
         obj=round_,
         table_name=round_.table.name,
         data={
@@ -65,7 +66,7 @@ def round_void(*, round: Round, by: AbstractBaseUser, reason: str) -> Round:
     return round_
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def round_correct(*, voided: Round, by: AbstractBaseUser, entry: dict[str, Any]) -> Round:
     """Enter and settle the corrected version of a voided round, under its paytable version.
 
@@ -122,10 +123,10 @@ def round_correct(*, voided: Round, by: AbstractBaseUser, entry: dict[str, Any])
     corrected.handle_cents = sum(line.stake_cents for line in lines)
     corrected.players_net_cents = settlement.net_cents
     corrected.save()
-    mark_stale(corrected)
+    round_closed.send(sender=Round, round=corrected)
     audit_record(
         actor=by,
-        kind="round.corrected",
+        kind=EventKind.ROUND_CORRECTED,
         obj=corrected,
         table_name=table.name,
         data={

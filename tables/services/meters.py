@@ -2,36 +2,19 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
+from audit.kinds import EventKind
 from audit.services import audit_record
-from tables.engine.progressive import Award, JackpotSplit, MeterConfig
+from core.roles import (
+    ADMINS,
+    require,
+)
 from tables.engine.settlement import ProgressiveResult
 from tables.models import MeterEntry, ProgressiveMeter, Round
-from tables.roles import Role, has_role
 
 from . import ServiceError
-
-
-def meter_config(meter: ProgressiveMeter) -> MeterConfig:
-    return MeterConfig(
-        meter_cents=meter.value_cents,
-        reset_cents=meter.reset_cents,
-        rate=Fraction(str(meter.rate)),
-        wager_cents=meter.wager_cents,
-        awards_cents={
-            Award.ONE_COLOUR: meter.award_one_colour_cents,
-            Award.TWO_COLOUR: meter.award_two_colour_cents,
-            Award.FOUR_HIGH: meter.award_four_high_cents,
-            Award.FIVE_HIGH: meter.award_five_high_cents,
-        },
-        split=JackpotSplit(meter.split),
-        cap_cents=meter.cap_cents,
-    )
 
 
 def meter_apply_round(*, meter: ProgressiveMeter, result: ProgressiveResult, round_: Round) -> None:
@@ -73,7 +56,7 @@ def meter_apply_round(*, meter: ProgressiveMeter, result: ProgressiveResult, rou
     meter.save(update_fields=["value_cents", "overflow_cents"])
     audit_record(
         actor=round_.dealer,
-        kind="meter.round",
+        kind=EventKind.METER_ROUND,
         obj=meter,
         table_name=round_.table.name,
         data={
@@ -109,7 +92,9 @@ def meter_open(
     )
     meter.value_cents = value_cents
     meter.save(update_fields=["value_cents"])
-    audit_record(actor=by, kind="meter.opened", obj=meter, data={"value_cents": value_cents})
+    audit_record(
+        actor=by, kind=EventKind.METER_OPENED, obj=meter, data={"value_cents": value_cents}
+    )
     return entry
 
 
@@ -118,8 +103,7 @@ def meter_correct(
     *, meter: ProgressiveMeter, by: AbstractBaseUser, amount_cents: int, reason: str
 ) -> MeterEntry:
     """An authorised correction (admin only, with a reason), recorded as its own entry."""
-    if not has_role(by, Role.ADMIN):
-        raise PermissionDenied("only an admin may correct a progressive meter")
+    require(by, ADMINS, "correct a progressive meter")
     if not reason.strip():
         raise ServiceError("a meter correction needs a reason", field="reason")
     if amount_cents == 0:
@@ -141,7 +125,7 @@ def meter_correct(
     meter.save(update_fields=["value_cents"])
     audit_record(
         actor=by,
-        kind="meter.corrected",
+        kind=EventKind.METER_CORRECTED,
         obj=meter,
         data={
             "before_cents": before,

@@ -11,21 +11,19 @@ from django.db.models import Max
 from django.utils import timezone
 
 from accounts.models import AccountChange
+from audit.kinds import EventKind
 from audit.services import audit_record
+from core.roles import (
+    ADMINS,
+    Role,
+    has_role,
+    require,
+)
+from tables import games
 from tables.engine.errors import EngineError
-from tables.engine.paytables import Game as EngineGame
-from tables.engine.paytables import Paytable, make_paytable
-from tables.models import LIMITED_WAGERS, PaytableVersion, Table
-from tables.roles import Role, has_role
+from tables.models import PaytableVersion, Table
 
 from . import ServiceError
-
-
-def engine_paytable(version: PaytableVersion) -> Paytable:
-    """The engine's paytable for a stored version."""
-    return make_paytable(
-        EngineGame(version.game), f"{version.name} v{version.version}", version.lines
-    )
 
 
 def validate_limits(game: str, limits: Any) -> dict[str, dict[str, int]]:
@@ -35,7 +33,7 @@ def validate_limits(game: str, limits: Any) -> dict[str, dict[str, int]]:
             "limits must be an object of wager: {min_cents, max_cents}", field="limits"
         )
     clean: dict[str, dict[str, int]] = {}
-    for wager in LIMITED_WAGERS[game]:
+    for wager in games.banked(game).limited_wagers:
         given = limits.get(wager)
         if not isinstance(given, dict):
             raise ServiceError(f"the {wager} limits are missing", field=f"limits.{wager}")
@@ -52,15 +50,14 @@ def validate_limits(game: str, limits: Any) -> dict[str, dict[str, int]]:
                 field=f"limits.{wager}",
             )
         clean[wager] = {"min_cents": lo, "max_cents": hi}
-    extra = set(limits) - set(LIMITED_WAGERS[game])
+    extra = set(limits) - set(games.banked(game).limited_wagers)
     if extra:
         raise ServiceError(f"{game} has no limited wager {sorted(extra)[0]!r}", field="limits")
     return clean
 
 
 def _require_admin(user: AbstractBaseUser, action: str) -> None:
-    if not has_role(user, Role.ADMIN):
-        raise PermissionDenied(f"only an admin may {action}")
+    require(user, ADMINS, action)
 
 
 @transaction.atomic
@@ -76,10 +73,10 @@ def paytable_draft(
     """A new draft version (the next version number of `name`), validated line by line."""
     _require_admin(author, "draft a paytable")
     try:
-        paytable = make_paytable(EngineGame(game), name, lines)
+        paytable = games.banked(game).paytable(name, lines)
     except EngineError as err:
         raise ServiceError(err.message, field=err.field or "lines") from None
-    except ValueError:
+    except games.UnknownGame:
         raise ServiceError(f"unknown game {game!r}", field="game") from None
     clean_limits = validate_limits(game, limits)
     last = (
@@ -96,7 +93,7 @@ def paytable_draft(
     )
     audit_record(
         actor=author,
-        kind="paytable.drafted",
+        kind=EventKind.PAYTABLE_DRAFTED,
         obj=version,
         data={
             "game": game,
@@ -134,7 +131,7 @@ def paytable_approve(*, version: PaytableVersion, approver: AbstractBaseUser) ->
     version.save(update_fields=["status", "approved_by", "approved_at"])
     audit_record(
         actor=approver,
-        kind="paytable.approved",
+        kind=EventKind.PAYTABLE_APPROVED,
         obj=version,
         data={
             "game": version.game,
@@ -163,7 +160,7 @@ def paytable_assign(*, table: Table, version: PaytableVersion, by: AbstractBaseU
     table.save(update_fields=["paytable_version"])
     audit_record(
         actor=by,
-        kind="paytable.assigned",
+        kind=EventKind.PAYTABLE_ASSIGNED,
         obj=table,
         table_name=table.name,
         data={

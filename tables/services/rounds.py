@@ -21,34 +21,35 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from audit.reporting import mark_stale
+from audit.kinds import EventKind
 from audit.services import audit_record
+from core.roles import (
+    DEALERS,
+    require,
+)
+from tables import games
 from tables.engine import contract, entry
-from tables.engine.errors import EngineError
 from tables.engine.money import format_cents, parse_cents
 from tables.engine.settlement import Settlement
+from tables.games.base import engine_call as _engine_call
+from tables.games.wagers import check_limit as _check_limit
+from tables.games.wagers import only as _only
 from tables.gaming_day import gaming_day_of, shift_of
 from tables.models import (
-    SEAT_WAGERS,
     DealerSession,
-    Game,
     PaytableVersion,
     ProgressiveMeter,
     Round,
     SettlementLine,
     Table,
 )
-from tables.roles import Role, has_role
+from tables.selectors import STEP_CONFIRM, keep_preview, round_state, settle_round
+from tables.signals import round_closed
 
 from . import ServiceError
-from .meters import meter_apply_round, meter_config
-from .paytables import engine_paytable
+from .meters import meter_apply_round
 
-STEP_CARDS = "cards"
-STEP_DECISIONS = "decisions"
-STEP_DEALER = "dealer"
-STEP_CONFIRM = "confirm"
-STEP_DONE = "done"
+# Reads of a round (what is next, the preview, the rebet) are selectors: `tables.selectors`.
 
 
 # --- permissions ---------------------------------------------------------------------------
@@ -56,20 +57,17 @@ STEP_DONE = "done"
 
 def require_dealer_at(table: Table, dealer: AbstractBaseUser) -> None:
     """Only a dealer, signed in at this very table, plays its rounds."""
-    if not has_role(dealer, Role.DEALER):
-        raise PermissionDenied("only the dealer signed in at the table plays its rounds")
+    require(
+        dealer,
+        DEALERS,
+        "play a round",
+        message="only the dealer signed in at the table plays its rounds",
+    )
     signed_in = DealerSession.objects.filter(
         table=table, dealer=dealer, ended_at__isnull=True
     ).exists()
     if not signed_in:
         raise PermissionDenied(f"{dealer.get_username()} is not signed in at {table}")
-
-
-def _engine_call(fn: Any, *args: Any, **kwargs: Any) -> Any:
-    try:
-        return fn(*args, **kwargs)
-    except EngineError as err:
-        raise ServiceError(err.message, field=err.field, code=err.code.value) from None
 
 
 def _locked_open(round_: Round, dealer: AbstractBaseUser) -> Round:
@@ -83,22 +81,6 @@ def _locked_open(round_: Round, dealer: AbstractBaseUser) -> Round:
 
 
 # --- wagers --------------------------------------------------------------------------------
-
-
-def _limit(limits: dict[str, Any], wager: str) -> tuple[int, int] | None:
-    lim = limits.get(wager)
-    return (lim["min_cents"], lim["max_cents"]) if lim else None
-
-
-def _check_limit(cents: int, limits: dict[str, Any], wager: str, where: str) -> None:
-    lim = _limit(limits, wager)
-    if lim and not lim[0] <= cents <= lim[1]:
-        raise ServiceError(
-            f"{where} must be from {format_cents(lim[0])} to {format_cents(lim[1])}, "
-            f"not {format_cents(cents)}",
-            field=where,
-            code="bad_wager",
-        )
 
 
 _SEAT_NUMBER = re.compile(r"[0-9]{1,2}", re.ASCII)
@@ -145,7 +127,8 @@ def validate_wagers(
         given = {k: v for k, v in given.items() if v not in (None, "", 0, "0", "0.00")}
         if not given:
             continue  # an empty seat
-        allowed = SEAT_WAGERS[table.game]
+        game = games.banked(table.game)
+        allowed = game.seat_wagers
         for name in given:
             if name not in allowed:
                 raise ServiceError(
@@ -159,30 +142,23 @@ def validate_wagers(
             name: _engine_call(parse_cents, value, where=f"seat {n}'s {name}")
             for name, value in given.items()
         }
-        _check_limit(cents["ante"], limits, "ante", f"seat {n} ante")
-        if "pair_plus" in cents:
-            _check_limit(cents["pair_plus"], limits, "pair_plus", f"seat {n} pair_plus")
-        if table.game == Game.LOWBALL:
-            cents.setdefault("bonus", cents["ante"])
-            if cents["bonus"] != cents["ante"]:
+        for wager in game.limited_wagers:
+            if wager in cents:
+                _check_limit(cents[wager], limits, wager, f"seat {n} {wager}")
+        game.check_wagers(n, cents)
+        if "progressive" in cents:  # only a game that takes a progressive lists the wager
+            if table.meter is None:
                 raise ServiceError(
-                    f"seat {n}'s bonus must equal the ante ({format_cents(cents['ante'])})",
-                    field=f"seat {n} bonus",
+                    f"{table} has no progressive",
+                    field=f"seat {n} progressive",
                     code="bad_wager",
                 )
-            if "progressive" in cents:
-                if table.meter is None:
-                    raise ServiceError(
-                        f"{table} has no progressive",
-                        field=f"seat {n} progressive",
-                        code="bad_wager",
-                    )
-                if cents["progressive"] != table.meter.wager_cents:
-                    raise ServiceError(
-                        f"seat {n}'s progressive must be {format_cents(table.meter.wager_cents)}",
-                        field=f"seat {n} progressive",
-                        code="bad_wager",
-                    )
+            if cents["progressive"] != table.meter.wager_cents:
+                raise ServiceError(
+                    f"seat {n}'s progressive must be {format_cents(table.meter.wager_cents)}",
+                    field=f"seat {n} progressive",
+                    code="bad_wager",
+                )
         order = [w for w in allowed if w in cents]
         seats.append({"seat": n, "wagers": {w: format_cents(cents[w]) for w in order}})
     if not seats:
@@ -193,7 +169,7 @@ def validate_wagers(
 # --- steps ---------------------------------------------------------------------------------
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def round_open(*, table: Table, dealer: AbstractBaseUser, wagers: dict[Any, Any]) -> Round:
     """Open the next round at a table with the seats' wagers (pinning the paytable in force)."""
     table = (
@@ -214,6 +190,12 @@ def round_open(*, table: Table, dealer: AbstractBaseUser, wagers: dict[Any, Any]
         raise ServiceError(
             f"round {open_round} is still open: settle it first", code="round_open", status=409
         )
+    if not isinstance(games.get(table.game), games.BankedGame):
+        raise ServiceError(
+            f"{table} plays {games.get(table.game).label}: its hands are not banked rounds",
+            code="not_banked",
+            status=409,
+        )
     seats = validate_wagers(table, wagers)
     number = (table.rounds.aggregate(m=Max("number"))["m"] or 0) + 1
     round_ = Round.objects.create(
@@ -226,7 +208,7 @@ def round_open(*, table: Table, dealer: AbstractBaseUser, wagers: dict[Any, Any]
     )
     audit_record(
         actor=dealer,
-        kind="round.opened",
+        kind=EventKind.ROUND_OPENED,
         obj=round_,
         table_name=table.name,
         data={"number": number, "paytable_version_id": version.pk, "seats": seats},
@@ -241,7 +223,7 @@ def _seat(data: dict[str, Any], n: int) -> dict[str, Any]:
     raise ServiceError(f"seat {n} is not in this round", field=f"seat {n}")
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def round_deal(
     *, round: Round, dealer: AbstractBaseUser, seat_cards: dict[Any, Any], dealer_cards: Any
 ) -> Round:
@@ -272,12 +254,12 @@ def round_deal(
     data["dealer"]["cards"] = [
         str(c) for c in _engine_call(entry.parse_cards, dealer_cards, where="the dealer's cards")
     ]
-    _engine_call(entry.check_partial, data)
+    _engine_call(games.banked(round_.game).check_partial, data)
     round_.entry = data
     round_.save(update_fields=["entry"])
     audit_record(
         actor=dealer,
-        kind="round.cards_entered",
+        kind=EventKind.ROUND_CARDS_ENTERED,
         obj=round_,
         table_name=round_.table.name,
         data={
@@ -288,7 +270,7 @@ def round_deal(
     return round_
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def round_decide(
     *, round: Round, dealer: AbstractBaseUser, seat: int, decision: dict[str, Any]
 ) -> Round:
@@ -306,62 +288,20 @@ def round_decide(
         )
     n = seat_number(seat, "seat")
     target = _seat(data, n)
-    for key in ("mulligan", "discard", "draw", "one_card", "house_way"):
+    game = games.banked(round_.game)
+    decided = game.decision(n, target, decision, round_.paytable_version.limits)
+    for key in game.decision_keys:
         target.pop(key, None)
-    where = f"seat {n}"
-    if round_.game == Game.SECOND_CHANCE:
-        if decision.get("mulligan"):
-            cards = _engine_call(
-                entry.parse_cards, decision.get("cards") or [], where=f"{where}'s mulligan cards"
-            )
-            mulligan: dict[str, Any] = {"cards": [str(c) for c in cards]}
-            pp = decision.get("pair_plus")
-            if pp not in (None, "", "0", "0.00", 0):
-                cents = _engine_call(parse_cents, pp, where=f"{where}'s mulligan pair plus")
-                _check_limit(
-                    cents,
-                    round_.paytable_version.limits,
-                    "pair_plus",
-                    f"{where} mulligan pair_plus",
-                )
-                mulligan["pair_plus"] = format_cents(cents)
-            target["mulligan"] = mulligan
-    elif round_.game == Game.LOWBALL:
-        discard = _engine_call(
-            entry.parse_cards, decision.get("discard") or [], where=f"{where}'s discard"
-        )
-        draw = _engine_call(entry.parse_cards, decision.get("draw") or [], where=f"{where}'s draw")
-        target["discard"] = [str(c) for c in discard]
-        target["draw"] = [str(c) for c in draw]
-    else:
-        if decision.get("house_way"):
-            target["house_way"] = True
-        elif decision.get("one_card"):
-            one = _engine_call(
-                entry.parse_card, decision["one_card"], where=f"{where}'s one-card hand"
-            )
-            target["one_card"] = str(one)
-        else:
-            raise ServiceError(
-                f"{where}: choose the card for the one-card hand, or the house way",
-                field=f"{where} one_card",
-                code="foul",
-            )
-    _engine_call(entry.check_partial, data)
+    target.update(decided.fields)
+    _engine_call(game.check_partial, data)
     if n not in data["decided"]:
         data["decided"].append(n)
     round_.entry = data
     round_.save(update_fields=["entry"])
-    recorded = {
-        k: target[k]
-        for k in ("mulligan", "discard", "draw", "one_card", "house_way")
-        if k in target
-    }
-    if round_.game == Game.PYRAMID and target.get("house_way"):
-        recorded["set_as"] = entry.player_house_way(target["cards"])
+    recorded = decided.recorded or dict(decided.fields)
     audit_record(
         actor=dealer,
-        kind="round.decision",
+        kind=EventKind.ROUND_DECISION,
         obj=round_,
         table_name=round_.table.name,
         data={"seat": n, "decision": recorded},
@@ -369,21 +309,7 @@ def round_decide(
     return round_
 
 
-def _engine_round(round_: Round) -> dict[str, Any]:
-    data = {k: v for k, v in round_.entry.items() if k not in ("decided", "dealer_done")}
-    return data
-
-
-def _settle_with_engine(round_: Round, meter: ProgressiveMeter | None) -> Settlement:
-    return _engine_call(  # type: ignore[no-any-return]
-        contract.settle,
-        _engine_round(round_),
-        paytable=engine_paytable(round_.paytable_version),
-        meter=meter_config(meter) if meter is not None else None,
-    )
-
-
-@transaction.atomic
+@transaction.atomic(durable=True)
 def round_dealer(
     *, round: Round, dealer: AbstractBaseUser, draw: Any = None, discard: Any = None
 ) -> Round:
@@ -398,7 +324,8 @@ def round_dealer(
         raise ServiceError(
             f"seat {pending[0]} has not decided yet", field=f"seat {pending[0]}", status=409
         )
-    advice = entry.dealer_advice(round_.game, data["dealer"]["cards"])
+    game = games.banked(round_.game)
+    advice = game.dealer_advice(data["dealer"]["cards"])
     draw_cards = [
         str(c) for c in _engine_call(entry.parse_cards, draw or [], where="the dealer's draw")
     ]
@@ -406,14 +333,13 @@ def round_dealer(
     data["dealer"].pop("discard", None)
     if draw_cards:
         data["dealer"]["draw"] = draw_cards
-    if round_.game == Game.LOWBALL:
-        chosen = discard if discard not in (None, "") else advice["discard"]
-        data["dealer"]["discard"] = [
-            str(c) for c in _engine_call(entry.parse_cards, chosen, where="the dealer's discard")
-        ]
+    chosen = game.dealer_discard(advice, discard)
+    if chosen is not None:
+        data["dealer"]["discard"] = chosen
     data["dealer_done"] = True
     round_.entry = data
-    _settle_with_engine(round_, round_.table.meter)  # refuses a draw against the house way
+    # Refuses a draw against the house way; the confirm page shows this very settlement.
+    keep_preview(round_, round_.table.meter, settle_round(round_, round_.table.meter))
     round_.house_way = {
         **advice,
         "applied_discard": data["dealer"].get("discard", advice["discard"]),
@@ -422,39 +348,12 @@ def round_dealer(
     round_.save(update_fields=["entry", "house_way"])
     audit_record(
         actor=dealer,
-        kind="round.house_way",
+        kind=EventKind.ROUND_HOUSE_WAY,
         obj=round_,
         table_name=round_.table.name,
         data=round_.house_way,
     )
     return round_
-
-
-def round_state(round_: Round) -> dict[str, Any]:
-    """What the dealer must do next, and the house-way advice once the deal is in."""
-    data = round_.entry
-    if round_.status != Round.Status.OPEN:
-        return {"step": STEP_DONE, "status": round_.status}
-    if not data.get("dealer", {}).get("cards"):
-        return {"step": STEP_CARDS, "seats": [s["seat"] for s in data["seats"]]}
-    pending = [s["seat"] for s in data["seats"] if s["seat"] not in data.get("decided", [])]
-    advice = entry.dealer_advice(round_.game, data["dealer"]["cards"])
-    if pending:
-        return {"step": STEP_DECISIONS, "pending": pending, "advice": advice}
-    if not data.get("dealer_done"):
-        return {"step": STEP_DEALER, "advice": advice}
-    return {"step": STEP_CONFIRM, "advice": advice}
-
-
-def round_preview(round_: Round) -> dict[str, Any]:
-    """Every seat's result and payout, as the engine settles the round now (nothing saved)."""
-    if round_.status != Round.Status.OPEN:
-        raise ServiceError(
-            f"round {round_} is already {round_.status}", code="not_open", status=409
-        )
-    if round_state(round_)["step"] != STEP_CONFIRM:
-        raise ServiceError("the round is not complete yet", code="not_complete", status=409)
-    return contract.settlement_to_json(_settle_with_engine(round_, round_.table.meter))
 
 
 def _settlement_lines(round_: Round, settlement: Settlement) -> list[SettlementLine]:
@@ -503,7 +402,7 @@ def _close(round_: Round, settlement: Settlement, **extra: Any) -> Round:
     return round_
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def round_settle(
     *, round: Round, dealer: AbstractBaseUser, idempotency_key: str | None = None
 ) -> Round:
@@ -537,7 +436,7 @@ def round_settle(
     meter = None
     if round_.table.meter_id is not None:
         meter = ProgressiveMeter.objects.select_for_update().get(pk=round_.table.meter_id)
-    settlement = _settle_with_engine(round_, meter)
+    settlement = settle_round(round_, meter)
     try:
         with transaction.atomic():
             round_ = _close(round_, settlement, idempotency_key=idempotency_key)
@@ -550,10 +449,10 @@ def round_settle(
         ) from None
     if meter is not None and settlement.progressive is not None:
         meter_apply_round(meter=meter, result=settlement.progressive, round_=round_)
-    mark_stale(round_)
+    round_closed.send(sender=Round, round=round_)
     audit_record(
         actor=dealer,
-        kind="round.settled",
+        kind=EventKind.ROUND_SETTLED,
         obj=round_,
         table_name=round_.table.name,
         data={
@@ -569,22 +468,6 @@ def round_settle(
 
 ENTRY_KEYS = frozenset({"game", "dealer", "seats"})
 DEALER_KEYS = frozenset({"cards", "draw", "discard"})
-SEAT_KEYS: dict[str, frozenset[str]] = {
-    Game.SECOND_CHANCE: frozenset({"seat", "wagers", "cards", "mulligan"}),
-    Game.LOWBALL: frozenset({"seat", "wagers", "cards", "discard", "draw"}),
-    Game.PYRAMID: frozenset({"seat", "wagers", "cards", "one_card", "house_way"}),
-}
-MULLIGAN_KEYS = frozenset({"cards", "pair_plus"})
-
-
-def _only(given: dict[str, Any], allowed: frozenset[str], where: str) -> None:
-    extra = sorted(str(k) for k in given if k not in allowed)
-    if extra:
-        raise ServiceError(
-            f"{where} has no field {extra[0]!r} (allowed: {', '.join(sorted(allowed))})",
-            field=f"{where} {extra[0]}".strip(),
-            code="unknown_field",
-        )
 
 
 def validate_round_entry(table: Table, version: PaytableVersion, given: Any) -> dict[str, Any]:
@@ -611,7 +494,7 @@ def validate_round_entry(table: Table, version: PaytableVersion, given: Any) -> 
         n = seat_number(seat.get("seat"), "seats")
         if n in by_number:
             raise ServiceError(f"seat {n} is given twice", field=f"seat {n}", code="bad_seat")
-        _only(seat, SEAT_KEYS[table.game], f"seat {n}")
+        _only(seat, games.banked(table.game).seat_keys, f"seat {n}")
         by_number[n] = seat
     wagers = {n: seat.get("wagers") for n, seat in by_number.items()}
     checked = {s["seat"]: s["wagers"] for s in validate_wagers(table, wagers, version=version)}
@@ -621,23 +504,6 @@ def validate_round_entry(table: Table, version: PaytableVersion, given: Any) -> 
     seats = []
     for n in sorted(by_number):
         seat = {**by_number[n], "seat": n, "wagers": checked[n]}
-        mulligan = seat.get("mulligan")
-        if mulligan is not None:
-            if not isinstance(mulligan, dict):
-                raise ServiceError(f"seat {n}'s mulligan must be an object", field=f"seat {n}")
-            _only(mulligan, MULLIGAN_KEYS, f"seat {n} mulligan")
-            pp = mulligan.get("pair_plus")
-            if pp not in (None, "", "0", "0.00", 0):
-                cents = _engine_call(parse_cents, pp, where=f"seat {n}'s mulligan pair plus")
-                _check_limit(cents, version.limits, "pair_plus", f"seat {n} mulligan pair_plus")
-                seat["mulligan"] = {**mulligan, "pair_plus": format_cents(cents)}
+        seat = games.banked(table.game).check_seat_entry(n, seat, version.limits)
         seats.append(seat)
     return {"game": table.game, "dealer": dict(dealer), "seats": seats}
-
-
-def last_wagers(table: Table) -> dict[int, dict[str, str]]:
-    """Rebet: each seat's wagers in the table's last round (settled or not)."""
-    last = table.rounds.exclude(status=Round.Status.VOIDED).order_by("-number").first()
-    if last is None:
-        return {}
-    return {s["seat"]: dict(s["wagers"]) for s in last.entry.get("seats", [])}

@@ -4,22 +4,24 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from audit.kinds import EventKind
 from audit.services import audit_record
+from core.roles import (
+    DEALERS,
+    require,
+)
 from tables.models import DealerSession, Table
-from tables.roles import Role, has_role
 
 from . import ServiceError
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def dealer_sign_in(*, dealer: AbstractBaseUser, table: Table) -> DealerSession:
     """Sign a dealer in at a table (signing them out of any other table first)."""
-    if not has_role(dealer, Role.DEALER):
-        raise PermissionDenied("only dealers sign in at tables")
+    require(dealer, DEALERS, "sign in at a table", message="only dealers sign in at tables")
     # One sign-in per dealer at a time (the dealer's row, then the table's: always this order).
     get_user_model().objects.select_for_update().filter(pk=dealer.pk).first()
     table = Table.objects.select_for_update().get(pk=table.pk)
@@ -48,11 +50,11 @@ def dealer_sign_in(*, dealer: AbstractBaseUser, table: Table) -> DealerSession:
             code="sign_in_conflict",
             status=409,
         ) from None
-    audit_record(actor=dealer, kind="dealer.signed_in", obj=session, table_name=table.name)
+    audit_record(actor=dealer, kind=EventKind.DEALER_SIGNED_IN, obj=session, table_name=table.name)
     return session
 
 
-@transaction.atomic
+@transaction.atomic  # also part of signing in elsewhere: not durable
 def dealer_sign_out(*, dealer: AbstractBaseUser) -> None:
     for session in DealerSession.objects.select_for_update().filter(
         dealer=dealer, ended_at__isnull=True
@@ -60,7 +62,10 @@ def dealer_sign_out(*, dealer: AbstractBaseUser) -> None:
         session.ended_at = timezone.now()
         session.save(update_fields=["ended_at"])
         audit_record(
-            actor=dealer, kind="dealer.signed_out", obj=session, table_name=session.table.name
+            actor=dealer,
+            kind=EventKind.DEALER_SIGNED_OUT,
+            obj=session,
+            table_name=session.table.name,
         )
 
 

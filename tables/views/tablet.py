@@ -28,27 +28,18 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tables.engine import entry, pyramid
-from tables.engine.cards import parse_card, parse_cards
+from core.errors import ServiceError
+from core.roles import DEALERS, require
+from tables import display as show
+from tables import games, selectors
 from tables.engine.errors import EngineError
 from tables.engine.money import format_cents
-from tables.models import DealerSession, Game, Round, Table
-from tables.roles import Role, has_role
-from tables.services import ServiceError
+from tables.models import Round, Table
 from tables.services import rounds as svc
 from tables.services.sessions import dealer_sign_in, dealer_sign_out
 
-from . import display as show
-
 View = Callable[..., HttpResponse]
 
-# The wagers typed per seat before the deal (Lowball's bonus equals the ante; its progressive
-# is a checkbox for the meter's fixed amount).
-TYPED_WAGERS: dict[str, tuple[str, ...]] = {
-    Game.SECOND_CHANCE: ("ante", "pair_plus"),
-    Game.LOWBALL: ("ante",),
-    Game.PYRAMID: ("ante",),
-}
 STEPS = (
     ("wagers", "Wagers"),
     ("cards", "Cards"),
@@ -87,10 +78,15 @@ def dealer_only(view: View) -> View:
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not has_role(request.user, Role.DEALER):
-            return _forbidden(
-                request, "The dealer tablet is for dealers: sign in with a dealer's login."
+        try:
+            require(
+                request.user,
+                DEALERS,
+                "use the tablet",
+                message="The dealer tablet is for dealers: sign in with a dealer's login.",
             )
+        except PermissionDenied as err:
+            return _forbidden(request, str(err))
         try:
             return view(request, *args, **kwargs)
         except PermissionDenied as err:
@@ -99,12 +95,7 @@ def dealer_only(view: View) -> View:
     return login_required(wrapped)
 
 
-def _session_at(table: Table) -> DealerSession | None:
-    return (
-        DealerSession.objects.filter(table=table, ended_at__isnull=True)
-        .select_related("dealer")
-        .first()
-    )
+_session_at = selectors.open_session_at
 
 
 def _my_table(request: HttpRequest, table_id: int) -> Table:
@@ -150,13 +141,10 @@ def home(request: HttpRequest) -> HttpResponse:
             error, status = {"table": table.pk, "message": err.message}, err.status
         else:
             return _see_other(_table_url(table))
-    sessions = {
-        s.table_id: s
-        for s in DealerSession.objects.filter(ended_at__isnull=True).select_related("dealer")
-    }
+    sessions = selectors.open_sessions()
     rows = []
     mine = None
-    for table in Table.objects.filter(is_open=True).select_related("paytable_version"):
+    for table in selectors.open_tables():
         session = sessions.get(table.pk)
         row = {
             "table": table,
@@ -190,17 +178,19 @@ def sign_out(request: HttpRequest) -> HttpResponse:
 @dealer_only
 @require_GET
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
-    return _render_table(request, _my_table(request, table_id))
+    table = _my_table(request, table_id)
+    game = games.get(table.game)
+    if not isinstance(game, games.BankedGame):  # a game with a tablet flow of its own
+        return game.tablet_page(request, table)  # type: ignore[no-any-return]
+    return _render_table(request, table)
 
 
-def _open_round(table: Table) -> Round | None:
-    return table.rounds.filter(status=Round.Status.OPEN).select_related("paytable_version").first()
+_open_round = selectors.open_round
 
 
 def _table_token(table: Table) -> str:
     """Changes whenever the table's latest round changes (another tablet moved it on)."""
-    last = table.rounds.order_by("-number").values("pk", "status", "entry").first()
-    raw = json.dumps(last, sort_keys=True, default=str)
+    raw = json.dumps(selectors.latest_round_state(table), sort_keys=True, default=str)
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
@@ -254,10 +244,11 @@ def _render_table(
     data = posted if posted is not None and same else None
     page = Page()
     version = table.paytable_version
+    game = games.banked(table.game)
     ctx: dict[str, Any] = {
         "table": table,
-        "game": table.game,
-        "game_label": table.get_game_display(),
+        "game": game,
+        "game_label": game.label,
         "version": version,
         "limits": show.limits_summary(version.limits) if version else [],
         "paytable": show.paytable_rows(version.lines) if version else [],
@@ -273,7 +264,7 @@ def _render_table(
         step = "wagers"
         _wagers_step(ctx, page, table, data)
     else:
-        state = svc.round_state(round_)
+        state = selectors.round_state(round_)
         step = state["step"]
         builder = {
             "cards": _cards_step,
@@ -315,8 +306,7 @@ def _round_cards(round_: Round) -> set[str]:
     return used
 
 
-def _value(data: Mapping[str, Any] | None, name: str, default: str = "") -> str:
-    return str(data.get(name, "")) if data is not None else default
+_value = show.posted_value
 
 
 # --- step: wagers --------------------------------------------------------------------------
@@ -325,28 +315,29 @@ def _value(data: Mapping[str, Any] | None, name: str, default: str = "") -> str:
 def _wagers_step(
     ctx: dict[str, Any], page: Page, table: Table, data: Mapping[str, Any] | None
 ) -> None:
-    rebet = svc.last_wagers(table)
+    rebet = selectors.last_wagers(table)
+    game = games.banked(table.game)
     seats = []
     for n in range(1, table.seats + 1):
         before = rebet.get(n, {})
         block = page.block(f"seat {n}", n=n, fields=[])
-        for wager in TYPED_WAGERS[table.game]:
+        for wager in game.typed_wagers:
             name = f"seat-{n}-{wager}"
             block["fields"].append(
                 page.field(
                     f"seat {n} {wager}",
                     name=name,
                     wager=wager,
-                    label=show.WAGER_LABEL[wager],
+                    label=show.wager_label(wager),
                     value=_value(data, name, before.get(wager, "")),
                 )
             )
-        if table.game == Game.LOWBALL and table.meter is not None:
+        if game.takes_progressive and table.meter is not None:
             name = f"seat-{n}-progressive"
             checked = bool(data.get(name)) if data is not None else "progressive" in before
             block["progressive"] = page.field(f"seat {n} progressive", name=name, checked=checked)
         seats.append(block)
-    last = table.rounds.filter(status=Round.Status.SETTLED).order_by("-number").first()
+    last = selectors.last_settled_round(table)
     ctx.update(seats=seats, rebet=bool(rebet) and data is None, last_round=last)
     if last is not None:
         ctx["last_round_house"] = show.dollars(last.house_win_cents, signed=True)
@@ -355,17 +346,14 @@ def _wagers_step(
 
 def _posted_wagers(table: Table, post: Mapping[str, Any]) -> dict[int, dict[str, str]]:
     wagers: dict[int, dict[str, str]] = {}
+    game = games.banked(table.game)
     for n in range(1, table.seats + 1):
         seat: dict[str, str] = {}
-        for wager in TYPED_WAGERS[table.game]:
+        for wager in game.typed_wagers:
             value = str(post.get(f"seat-{n}-{wager}", "")).strip().lstrip("$").replace(",", "")
             if value:
                 seat[wager] = value
-        if (
-            table.game == Game.LOWBALL
-            and table.meter is not None
-            and post.get(f"seat-{n}-progressive")
-        ):
+        if game.takes_progressive and table.meter is not None and post.get(f"seat-{n}-progressive"):
             seat["progressive"] = format_cents(table.meter.wager_cents)
         if seat:
             wagers[n] = seat
@@ -424,34 +412,7 @@ def _cards_step(
 
 
 def _decision_summary(game: str, seat: dict[str, Any]) -> str:
-    if game == Game.SECOND_CHANCE:
-        m = seat.get("mulligan")
-        if not m:
-            return "Stands"
-        raise_ = show.amount(seat["wagers"]["ante"])
-        text = f"Mulligan: new hand {show.card_text(m['cards'])}, raise {raise_}"
-        if m.get("pair_plus"):
-            text += f", mulligan Pair Plus {show.amount(m['pair_plus'])}"
-        return text
-    if game == Game.LOWBALL:
-        if not seat.get("discard"):
-            return "Stands pat"
-        return (
-            f"Discards {show.card_text(seat['discard'])}, draws {show.card_text(seat.get('draw'))}"
-        )
-    if seat.get("house_way"):
-        s = entry.player_house_way(seat["cards"])
-        two, one = show.card_text(s["two_card"]), show.card_text([s["one_card"]])
-        return f"Set by the house way: {two} / {one}"
-    if seat.get("one_card"):
-        s = _pyramid_setting(seat["cards"], seat["one_card"])
-        return f"Set {show.card_text(s['two_card'])} / {show.card_text([s['one_card']])}"
-    return ""
-
-
-def _pyramid_setting(cards: list[str], one: str) -> dict[str, Any]:
-    setting = pyramid.split(parse_cards(cards, where="cards"), parse_card(one))
-    return {"two_card": [str(c) for c in setting.two_card], "one_card": str(setting.one_card)}
+    return games.banked(game).decision_summary(seat)
 
 
 def _decisions_step(
@@ -462,6 +423,7 @@ def _decisions_step(
     data: Mapping[str, Any] | None,
 ) -> None:
     game = round_.game
+    game_def = games.banked(game)
     decided = set(round_.entry.get("decided", []))
     pending = state["pending"]
     posted_seat = _int(data.get("seat")) if data is not None else None
@@ -479,145 +441,28 @@ def _decisions_step(
             current=n == pending[0],
             open=posted_seat == n,
         )
-        if game == Game.SECOND_CHANCE:
-            m = seat.get("mulligan") or {}
-            block["raise"] = show.amount(seat["wagers"]["ante"])
-            block["mulligan_open"] = bool(m) or mine is not None
-            block["takes_cards"] = block["mulligan_open"]
-            block["mulligan_cards"] = page.field(
-                f"seat {n} mulligan cards",
-                name=f"seat-{n}-mulligan-cards",
-                label="New hand",
-                value=_value(mine, f"seat-{n}-mulligan-cards", " ".join(m.get("cards", []))),
-                max=3,
-                stored=m.get("cards", []),
-            )
-            block["mulligan_pair_plus"] = page.field(
-                f"seat {n} mulligan pair plus",
-                name=f"seat-{n}-mulligan-pair_plus",
-                label="Mulligan Pair Plus (optional)",
-                value=_value(mine, f"seat-{n}-mulligan-pair_plus", m.get("pair_plus", "")),
-            )
-        elif game == Game.LOWBALL:
-            chosen = (
-                list(mine.getlist(f"seat-{n}-discard"))
-                if hasattr(mine, "getlist")
-                else seat.get("discard") or []
-            )
-            block["discard"] = page.field(
-                f"seat {n} discard",
-                name=f"seat-{n}-discard",
-                options=[{**c, "checked": c["code"] in chosen} for c in show.cards(seat["cards"])],
-            )
-            block["draw"] = page.field(
-                f"seat {n} draw",
-                name=f"seat-{n}-draw",
-                label="Replacement cards",
-                value=_value(mine, f"seat-{n}-draw", " ".join(seat.get("draw") or [])),
-                max=len(chosen),
-                stored=seat.get("draw") or [],
-                hidden=not chosen,  # until a discard is chosen
-            )
-            block["takes_cards"] = bool(chosen)
-        else:
-            picked = _value(mine, f"seat-{n}-one_card", seat.get("one_card") or "")
-            options = []
-            for c in show.cards(seat["cards"]):
-                others = [o for o in seat["cards"] if o != c["code"]]
-                try:
-                    pyramid.split(parse_cards(seat["cards"], where="cards"), parse_card(c["code"]))
-                    foul = False
-                except EngineError:
-                    foul = True
-                options.append(
-                    {
-                        **c,
-                        "checked": c["code"] == picked,
-                        "foul": foul,
-                        "two_card": show.cards(sorted(others, key=_rank, reverse=True)),
-                    }
-                )
-            block["one_card"] = page.field(
-                f"seat {n} one card", name=f"seat-{n}-one_card", options=options
-            )
-            house = entry.player_house_way(seat["cards"])
-            block["house_way"] = {
-                "two_card": show.cards(house["two_card"]),
-                "one_card": show.card(house["one_card"]),
-            }
+        game_def.decision_form(page, block, seat, mine)
         seats.append(block)
     # The grid shows once a card box can take cards (a mulligan chosen, a discard tapped).
     shown = [b for b in seats if b.get("takes_cards") and (not b["decided"] or b["open"])]
     ctx.update(
         decision_seats=seats,
         pending=pending,
-        with_grid=game in (Game.SECOND_CHANCE, Game.LOWBALL),
+        with_grid=game_def.decision_grid,
         grid_hidden=not shown,
     )
 
 
-def _rank(code: str) -> int:
-    return parse_card(code).rank
-
-
 def _posted_decision(game: str, n: int, post: Mapping[str, Any]) -> dict[str, Any]:
-    action = post.get("action", "")
-    if game == Game.SECOND_CHANCE:
-        if action != "mulligan":
-            return {}
-        return {
-            "mulligan": True,
-            "cards": str(post.get(f"seat-{n}-mulligan-cards", "")),
-            "pair_plus": str(post.get(f"seat-{n}-mulligan-pair_plus", "")).strip().lstrip("$"),
-        }
-    if game == Game.LOWBALL:
-        if action == "stand":
-            return {"discard": [], "draw": []}
-        discard = post.getlist(f"seat-{n}-discard") if hasattr(post, "getlist") else []
-        return {"discard": list(discard), "draw": str(post.get(f"seat-{n}-draw", ""))}
-    if action == "house_way":
-        return {"house_way": True}
-    return {"one_card": post.get(f"seat-{n}-one_card") or None}
+    return games.banked(game).posted_decision(n, post)
 
 
 # --- step: the dealer's house way ----------------------------------------------------------
 
 
 def _headline(game: str, advice: dict[str, Any]) -> list[dict[str, Any]]:
-    """The house way as one instruction, in parts (words and cards): "Discard K♦ and draw 1
-    card", "Dealer stands", "Set K♣ 5♥ / 9♦"; where several discards are the house way,
-    "Discard K♥ and 5♠ or 5♣, then draw 2 cards"."""
-    if game == Game.PYRAMID:
-        return [
-            {"text": "Set"},
-            {"cards": show.cards(advice["two_card"])},
-            {"text": "/"},
-            {"cards": [show.card(advice["one_card"])]},
-        ]
-    count = advice["draw_count"]
-    if not count:
-        return [{"text": "Dealer stands"}]
-    draw = f"draw {count} card{'s' if count != 1 else ''}"
-    choices = [set(c) for c in advice.get("choices") or []]
-    if len(choices) < 2:
-        return [
-            {"text": "Discard"},
-            {"cards": show.cards(advice["discard"])},
-            {"text": f"and {draw}"},
-        ]
-    common = set.intersection(*choices)
-    either = sorted(set.union(*choices) - common, key=advice["discard"].__contains__, reverse=True)
-    parts: list[dict[str, Any]] = [{"text": "Discard"}]
-    if common:
-        parts += [{"cards": show.cards(sorted(common))}, {"text": "and"}]
-    left = count - len(common)
-    if left == 1:
-        for i, code in enumerate(either):
-            parts += [{"text": "or"}] if i else []
-            parts.append({"cards": [show.card(code)]})
-    else:
-        parts += [{"text": f"{'two' if left == 2 else left} of"}, {"cards": show.cards(either)}]
-    return [*parts, {"text": f", then {draw}"}]
+    """The house way as one instruction, in parts (words and cards), in the game's words."""
+    return games.banked(game).headline(advice)
 
 
 def _dealer_form(
@@ -689,13 +534,15 @@ def _confirm_step(
 ) -> None:
     advice = state["advice"]
     try:
-        preview = svc.round_preview(round_)
+        preview = selectors.round_preview(round_)
     except ServiceError as err:
         page.top.append(err.message)
         preview = None
     ctx.update(
         advice=advice,
-        settlement=show.settlement(preview, round_.game) if preview else None,
+        settlement=(
+            show.settlement(preview, games.banked(round_.game).high_card_order) if preview else None
+        ),
         idempotency_key=uuid.uuid4().hex,
     )
     if advice["draw_count"]:  # the dealer may still correct the cards drawn before paying
@@ -719,7 +566,7 @@ def _act(
 ) -> HttpResponse:
     """Run one step's service for the round the form was rendered for, then show what is next."""
     table = _my_table(request, table_id)
-    round_ = Round.objects.filter(table=table, pk=_int(request.POST.get("round")) or 0).first()
+    round_ = selectors.round_at(table, _int(request.POST.get("round")))
     try:
         if round_ is None:
             raise Refused("That round is not at this table: reload the page.", status=409)
@@ -819,7 +666,8 @@ def settle(request: HttpRequest, table_id: int) -> HttpResponse:
 def round_page(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = get_object_or_404(Round.objects.select_related("table", "dealer"), pk=round_id)
     table = _my_table(request, round_.table_id)
-    summary = show.settlement(round_.settlement, round_.game) if round_.settlement else None
+    high_card = games.banked(round_.game).high_card_order
+    summary = show.settlement(round_.settlement, high_card) if round_.settlement else None
     return render(
         request,
         "tablet/round.html",
@@ -827,7 +675,7 @@ def round_page(request: HttpRequest, round_id: int) -> HttpResponse:
             "table": table,
             "round": round_,
             "settlement": summary,
-            "game_label": table.get_game_display(),
+            "game_label": games.get(round_.game).label,
             "seats": [
                 {"n": s["seat"], "summary": _decision_summary(round_.game, s)}
                 for s in round_.entry["seats"]

@@ -134,7 +134,7 @@ def test_a_missing_25_dollar_chip_names_the_table_and_shift(
     # Only a pit boss acknowledges it, with a note; once.
     from django.core.exceptions import PermissionDenied
 
-    from tables.services import ServiceError
+    from core.errors import ServiceError
 
     with pytest.raises(PermissionDenied):
         variance_acknowledge(alert=alert, by=pit["cage"], note="found it")

@@ -19,7 +19,7 @@ from accounting.services import (
     slip_void,
 )
 from audit.models import AuditEvent
-from tables.services import ServiceError
+from core.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 

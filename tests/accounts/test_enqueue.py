@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from audit.models import StaleReport
-from audit.tasks import refresh_hold_report
 from casino.celery import app
 from casino.enqueue import enqueue, resume
+from reports.models import StaleReport
+from reports.tasks import refresh_hold_report
 from tables.services import rounds as svc
 from tables.services.sessions import dealer_sign_in
 

@@ -16,9 +16,9 @@ from rest_framework.authtoken.models import Token
 
 from accounts.models import AccountChange, AccountLock
 from audit.models import AuditEvent
+from core.roles import Role
 from tables.engine.paytables import NAMED
 from tables.engine.paytables import Game as EngineGame
-from tables.roles import Role
 from tables.services.paytables import paytable_approve, paytable_draft
 
 pytestmark = pytest.mark.django_db

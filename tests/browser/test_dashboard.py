@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from audit.templatetags.audit_money import dollars
+from reports.templatetags.audit_money import dollars
 from tables.models import Round, Table
 from tables.simulation import dealer_for, play_round
 

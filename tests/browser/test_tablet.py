@@ -12,11 +12,10 @@ from typing import Any
 
 import pytest
 
+from tables.display import amount
 from tables.engine import contract
 from tables.models import Round, SettlementLine, Table
-from tables.services.meters import meter_config
-from tables.services.paytables import engine_paytable
-from tables.views.display import amount
+from tables.selectors import engine_paytable, meter_config
 
 pytestmark = [pytest.mark.browser, pytest.mark.services]
 

@@ -13,10 +13,9 @@ from django.test import Client
 from django.urls import reverse
 
 from audit.models import AuditEvent
-from tables.engine.paytables import NAMED
+from tables.engine.paytables import NAMED, Game
 from tables.engine.paytables import Game as EngineGame
 from tables.models import (
-    Game,
     MeterEntry,
     PaytableVersion,
     Pit,

@@ -10,6 +10,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from audit.models import AuditEvent
+from tables import selectors
 from tables.engine.contract import settle_round
 from tables.engine.paytables import NAMED, Game
 from tables.models import MeterEntry, Round, SettlementLine
@@ -59,8 +60,8 @@ def test_second_chance_full_round_matches_the_engine(signed_in: dict[str, Any]) 
         {1: {"mulligan": True, "cards": "Jc Jd 4h", "pair_plus": "5.00"}},
         draw="Ah Kd 3c",
     )
-    assert svc.round_state(r)["step"] == svc.STEP_CONFIRM
-    preview = svc.round_preview(r)
+    assert selectors.round_state(r)["step"] == selectors.STEP_CONFIRM
+    preview = selectors.round_preview(r)
     r = svc.round_settle(round=r, dealer=f["dealer"])
     expected = settle_round(
         {
@@ -224,7 +225,7 @@ def test_wagers_are_checked_against_the_table_limits(signed_in: dict[str, Any]) 
 
 def test_rebet_offers_the_last_rounds_wagers(signed_in: dict[str, Any]) -> None:
     f = signed_in
-    assert svc.last_wagers(f["SC-1"]) == {}
+    assert selectors.last_wagers(f["SC-1"]) == {}
     play(
         f["SC-1"],
         f["dealer"],
@@ -233,7 +234,7 @@ def test_rebet_offers_the_last_rounds_wagers(signed_in: dict[str, Any]) -> None:
         "Ks 7d 2c",
         {},
     )
-    assert svc.last_wagers(f["SC-1"]) == {2: {"ante": "15.00", "pair_plus": "5.00"}}
+    assert selectors.last_wagers(f["SC-1"]) == {2: {"ante": "15.00", "pair_plus": "5.00"}}
 
 
 def test_settle_is_idempotent_with_a_key_and_never_settles_twice(signed_in: dict[str, Any]) -> None:

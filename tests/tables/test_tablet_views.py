@@ -13,12 +13,11 @@ import pytest
 from django.test import Client
 
 from audit.models import AuditEvent
+from tables.display import amount
 from tables.engine import contract
 from tables.models import Round, SettlementLine, Table
-from tables.services.meters import meter_config
-from tables.services.paytables import engine_paytable
+from tables.selectors import engine_paytable, meter_config
 from tables.services.sessions import dealer_sign_in
-from tables.views.display import amount
 
 pytestmark = pytest.mark.django_db
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from tables import games
 from tables.engine.errors import EngineError
 from tables.engine.house_edge import GAMES, house_edge
 from tables.engine.money import parse_cents
@@ -86,8 +87,11 @@ class Command(BaseCommand):
 def _meter(meter: str | None, wager: str | None, game: str) -> MeterConfig | None:
     if meter is None and wager is None:
         return None
-    if game != "lowball":
-        raise CommandError("--meter and --progressive-wager are for lowball only", returncode=2)
+    taking = [g.name for g in games.all_games() if g.takes_progressive]
+    if game not in taking:
+        raise CommandError(
+            f"--meter and --progressive-wager are for {' or '.join(taking)} only", returncode=2
+        )
     try:
         defaults = MeterConfig()
         meter_cents = defaults.meter_cents if meter is None else parse_cents(meter, where="--meter")

@@ -11,10 +11,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from accounting.services import ensure_usual_chips
-from tables.engine.paytables import NAMED
-from tables.engine.paytables import Game as EngineGame
-from tables.models import Game, PaytableVersion, Pit, ProgressiveMeter, Table
-from tables.roles import Role, ensure_role_groups
+from core.roles import Role, ensure_role_groups
+from tables import games
+from tables.models import PaytableVersion, Pit, ProgressiveMeter, Table
 from tables.services.meters import meter_open
 from tables.services.paytables import paytable_approve, paytable_draft
 
@@ -31,28 +30,37 @@ USERS = [
     ("count", Role.COUNT, False),
     ("count2", Role.COUNT, False),
 ]
-DEFAULT_LIMITS = {
-    Game.SECOND_CHANCE: {
-        "ante": {"min_cents": 500, "max_cents": 50000},
-        "pair_plus": {"min_cents": 100, "max_cents": 10000},
-    },
-    Game.LOWBALL: {"ante": {"min_cents": 500, "max_cents": 50000}},
-    Game.PYRAMID: {"ante": {"min_cents": 500, "max_cents": 50000}},
-}
-PAYTABLE_NAME = {Game.SECOND_CHANCE: "default", Game.LOWBALL: "1", Game.PYRAMID: "default"}
-TABLES = [("SC-1", Game.SECOND_CHANCE), ("LB-1", Game.LOWBALL), ("PY-1", Game.PYRAMID)]
+
+
+def demo_games() -> list[games.BankedGame]:
+    """The banked games with a demo table, in the registry's order."""
+    return [g for g in games.all_games() if isinstance(g, games.BankedGame) and g.demo]
+
+
+def demo_tables() -> list[tuple[str, str]]:
+    """(table name, game) of each demo table: ("SC-1", "second_chance"), ..."""
+    return [(g.demo.name, g.name) for g in demo_games() if g.demo]
+
+
+def paytable_name(game: str) -> str:
+    """The named paytable of the rules a game's demo table plays."""
+    demo = games.get(game).demo
+    assert demo is not None, f"{game} has no demo table"
+    return demo.paytable
 
 
 def approved_version(game: str, author: Any, approver: Any) -> PaytableVersion:
     """The demo's approved paytable for a game: the rules' defaults and limits."""
-    name = PAYTABLE_NAME[Game(game)]
+    definition = games.banked(game)
+    demo = definition.demo
+    assert demo is not None
+    name = demo.paytable
     existing = PaytableVersion.objects.filter(game=game, name=name, status="approved").first()
     if existing:
         return existing
-    lines = NAMED[EngineGame(game)][name].as_data()
-    draft = paytable_draft(
-        author=author, game=game, name=name, lines=lines, limits=DEFAULT_LIMITS[Game(game)]
-    )
+    lines = definition.named_paytables()[name].as_data()
+    limits = {w: dict(lim) for w, lim in demo.limits.items()}
+    draft = paytable_draft(author=author, game=game, name=name, lines=lines, limits=limits)
     return paytable_approve(version=draft, approver=approver)
 
 
@@ -90,7 +98,7 @@ class Command(BaseCommand):
             )
             if created:
                 meter_open(meter=meter, by=users["admin"], value_cents=2_500_000)
-            for name, game in TABLES:
+            for name, game in demo_tables():
                 version = approved_version(game, users["admin"], users["admin2"])
                 Table.objects.get_or_create(
                     name=name,
@@ -98,11 +106,11 @@ class Command(BaseCommand):
                         "pit": pit,
                         "game": game,
                         "paytable_version": version,
-                        "meter": meter if game == Game.LOWBALL else None,
+                        "meter": meter if games.get(game).takes_progressive else None,
                     },
                 )
         self.stdout.write(
-            "Demo floor ready: pit 'Main pit', tables SC-1, LB-1, PY-1, "
+            f"Demo floor ready: pit 'Main pit', tables {', '.join(n for n, _ in demo_tables())}, "
             "meter 'Lowball progressive'."
         )
         self.stdout.write(f"Demo logins (password '{PASSWORD}' for each):")

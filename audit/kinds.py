@@ -1,0 +1,64 @@
+"""Every kind of audit event, declared once (the search page's filter and the writers use it).
+
+A kind is `<subject>.<what happened>`; the stored event keeps the text, so a kind is never
+renamed (old events keep their meaning); a new kind is added here.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class EventKind(models.TextChoices):
+    # rounds (tables.services.rounds, tables.services.corrections)
+    ROUND_OPENED = "round.opened", "Round opened"
+    ROUND_CARDS_ENTERED = "round.cards_entered", "Cards entered"
+    ROUND_DECISION = "round.decision", "Seat decision"
+    ROUND_HOUSE_WAY = "round.house_way", "Dealer's house way"
+    ROUND_SETTLED = "round.settled", "Round settled"
+    ROUND_VOIDED = "round.voided", "Round voided"
+    ROUND_CORRECTED = "round.corrected", "Round corrected"
+    # dealers at tables
+    DEALER_SIGNED_IN = "dealer.signed_in", "Dealer signed in"
+    DEALER_SIGNED_OUT = "dealer.signed_out", "Dealer signed out"
+    # paytables, the floor, meters (services and admin)
+    PAYTABLE_DRAFTED = "paytable.drafted", "Paytable drafted"
+    PAYTABLE_APPROVED = "paytable.approved", "Paytable approved"
+    PAYTABLE_ASSIGNED = "paytable.assigned", "Paytable assigned"
+    PIT_CREATED = "pit.created", "Pit created"
+    PIT_CHANGED = "pit.changed", "Pit changed"
+    TABLE_CREATED = "table.created", "Table created"
+    TABLE_CHANGED = "table.changed", "Table changed"
+    METER_CREATED = "meter.created", "Meter created"
+    METER_CHANGED = "meter.changed", "Meter changed"
+    METER_OPENED = "meter.opened", "Meter opened"
+    METER_ROUND = "meter.round", "Meter moved by a round"
+    METER_CORRECTED = "meter.corrected", "Meter corrected"
+    # hold alerts (reports)
+    HOLD_ALERT_CREATED = "hold_alert.created", "Hold alert created"
+    HOLD_ALERT_CHANGED = "hold_alert.changed", "Hold alert changed"
+    HOLD_ALERT_ACTIVATED = "hold_alert.activated", "Hold alert switched on"
+    HOLD_ALERT_DEACTIVATED = "hold_alert.deactivated", "Hold alert switched off"
+    # accounts, sign-in, tokens (accounts)
+    ACCOUNT_CREATED = "account.created", "Account created"
+    ACCOUNT_CHANGED = "account.changed", "Account changed"
+    ACCOUNT_PASSWORD_SET = "account.password_set", "Password set"
+    ACCOUNT_ROLES_CHANGED = "account.roles_changed", "Roles changed"
+    ACCOUNT_LOCKED = "account.locked", "Account locked"
+    ACCOUNT_UNLOCKED = "account.unlocked", "Account unlocked"
+    AUTH_LOGGED_IN = "auth.logged_in", "Signed in"
+    AUTH_LOGGED_OUT = "auth.logged_out", "Signed out"
+    AUTH_LOGIN_FAILED = "auth.login_failed", "Sign-in failed"
+    AUTH_LOGIN_FAILED_UNKNOWN = "auth.login_failed_unknown", "Sign-in failed (unknown name)"
+    TOKEN_ISSUED = "token.issued", "API token issued"
+    TOKEN_REVOKED = "token.revoked", "API token revoked"
+    # refusals (audit.services.audit_refused is their only writer)
+    PERMISSION_REFUSED = "permission.refused", "Permission refused"
+    # table accounting
+    SLIP_CREATED = "slip.created", "Slip entered"
+    SLIP_SIGNED = "slip.signed", "Slip signed"
+    SLIP_VOID_REQUESTED = "slip.void_requested", "Slip void asked"
+    SLIP_VOIDED = "slip.voided", "Slip voided"
+    VARIANCE_ALERT_RAISED = "variance.alert_raised", "Variance alert raised"
+    VARIANCE_ACKNOWLEDGED = "variance.acknowledged", "Variance acknowledged"
+    CHIP_DENOMINATION_SAVED = "chip_denomination.saved", "Chip denomination saved"

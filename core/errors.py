@@ -1,0 +1,19 @@
+"""The one refusal shared by every app's services (pages, admin and API turn it into a message)."""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    """A refused request: `message` names the field, seat or card; nothing was changed.
+
+    `status` is the HTTP status the API answers with (400 invalid, 409 conflict).
+    """
+
+    def __init__(
+        self, message: str, *, field: str | None = None, code: str = "invalid", status: int = 400
+    ):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.code = code
+        self.status = status

@@ -1,0 +1,154 @@
+"""The roles, as Django groups: dealer, pit boss, admin (paytables), auditor, security
+(identity management: accounts, roles, passwords, tokens, sign-in locks), cage (issues fills,
+receives credits) and count (the soft count team: counts and signs the drop boxes). Security
+is a role of its own: an account holding it holds no other (accounts.admin enforces it), so it never
+plays, approves paytables or reads the floor."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.db import models
+
+
+class Role(models.TextChoices):
+    DEALER = "dealer", "Dealer"
+    PIT_BOSS = "pit_boss", "Pit boss"
+    ADMIN = "admin", "Admin"
+    AUDITOR = "auditor", "Auditor"
+    SECURITY = "security", "Security"
+    CAGE = "cage", "Cage"
+    COUNT = "count", "Count team"
+
+
+def has_role(user: AbstractBaseUser | AnonymousUser | None, role: Role) -> bool:
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    cache = getattr(user, "_role_names", None)
+    if cache is None:
+        cache = set(user.groups.values_list("name", flat=True))  # type: ignore[union-attr]
+        user._role_names = cache  # type: ignore[union-attr]
+    return role.value in cache
+
+
+def has_any_role(user: AbstractBaseUser | AnonymousUser | None, roles: Iterable[Role]) -> bool:
+    return any(has_role(user, role) for role in roles)
+
+
+# The role sets, declared once: pages, admin, API and services all check these.
+FLOOR_ROLES: tuple[Role, ...] = (Role.DEALER, Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR)
+OVERSIGHT: tuple[Role, ...] = (Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR)  # read every table
+RECORD_READERS: tuple[Role, ...] = (Role.PIT_BOSS, Role.AUDITOR)  # the audit trail, reports
+DEALERS: tuple[Role, ...] = (Role.DEALER,)
+PIT_BOSSES: tuple[Role, ...] = (Role.PIT_BOSS,)
+ADMINS: tuple[Role, ...] = (Role.ADMIN,)
+SECURITY: tuple[Role, ...] = (Role.SECURITY,)
+# Table accounting (docs/accounting.md): the cage and the count team work on slips and read
+# the tables, nothing else of the floor; the slip desk is theirs and the pit boss's (auditors
+# read it); the reconciliation is read like the reports.
+ACCOUNTING_ROLES: tuple[Role, ...] = (Role.CAGE, Role.COUNT)
+TABLE_READERS: tuple[Role, ...] = FLOOR_ROLES + ACCOUNTING_ROLES
+SLIP_DESK: tuple[Role, ...] = (Role.PIT_BOSS, Role.CAGE, Role.COUNT, Role.AUDITOR)
+# Who may sign in to the Django admin at all (each then sees what their permissions allow).
+ADMIN_SITE: tuple[Role, ...] = (Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR, Role.SECURITY)
+
+
+def role_names(roles: Iterable[Role]) -> str:
+    """`(PIT_BOSS, AUDITOR)` -> `"pit boss or auditor"` (for refusal messages)."""
+    names = [str(r.label).lower() for r in roles]
+    if not names:
+        return "nobody"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def require(
+    user: AbstractBaseUser | AnonymousUser | None,
+    roles: Iterable[Role],
+    action: str,
+    *,
+    message: str | None = None,
+) -> None:
+    """The one role check: PermissionDenied ("only a pit boss may void a round") unless `user`
+    holds one of `roles`. Pages, admin, API and services call it; the refusal is recorded in
+    the audit trail by whoever answers the request (`audit.services.audit_refused`)."""
+    roles = tuple(roles)
+    if not has_any_role(user, roles):
+        raise PermissionDenied(message or f"only a {role_names(roles)} may {action}")
+
+
+def roles_of(user: AbstractBaseUser | AnonymousUser | None) -> list[str]:
+    return [r.value for r in Role if has_role(user, r)]
+
+
+_VIEW = ("view",)
+_EDIT = ("view", "change", "add")
+_FLOOR_VIEW = {
+    m: _VIEW
+    for m in (
+        "pit",
+        "table",
+        "round",
+        "settlementline",
+        "progressivemeter",
+        "meterentry",
+        "paytableversion",
+        "dealersession",
+    )
+}
+_ACCOUNTING_VIEW = {
+    m: _VIEW for m in ("chipdenomination", "slip", "slipsignature", "slipvoid", "variancealert")
+}
+# Model permissions each role's group holds (the Django admin uses them).
+ROLE_PERMISSIONS: dict[Role, dict[str, dict[str, tuple[str, ...]]]] = {
+    Role.DEALER: {},
+    Role.PIT_BOSS: {"tables": _FLOOR_VIEW, "accounting": _ACCOUNTING_VIEW},
+    Role.ADMIN: {
+        "tables": {
+            **_FLOOR_VIEW,
+            "pit": _EDIT,
+            "table": _EDIT,
+            "paytableversion": _EDIT,
+            "progressivemeter": _EDIT,
+            "meterentry": ("view", "add"),
+        },
+        "accounting": {**_ACCOUNTING_VIEW, "chipdenomination": _EDIT},
+    },
+    Role.AUDITOR: {
+        "tables": _FLOOR_VIEW,
+        "audit": {"auditevent": _VIEW},
+        "accounting": _ACCOUNTING_VIEW,
+    },
+    Role.SECURITY: {
+        "auth": {"user": _EDIT, "group": _VIEW},
+        "authtoken": {"tokenproxy": ("view", "delete")},
+        "accounts": {"accountlock": ("view", "change")},
+    },
+    # The cage and the count team work on their own pages (/accounting/), not in the admin.
+    Role.CAGE: {},
+    Role.COUNT: {},
+}
+
+
+def ensure_role_groups(group_model: Any = None, permission_model: Any = None) -> None:
+    """Create the role groups with exactly their permissions (idempotent; the migrations and
+    seed_demo call it, so a flushed test database gets them back). A permission whose app is
+    not migrated yet is skipped; the later migration that calls this again adds it."""
+    if group_model is None or permission_model is None:
+        from django.contrib.auth.models import Group, Permission
+
+        group_model, permission_model = Group, Permission
+    for role, apps_perms in ROLE_PERMISSIONS.items():
+        group, _ = group_model.objects.get_or_create(name=role.value)
+        wanted = []
+        for app_label, perms in apps_perms.items():
+            for model, actions in perms.items():
+                for action in actions:
+                    permission = permission_model.objects.filter(
+                        content_type__app_label=app_label, codename=f"{action}_{model}"
+                    ).first()
+                    if permission is not None:
+                        wanted.append(permission)
+        group.permissions.set(wanted)

@@ -1,0 +1,166 @@
+"""Reads for the pit-boss dashboard: the floor at a glance and the chart series.
+
+Win and hold come from the hold summaries (`report_selectors.hold_rows`), the same figures as
+the reports and the CSV exports. A (day, table) marked stale in the range read is rebuilt
+first, synchronously: a rebuild is a handful of aggregate queries over one table's day, and
+marks are rare (the worker clears them within seconds; they pile up only with the broker
+down). A rebuild that fails (e.g. racing the worker's) leaves the table shown as "updating".
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.db import DatabaseError
+from django.db.models import Count
+
+from tables.models import DealerSession, Round, Table
+
+from .alerts import applicable_rule, breach
+from .models import HoldAlertRule, StaleReport
+from .reporting import hold_percent, rebuild
+from .selectors import FIGURES, hold_rows
+
+log = logging.getLogger(__name__)
+
+PACE_WINDOW = timedelta(hours=1)
+CHART_DAYS = 30
+
+
+def refresh_stale(start: date, end: date) -> set[tuple[date, int]]:
+    """Rebuild the stale (day, table) reports from `start` to `end`; the marks still stale."""
+    still_stale = set()
+    marks = StaleReport.objects.filter(gaming_day__gte=start, gaming_day__lte=end)
+    for day, table_id in marks.values_list("gaming_day", "table_id"):
+        try:
+            rebuild(day, table_id)
+        except DatabaseError as exc:  # e.g. the worker rebuilding the same report right now
+            log.warning("hold report for %s table %s not rebuilt: %s", day, table_id, exc)
+            still_stale.add((day, table_id))
+    return still_stale
+
+
+@dataclass
+class FloorTable:
+    table: Table
+    dealer: str
+    rounds_last_hour: int
+    rounds: int
+    handle_cents: int
+    win_cents: int
+    hold_percent: Decimal | None
+    rule: HoldAlertRule | None
+    alert: str | None  # "low" or "high" when the hold left the rule's band
+    updating: bool
+
+
+@dataclass
+class Floor:
+    gaming_day: date
+    now: datetime
+    tables: list[FloorTable] = field(default_factory=list)
+
+    @property
+    def total(self) -> dict[str, Any]:
+        handle = sum(t.handle_cents for t in self.tables)
+        win = sum(t.win_cents for t in self.tables)
+        return {
+            "open": sum(1 for t in self.tables if t.table.is_open),
+            "rounds_last_hour": sum(t.rounds_last_hour for t in self.tables),
+            "rounds": sum(t.rounds for t in self.tables),
+            "handle_cents": handle,
+            "win_cents": win,
+            "hold_percent": hold_percent(win, handle),
+            "alerts": sum(1 for t in self.tables if t.alert),
+        }
+
+
+def floor_status(*, now: datetime, gaming_day: date) -> Floor:
+    """Every table: open or closed, the dealer signed in, rounds settled in the last hour, and
+    the gaming day's rounds, handle, win and hold % with the alert its rule raises."""
+    still_stale = refresh_stale(gaming_day, gaming_day)
+    dealers = {
+        s.table_id: s.dealer.get_username()
+        for s in DealerSession.objects.filter(ended_at__isnull=True).select_related("dealer")
+    }
+    pace = dict(
+        Round.objects.filter(
+            # Settled in the last hour, so of today's or yesterday's gaming day: the day narrows
+            # the search to an index (and leaves out corrections of older days, not play).
+            gaming_day__gte=gaming_day - timedelta(days=1),
+            status=Round.Status.SETTLED,
+            settled_at__gt=now - PACE_WINDOW,
+            settled_at__lte=now,
+        )
+        .values_list("table_id")
+        .annotate(n=Count("id"))
+        .values_list("table_id", "n")
+    )
+    figures: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(FIGURES, 0))
+    for row in hold_rows(start=gaming_day, end=gaming_day, by="table"):
+        for f in FIGURES:  # one row per (table, game): a table that changed game adds up
+            figures[row["table__name"]][f] += row[f] or 0
+    rules = list(HoldAlertRule.objects.filter(is_active=True))
+    floor = Floor(gaming_day=gaming_day, now=now)
+    for table in Table.objects.select_related("pit").order_by("pit__name", "name"):
+        day = figures[table.name]
+        hold = hold_percent(day["win_cents"], day["handle_cents"])
+        rule = applicable_rule(table, rules)
+        floor.tables.append(
+            FloorTable(
+                table=table,
+                dealer=dealers.get(table.pk, ""),
+                rounds_last_hour=pace.get(table.pk, 0),
+                rounds=day["rounds"],
+                handle_cents=day["handle_cents"],
+                win_cents=day["win_cents"],
+                hold_percent=hold,
+                rule=rule,
+                alert=breach(rule, hold_percent=hold, handle_cents=day["handle_cents"]),
+                updating=(gaming_day, table.pk) in still_stale,
+            )
+        )
+    return floor
+
+
+def _hold(value: Decimal | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def chart_series(*, start: date, end: date) -> dict[str, Any]:
+    """Hold % and win by table from `start` to `end`, and by gaming day for the 30 days to
+    `end` (every day; null on a day without play). Win in integer cents, hold % as a decimal
+    string (null without handle): the browser makes numbers only to plot them."""
+    first_day = end - timedelta(days=CHART_DAYS - 1)
+    refresh_stale(min(start, first_day), end)
+    by_name: dict[str, dict[str, int]] = defaultdict(lambda: {"win_cents": 0, "handle_cents": 0})
+    for row in hold_rows(start=start, end=end, by="table"):
+        by_name[row["table__name"]]["win_cents"] += row["win_cents"] or 0
+        by_name[row["table__name"]]["handle_cents"] += row["handle_cents"] or 0
+    names = list(Table.objects.order_by("name").values_list("name", flat=True))
+    by_day = {r["gaming_day"]: r for r in hold_rows(start=first_day, end=end, by="gaming_day")}
+    days = [first_day + timedelta(days=n) for n in range(CHART_DAYS)]
+    return {
+        "start": start.isoformat(),
+        "end": end.isoformat(),
+        "by_table": {
+            "labels": names,
+            "hold_percent": [
+                _hold(hold_percent(by_name[n]["win_cents"], by_name[n]["handle_cents"]))
+                for n in names
+            ],
+            "win_cents": [by_name[n]["win_cents"] for n in names],
+        },
+        "by_day": {
+            "labels": [d.isoformat() for d in days],
+            "hold_percent": [
+                _hold(by_day[d]["hold_percent"]) if d in by_day else None for d in days
+            ],
+            "win_cents": [by_day[d]["win_cents"] if d in by_day else None for d in days],
+        },
+    }

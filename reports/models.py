@@ -1,0 +1,94 @@
+"""Hold reports and alerts: derived figures rebuilt from the rounds, the (day, table) pairs
+waiting for a rebuild, and the pit boss's hold alert rules.
+
+These tables were made by the audit app (their names keep its prefix); they moved here, above
+the round services, without their data being copied (migration 0001 only takes over Django's
+record of them).
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class HoldSummary(models.Model):
+    """Derived figures (rebuilt from the rounds by `reports.reporting`, never edited by hand) for
+    one gaming day, table, paytable version, dealer and shift."""
+
+    gaming_day = models.DateField()
+    table = models.ForeignKey(
+        "tables.Table", on_delete=models.PROTECT, related_name="hold_summaries"
+    )
+    game = models.CharField(max_length=20)
+    paytable_version = models.ForeignKey("tables.PaytableVersion", on_delete=models.PROTECT)
+    dealer = models.ForeignKey("auth.User", on_delete=models.PROTECT)
+    shift = models.CharField(max_length=5)
+    rounds = models.IntegerField(default=0)
+    hands = models.IntegerField(default=0)
+    handle_cents = models.BigIntegerField(default=0)
+    handle_by_wager = models.JSONField(default=dict)
+    win_cents = models.BigIntegerField(default=0)
+    progressive_contributions_cents = models.BigIntegerField(default=0)
+    jackpots_paid_cents = models.BigIntegerField(default=0)
+    voids = models.IntegerField(default=0)
+    voided_handle_cents = models.BigIntegerField(default=0)
+    corrections = models.IntegerField(default=0)
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "audit_holdsummary"  # made by the audit app; moved here, data kept
+        ordering = ["gaming_day", "table"]
+        indexes = [models.Index(fields=["gaming_day", "table"], name="hold_day_table")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["gaming_day", "table", "paytable_version", "dealer", "shift"],
+                name="hold_summary_key",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.gaming_day} {self.table} {self.shift}"
+
+
+class StaleReport(models.Model):
+    """A (gaming day, table) whose summaries must be rebuilt: written in the same transaction as
+    the round that changed it, cleared only by a rebuild that saw every change before it. If the
+    broker is down the mark waits for the periodic catch-up job."""
+
+    gaming_day = models.DateField()
+    table = models.ForeignKey("tables.Table", on_delete=models.CASCADE)
+    version = models.BigIntegerField(default=1)
+    marked_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "audit_stalereport"
+        constraints = [
+            models.UniqueConstraint(fields=["gaming_day", "table"], name="stale_report_key")
+        ]
+
+    def __str__(self) -> str:
+        return f"stale {self.gaming_day} {self.table}"
+
+
+class HoldAlertRule(models.Model):
+    """Alert when a table's (or a game's) hold for the gaming day leaves the band."""
+
+    table = models.ForeignKey("tables.Table", on_delete=models.CASCADE, null=True, blank=True)
+    game = models.CharField(max_length=20, blank=True)
+    min_hold_percent = models.DecimalField(max_digits=6, decimal_places=2)
+    max_hold_percent = models.DecimalField(max_digits=6, decimal_places=2)
+    min_handle_cents = models.BigIntegerField(default=0, help_text="ignore days with less handle")
+    is_active = models.BooleanField(default=True)
+
+    class Meta:
+        db_table = "audit_holdalertrule"
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(min_hold_percent__lt=models.F("max_hold_percent")),
+                name="alert_band_ordered",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        scope = self.table or self.game or "every table"
+        return f"{scope}: {self.min_hold_percent}% to {self.max_hold_percent}%"

@@ -1,0 +1,171 @@
+"""Hold reports: what the tables kept of what was wagered.
+
+Summaries are derived data, rebuilt from the rounds for one (gaming day, table) at a time by
+`rebuild` — so a re-run, a duplicate delivery or a retry after a killed worker changes
+nothing. A settled, voided or corrected round marks its (day, table) stale in its own
+transaction (`mark_stale`) and asks Celery for a rebuild once committed; if the broker is down
+the mark stays and the periodic catch-up job rebuilds it later.
+
+Figures: handle = every stake settled (ante, raise, bonus, pair plus, progressive...); win =
+the house's win (minus the players' net); hold % = win / handle. Voided rounds leave handle
+and win and are counted as voids; a correction counts on the day of the round it corrects.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, F, Q, Sum
+from django.utils import timezone
+
+from casino.enqueue import enqueue
+from tables.models import MeterEntry, Round, SettlementLine, Table
+
+from .models import HoldSummary, StaleReport
+from .tasks import refresh_hold_report
+
+log = logging.getLogger(__name__)
+
+
+def mark_stale(round_: Round) -> None:
+    """Within the round's transaction: its (day, table) report must be rebuilt."""
+    if round_.gaming_day is None:
+        return
+    day, table_id = round_.gaming_day, round_.table_id
+    updated = StaleReport.objects.filter(gaming_day=day, table_id=table_id).update(
+        version=F("version") + 1
+    )
+    if not updated:
+        StaleReport.objects.get_or_create(gaming_day=day, table_id=table_id)
+    transaction.on_commit(lambda: request_rebuild(day, table_id))
+
+
+def request_rebuild(day: date, table_id: int) -> None:
+    """Send the rebuild to the workers; with the broker down, the stale mark waits."""
+    # At most about CELERY_ENQUEUE_TIMEOUT (100 ms) when the broker is down.
+    enqueue(refresh_hold_report, day.isoformat(), table_id)
+
+
+def hold_percent(win_cents: int, handle_cents: int) -> Decimal | None:
+    if not handle_cents:
+        return None
+    return (Decimal(win_cents) * 100 / Decimal(handle_cents)).quantize(Decimal("0.01"))
+
+
+Key = tuple[int, int, str]  # paytable version, dealer, shift
+
+
+@transaction.atomic
+def rebuild(day: date, table_id: int) -> int:
+    """Rebuild the (day, table) summaries from the rounds; returns how many rows were written."""
+    # One rebuild of a table at a time (two at once would race on the summary key).
+    Table.objects.select_for_update().filter(pk=table_id).first()
+    mark = StaleReport.objects.select_for_update().filter(gaming_day=day, table_id=table_id).first()
+    seen_version = mark.version if mark else None
+    rounds = Round.objects.filter(gaming_day=day, table_id=table_id).exclude(
+        status=Round.Status.OPEN
+    )
+    rows: dict[Key, dict[str, Any]] = defaultdict(
+        lambda: {
+            "rounds": 0,
+            "hands": 0,
+            "handle_cents": 0,
+            "handle_by_wager": {},
+            "win_cents": 0,
+            "progressive_contributions_cents": 0,
+            "jackpots_paid_cents": 0,
+            "voids": 0,
+            "voided_handle_cents": 0,
+            "corrections": 0,
+        }
+    )
+    game = ""
+    for r in rounds.values("paytable_version", "dealer", "shift", "status", "game").annotate(
+        n=Count("id"),
+        handle=Sum("handle_cents"),
+        net=Sum("players_net_cents"),
+        corrections=Count("id", filter=Q(corrects__isnull=False)),
+    ):
+        game = r["game"]
+        row = rows[(r["paytable_version"], r["dealer"], r["shift"])]
+        if r["status"] == Round.Status.SETTLED:
+            row["rounds"] += r["n"]
+            row["handle_cents"] += r["handle"] or 0
+            row["win_cents"] += -(r["net"] or 0)
+            row["corrections"] += r["corrections"]
+        else:
+            row["voids"] += r["n"]
+            row["voided_handle_cents"] += r["handle"] or 0
+    settled_lines = SettlementLine.objects.filter(
+        round__gaming_day=day, round__table_id=table_id, round__status=Round.Status.SETTLED
+    )
+    for line in settled_lines.values(
+        "round__paytable_version", "round__dealer", "round__shift", "wager"
+    ).annotate(
+        stake=Sum("stake_cents"),
+        n=Count("id"),
+        jackpot=Sum(F("net_cents") + F("stake_cents"), filter=Q(award="jackpot")),
+    ):
+        row = rows[(line["round__paytable_version"], line["round__dealer"], line["round__shift"])]
+        row["handle_by_wager"][line["wager"]] = line["stake"]
+        if line["wager"] == "ante":
+            row["hands"] += line["n"]
+        row["jackpots_paid_cents"] += line["jackpot"] or 0
+    for entry in (
+        MeterEntry.objects.filter(
+            round__gaming_day=day, round__table_id=table_id, kind=MeterEntry.Kind.CONTRIBUTION
+        )
+        .values("round__paytable_version", "round__dealer", "round__shift")
+        .annotate(total=Sum("amount_cents"))
+    ):
+        rows[(entry["round__paytable_version"], entry["round__dealer"], entry["round__shift"])][
+            "progressive_contributions_cents"
+        ] += entry["total"]
+    now = timezone.now()
+    HoldSummary.objects.filter(gaming_day=day, table_id=table_id).delete()
+    HoldSummary.objects.bulk_create(
+        [
+            HoldSummary(
+                gaming_day=day,
+                table_id=table_id,
+                game=game,
+                paytable_version_id=version,
+                dealer_id=dealer,
+                shift=shift,
+                computed_at=now,
+                **figures,
+            )
+            for (version, dealer, shift), figures in rows.items()
+        ]
+    )
+    if mark is not None:
+        StaleReport.objects.filter(pk=mark.pk, version=seen_version).delete()
+    return len(rows)
+
+
+def rebuild_stale() -> int:
+    """Rebuild every stale (day, table); returns how many were rebuilt."""
+    done = 0
+    for day, table_id in StaleReport.objects.values_list("gaming_day", "table_id"):
+        rebuild(day, table_id)
+        done += 1
+    return done
+
+
+def rebuild_day(day: date) -> int:
+    """Rebuild every table's summaries for a gaming day (the closed-day job, idempotent)."""
+    tables = set(
+        Round.objects.filter(gaming_day=day)
+        .order_by()
+        .values_list("table_id", flat=True)
+        .distinct()
+    )
+    tables |= set(HoldSummary.objects.filter(gaming_day=day).values_list("table_id", flat=True))
+    for table_id in sorted(tables):
+        rebuild(day, table_id)
+    return len(tables)

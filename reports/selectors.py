@@ -1,0 +1,153 @@
+"""Reads of the hold reports, by any grouping over a range of gaming days (the dashboard, the
+CSV exports and `manage.py hold_report` all read these)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+from typing import Any
+
+from django.db.models import BigIntegerField, Count, Q, QuerySet, Sum
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
+
+from audit.selectors import search_events
+from tables import games
+from tables.models import Round, Table
+
+from .models import HoldSummary
+from .reporting import hold_percent
+
+GROUPS = {
+    "table": ["table__name", "game"],
+    "game": ["game"],
+    "paytable_version": [
+        "paytable_version",
+        "paytable_version__name",
+        "paytable_version__version",
+        "game",
+    ],
+    "dealer": ["dealer__username"],
+    "shift": ["shift"],
+    "gaming_day": ["gaming_day"],
+}
+FIGURES = [
+    "rounds",
+    "hands",
+    "handle_cents",
+    "win_cents",
+    "progressive_contributions_cents",
+    "jackpots_paid_cents",
+    "voids",
+    "voided_handle_cents",
+    "corrections",
+]
+
+
+def hold_rows(
+    *, start: date, end: date, by: str = "table", table: str | None = None, game: str | None = None
+) -> list[dict[str, Any]]:
+    """Summed figures from `start` to `end` (inclusive) grouped `by` one of GROUPS, with hold %."""
+    qs = HoldSummary.objects.filter(gaming_day__gte=start, gaming_day__lte=end)
+    if table:
+        qs = qs.filter(table__name=table)
+    if game:
+        qs = qs.filter(game=game)
+    fields = GROUPS[by]
+    # The wagers' handle is summed in the same SQL aggregate (reading every summary's JSON back
+    # into Python grew with the range: about 0.8 s for a year of a busy floor).
+    wagers = games.report_wagers()  # every wager a settlement line can name (each game's)
+    per_wager = {
+        f"_w_{w}": Sum(Cast(KT(f"handle_by_wager__{w}"), BigIntegerField())) for w in wagers
+    }
+    rows = list(
+        qs.values(*fields).annotate(**{f: Sum(f) for f in FIGURES}, **per_wager).order_by(*fields)
+    )
+    for row in rows:
+        row["hold_percent"] = hold_percent(row["win_cents"], row["handle_cents"])
+        row["handle_by_wager"] = {
+            w: row.pop(f"_w_{w}") for w in wagers if row.get(f"_w_{w}") is not None
+        }
+        for w in wagers:
+            row.pop(f"_w_{w}", None)
+    return rows
+
+
+def totals(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    total = {f: 0 for f in FIGURES}
+    for row in rows:
+        for f in FIGURES:
+            total[f] += row[f] or 0
+    total["hold_percent"] = hold_percent(total["win_cents"], total["handle_cents"])
+    return total
+
+
+def periods(day: date) -> dict[str, tuple[date, date]]:
+    """The day, month to date and year to date ending on `day`."""
+    return {
+        "day": (day, day),
+        "mtd": (day.replace(day=1), day),
+        "ytd": (day.replace(month=1, day=1), day),
+    }
+
+
+def round_replay(round_: Round) -> dict[str, Any]:
+    """Everything the record holds on a round, in order: each event, the lines, the links."""
+    events = list(search_events(round_id=round_.pk))
+    return {
+        "round": round_,
+        "events": events,
+        "lines": list(round_.lines.order_by("seat", "id")),
+        "corrections": list(round_.corrections.all()),
+        "corrects": round_.corrects,
+    }
+
+
+# --- a table's rounds (the dashboard's round list) ----------------------------------------
+
+
+def table_rounds_of(table: Table, day: date) -> QuerySet[Round]:
+    """A table's rounds on a gaming day, newest first (their big JSON left for the record)."""
+    return (
+        Round.objects.filter(table=table, gaming_day=day)
+        .select_related("dealer", "corrects")
+        .defer(
+            "entry",
+            "settlement",
+            "house_way",
+            "corrects__entry",
+            "corrects__settlement",
+            "corrects__house_way",
+        )
+        .order_by("-number")
+    )
+
+
+def round_sums(rounds: QuerySet[Round]) -> dict[str, Any]:
+    """Settled rounds, voids, handle and the players' net of a set of rounds."""
+    return rounds.aggregate(
+        rounds=Count("id", filter=Q(status=Round.Status.SETTLED)),
+        voids=Count("id", filter=Q(status=Round.Status.VOIDED)),
+        handle=Sum("handle_cents", filter=Q(status=Round.Status.SETTLED)),
+        net=Sum("players_net_cents", filter=Q(status=Round.Status.SETTLED)),
+    )
+
+
+def open_rounds_at(table: Table) -> list[Round]:
+    return list(
+        Round.objects.filter(table=table, status=Round.Status.OPEN).select_related("dealer")
+    )
+
+
+def latest_rounds(count: int = 20) -> QuerySet[Round]:
+    """The newest rounds on the floor (the trail page's shortcuts)."""
+    return Round.objects.select_related("table")[:count]
+
+
+def round_for_record(pk: int) -> Round | None:
+    """One round with what its record page shows of it."""
+    return (
+        Round.objects.select_related("table", "dealer", "paytable_version", "voided_by", "corrects")
+        .filter(pk=pk)
+        .first()
+    )

@@ -1,0 +1,46 @@
+"""Celery tasks of the hold reports: thin, idempotent, bounded retries and time limits, acked
+late so that a job whose worker dies is delivered again.
+
+The reports' services import these tasks at module level to send them; a task imports the
+service it calls inside its function, so the two modules never import each other at load.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from celery import shared_task
+
+from audit.tasks import TASK_OPTIONS
+
+
+@shared_task(**TASK_OPTIONS)
+def refresh_hold_report(self, day: str, table_id: int) -> int:  # type: ignore[no-untyped-def]
+    """Rebuild one (gaming day, table) report from its rounds."""
+    from .reporting import rebuild
+
+    try:
+        return rebuild(date.fromisoformat(day), table_id)
+    except Exception as exc:
+        raise self.retry(exc=exc) from exc
+
+
+@shared_task(**TASK_OPTIONS)
+def refresh_stale_reports(self) -> int:  # type: ignore[no-untyped-def]
+    """Catch up every report marked stale (e.g. while the broker was down)."""
+    from .reporting import rebuild_stale
+
+    return rebuild_stale()
+
+
+@shared_task(**TASK_OPTIONS)
+def recompute_closed_days(self, days: int = 2) -> int:  # type: ignore[no-untyped-def]
+    """Rebuild the last closed gaming days (yesterday and before) for every table."""
+    from django.utils import timezone
+
+    from tables.gaming_day import gaming_day_of
+
+    from .reporting import rebuild_day
+
+    today = gaming_day_of(timezone.now())
+    return sum(rebuild_day(today - timedelta(days=n)) for n in range(1, days + 1))

@@ -1,0 +1,202 @@
+"""The auditor's pages: search the trail, replay a round, export CSV. Pit bosses read them too
+and void or correct a settled round from its record."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, time
+from typing import Any
+
+from defusedcsv import csv
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
+from rest_framework.exceptions import ValidationError
+
+from accounts.parsers import check_json, loads
+from audit.chain import HASHED_FIELDS
+from audit.selectors import search_events
+from core.errors import ServiceError
+from core.roles import (
+    RECORD_READERS,
+    Role,
+    has_role,
+    require,
+)
+from tables.models import Round
+from tables.services.corrections import round_correct, round_void
+
+from .selectors import latest_rounds, round_for_record, round_replay
+
+CSV_FIELDS = [*HASHED_FIELDS, "hash"]  # every field the chain covers, then the hash
+
+
+def _require_reader(request: HttpRequest) -> None:
+    require(
+        request.user,
+        RECORD_READERS,
+        "read the audit trail",
+        message="only auditors and pit bosses read the audit trail",
+    )
+
+
+class BadFilter(ValueError):
+    """A search filter that is not a date or time (the message names it)."""
+
+
+def _when(value: str, field: str, *, end: bool = False) -> datetime | None:
+    value = (value or "").strip()
+    if not value:
+        return None
+    try:
+        parsed = parse_datetime(value)
+        if parsed is None:
+            day = parse_date(value)
+            if day is None:
+                raise ValueError("not a date")
+            parsed = datetime.combine(day, time.max if end else time.min)
+    except ValueError:
+        raise BadFilter(
+            f"{field}: {value!r} is not a date (YYYY-MM-DD) or time (YYYY-MM-DD HH:MM)"
+        ) from None
+    return timezone.make_aware(parsed) if timezone.is_naive(parsed) else parsed
+
+
+def _filters(request: HttpRequest) -> dict[str, Any]:
+    q = request.GET
+    return {
+        "table": q.get("table", ""),
+        "user": q.get("user", ""),
+        "kind": q.get("kind", ""),
+        "since": _when(q.get("since", ""), "since"),
+        "until": _when(q.get("until", ""), "until", end=True),
+    }
+
+
+def _bad_filter(err: BadFilter) -> HttpResponse:
+    return HttpResponse(str(err), status=400, content_type="text/plain; charset=utf-8")
+
+
+@login_required
+def events(request: HttpRequest) -> HttpResponse:
+    _require_reader(request)
+    try:
+        filters = _filters(request)
+    except BadFilter as err:
+        return _bad_filter(err)
+    page = Paginator(search_events(**filters).reverse(), 50).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "audit/events.html",
+        {
+            "page": page,
+            "q": request.GET,
+            "query": query.urlencode(),
+            "rounds": latest_rounds(20),
+        },
+    )
+
+
+class _Echo:
+    def write(self, value: str) -> str:
+        return value
+
+
+@login_required
+def events_csv(request: HttpRequest) -> HttpResponse:
+    """The events as CSV. A cell starting like a spreadsheet formula (= + - @) is written with
+    a leading apostrophe (defusedcsv), so opening the export never runs it; remove it before
+    re-hashing such a field."""
+    _require_reader(request)
+    try:
+        filters = _filters(request)
+    except BadFilter as err:
+        return _bad_filter(err)
+    writer = csv.writer(_Echo())
+
+    def rows() -> Any:
+        yield writer.writerow(CSV_FIELDS)
+        for ev in search_events(**filters).iterator(chunk_size=2000):
+            yield writer.writerow(
+                [
+                    ev.seq,
+                    ev.at.isoformat(),
+                    ev.actor_id or "",
+                    ev.actor_name,
+                    ev.kind,
+                    ev.object_type,
+                    ev.object_id,
+                    ev.table_name,
+                    json.dumps(ev.data, sort_keys=True),
+                    ev.prev_hash,
+                    ev.hash,
+                ]
+            )
+
+    response = StreamingHttpResponse(rows(), content_type="text/csv")
+    response["Content-Disposition"] = 'attachment; filename="audit-events.csv"'
+    return response
+
+
+@login_required
+def round_record(request: HttpRequest, pk: int) -> HttpResponse:
+    _require_reader(request)
+    round_ = round_for_record(pk)
+    if round_ is None:
+        raise Http404("no such round")
+    context = round_replay(round_)
+    context["can_void"] = (
+        has_role(request.user, Role.PIT_BOSS) and round_.status == Round.Status.SETTLED
+    )
+    context["can_correct"] = (
+        has_role(request.user, Role.PIT_BOSS)
+        and round_.status == Round.Status.VOIDED
+        and not context["corrections"]
+    )
+    entry = {k: v for k, v in round_.entry.items() if k not in ("decided", "dealer_done")}
+    context["correction_json"] = request.POST.get("entry") or json.dumps(entry, indent=2)
+    context["entry_json"] = json.dumps(entry, indent=2)
+    return render(request, "audit/round.html", context)
+
+
+@login_required
+def round_void_view(request: HttpRequest, pk: int) -> HttpResponse:
+    if request.method != "POST":
+        return redirect("audit:round", pk=pk)
+    round_ = get_object_or_404(Round, pk=pk)
+    try:
+        round_void(round=round_, by=request.user, reason=request.POST.get("reason", ""))
+        messages.success(request, f"Round {round_} voided.")
+    except ServiceError as err:
+        messages.error(request, err.message)
+    return redirect("audit:round", pk=pk)
+
+
+@login_required
+def round_correct_view(request: HttpRequest, pk: int) -> HttpResponse:
+    round_ = get_object_or_404(Round, pk=pk)
+    if request.method != "POST":
+        return redirect("audit:round", pk=pk)
+    try:
+        data = loads(request.POST.get("entry", ""))
+    except ValueError:
+        messages.error(request, "The corrected round is not valid JSON.")
+        return round_record(request, pk)
+    try:
+        check_json(data)
+    except ValidationError as err:
+        messages.error(request, f"The corrected round is refused: {err.detail}")
+        return round_record(request, pk)
+    try:
+        corrected = round_correct(voided=round_, by=request.user, entry=data)
+    except ServiceError as err:
+        messages.error(request, err.message)
+        return round_record(request, pk)
+    messages.success(request, f"Correction {corrected} settled.")
+    return redirect("audit:round", pk=corrected.pk)

@@ -1,0 +1,24 @@
+from django.urls import path
+
+from . import dashboard
+from . import trail as views
+
+app_name = "audit"
+
+urlpatterns = [
+    path("", views.events, name="events"),
+    path("events.csv", views.events_csv, name="events_csv"),
+    path("rounds/<int:pk>/", views.round_record, name="round"),
+    path("rounds/<int:pk>/void/", views.round_void_view, name="round_void"),
+    path("rounds/<int:pk>/correct/", views.round_correct_view, name="round_correct"),
+    path("dashboard/", dashboard.dashboard, name="dashboard"),
+    path("dashboard/floor/", dashboard.floor_partial, name="dashboard_floor"),
+    path("dashboard/charts.json", dashboard.dashboard_charts, name="dashboard_charts"),
+    path("reports/", dashboard.reports, name="reports"),
+    path("reports.csv", dashboard.reports_csv, name="reports_csv"),
+    path("tables/<int:pk>/rounds/", dashboard.table_rounds, name="table_rounds"),
+    path("tables/<int:pk>/rounds.csv", dashboard.table_rounds_csv, name="table_rounds_csv"),
+    path("alerts/", dashboard.alerts, name="alerts"),
+    path("alerts/<int:pk>/", dashboard.alert_edit, name="alert_edit"),
+    path("alerts/<int:pk>/active/", dashboard.alert_toggle, name="alert_toggle"),
+]

@@ -1,0 +1,276 @@
+"""How the tablet shows cards, money, hands and a settlement to the dealer.
+
+Pure presentation of what the engine and the services return: nothing here decides a result.
+Amounts arrive as the contract's decimal strings ("10.00") and leave as dollars ("$10.00").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+
+from core.money import dollars
+from tables.engine.cards import parse_card
+from tables.engine.errors import EngineError
+
+SUIT_SYMBOL = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+SUIT_NAME = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
+GRID_SUITS = ("s", "h", "c", "d")  # black, red, black, red: neighbouring rows differ in colour
+GRID_RANKS = "AKQJT98765432"
+
+WAGER_LABEL = {
+    "ante": "Ante",
+    "pair_plus": "Pair Plus",
+    "raise": "Raise",
+    "mulligan_pair_plus": "Mulligan Pair Plus",
+    "bonus": "Bonus",
+    "progressive": "Progressive",
+}
+RESULT_LABEL = {"win": "Win", "lose": "Lose", "push": "Push"}
+AWARD_LABEL = {
+    "jackpot": "jackpot",
+    "one_colour": "4-2-A one colour",
+    "two_colour": "4-2-A two colours",
+    "four_high": "4 high",
+    "five_high": "5 high",
+}
+HAND_LABEL = {
+    "straight_flush": "Straight flush",
+    "three_of_a_kind": "Three of a kind",
+    "straight": "Straight",
+    "flush": "Flush",
+    "pair": "Pair",
+    "high_card": "High card",
+    "a24_one_colour": "4-2-A one colour",
+    "a24_two_colour": "4-2-A two colours",
+    "a34": "4-3-A",
+    "five_high": "5 high",
+    "six_high": "6 high",
+    "seven_high": "7 high",
+}
+PLURAL = {"A": "aces", "K": "kings", "Q": "queens", "J": "jacks"}
+RANK_WORD = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack", "T": "10"}
+
+
+def wager_label(wager: str) -> str:
+    """`"pair_plus"` -> `"Pair Plus"` (a wager no game named before reads as its words)."""
+    return WAGER_LABEL.get(wager) or wager.replace("_", " ").title()
+
+
+def rank_label(rank: str) -> str:
+    return "10" if rank == "T" else rank
+
+
+def card(code: str) -> dict[str, Any]:
+    """A card as the templates draw it: `{"code": "Ah", "label": "A♥", "red": True}`."""
+    try:
+        parsed = str(parse_card(code))
+    except EngineError:
+        return {"code": code, "label": code, "red": False, "bad": True}
+    rank, suit = parsed[0], parsed[1]
+    return {
+        "code": parsed,
+        "label": rank_label(rank) + SUIT_SYMBOL[suit],
+        "red": suit in "hd",
+        "title": f"{RANK_WORD.get(rank, rank)} of {SUIT_NAME[suit]}",
+    }
+
+
+def cards(codes: Any) -> list[dict[str, Any]]:
+    if isinstance(codes, str):
+        codes = codes.replace(",", " ").split()
+    return [card(c) for c in codes or []]
+
+
+def card_text(codes: Any) -> str:
+    """`["Kc", "5h"]` -> `"K♣ 5♥"`, for sentences."""
+    return " ".join(c["label"] for c in cards(codes))
+
+
+def grid(used: set[str]) -> list[dict[str, Any]]:
+    """The 52-card tap grid: one row per suit, ace to two; cards already in the round used."""
+    rows = []
+    for suit in GRID_SUITS:
+        row = []
+        for rank in GRID_RANKS:
+            c = card(rank + suit)
+            c["used"] = c["code"] in used
+            row.append(c)
+        rows.append({"suit": suit, "name": SUIT_NAME[suit], "cards": row})
+    return rows
+
+
+def cents_of(amount: Any) -> int:
+    """The contract's decimal string ("-10.50") as integer cents."""
+    return int(Decimal(str(amount)) * 100)
+
+
+def amount(value: Any, *, signed: bool = False) -> str:
+    return dollars(cents_of(value), signed=signed)
+
+
+def result_class(cents: int) -> str:
+    return "win" if cents > 0 else "lose" if cents < 0 else "push"
+
+
+def hand_label(
+    high_card_order: str | None, hand: str | None, final: list[str] | None = None
+) -> str:
+    """The engine's hand name in words; a high-card hand says its highest card ("King high")
+    in the game's rank order (`high_card_order`, lowest first; None: never)."""
+    if not hand:
+        return ""
+    ranks = [c[0] for c in final or []]
+    if hand == "high_card" and ranks and high_card_order is not None:
+        top = max(ranks, key=high_card_order.index)
+        return f"{RANK_WORD.get(top, top)} high"
+    if hand == "pair" and ranks:
+        pair = next((r for r in ranks if ranks.count(r) == 2), None)
+        if pair is not None:
+            return f"Pair of {PLURAL.get(pair, rank_label(pair) + 's')}"
+    return HAND_LABEL.get(hand, hand.replace("_", " ").capitalize())
+
+
+def wager_summary(wagers: dict[str, str]) -> str:
+    """`{"ante": "10.00", "bonus": "10.00"}` -> `"Ante $10.00 · Bonus $10.00"`."""
+    return " · ".join(f"{wager_label(k)} {amount(v)}" for k, v in wagers.items())
+
+
+def limits_summary(limits: dict[str, Any]) -> list[str]:
+    return [
+        f"{wager_label(w)} {dollars(lim['min_cents'])} to {dollars(lim['max_cents'])}"
+        for w, lim in limits.items()
+    ]
+
+
+def paytable_rows(lines: dict[str, dict[str, str]]) -> list[dict[str, Any]]:
+    """The paytable in force, for the table page: per wager, each hand's odds "N to 1"."""
+    rows = []
+    for wager, table in lines.items():
+        entries = []
+        for hand, odds in table.items():
+            num, _, den = str(odds).partition("/")
+            entries.append(
+                {
+                    "hand": HAND_LABEL.get(hand, hand.replace("_", " ")),
+                    "odds": f"{num} to {den or 1}",
+                }
+            )
+        rows.append({"wager": wager_label(wager), "lines": entries})
+    return rows
+
+
+def settlement(data: dict[str, Any], high_card_order: str | None) -> dict[str, Any]:
+    """A preview or a settled round (the contract's output) as the confirm step shows it
+    (`high_card_order`: the game's, for "King high")."""
+    d = data["dealer"]
+    dealer: dict[str, Any] = {"cards": cards(d["cards"]), "action": d.get("action", "")}
+    if "two_card" in d:
+        dealer["two_card"] = cards(d["two_card"])
+        dealer["one_card"] = card(d["one_card"])
+    else:
+        dealer["discard"] = cards(d.get("discard"))
+        dealer["final"] = cards(d.get("final"))
+        dealer["hand"] = hand_label(high_card_order, d.get("hand"), d.get("final"))
+    seats = []
+    handle = net_total = 0
+    for s in data["seats"]:
+        lines = []
+        for line in s["lines"]:
+            stake, net = cents_of(line["stake"]), cents_of(line["net"])
+            handle += stake
+            lines.append(
+                {
+                    "wager": wager_label(line["wager"]),
+                    "key": line["wager"],
+                    "stake": dollars(stake),
+                    "result": line["result"],
+                    "result_label": RESULT_LABEL.get(line["result"], line["result"]),
+                    "award": AWARD_LABEL.get(line.get("award") or "", line.get("award") or ""),
+                    "net": dollars(net, signed=True),
+                    "net_class": line["result"],
+                }
+            )
+        seat_net = cents_of(s["net"])
+        net_total += seat_net
+        seat: dict[str, Any] = {
+            "n": s["seat"],
+            "final": cards(s["final"]),
+            "hand": hand_label(high_card_order, s.get("hand"), s.get("final")),
+            "lines": lines,
+            "net": dollars(seat_net, signed=True),
+            "net_class": result_class(seat_net),
+            "verdict": (
+                "Pay " + dollars(seat_net)
+                if seat_net > 0
+                else "Take " + dollars(-seat_net)
+                if seat_net < 0
+                else "Push"
+            ),
+        }
+        if "two_card" in s:
+            seat["two_card"] = cards(s["two_card"])
+            seat["one_card"] = card(s["one_card"])
+        seats.append(seat)
+    out: dict[str, Any] = {
+        "dealer": dealer,
+        "seats": seats,
+        "handle": dollars(handle),
+        "players_net": dollars(net_total, signed=True),
+        "house": dollars(-net_total, signed=True),
+        "house_class": result_class(-net_total),
+    }
+    p = data.get("progressive")
+    if p:
+        out["progressive"] = {k: amount(v) for k, v in p.items()}
+    return out
+
+
+def field_key(field: str | None) -> str:
+    """A service's or the engine's field name, normalised so the page can find its input:
+    "seat 3's cards" and "seat 3 cards" -> "seat 3 cards"; "dealer.draw" and "the dealer's
+    draw" -> "dealer draw"; "seat 2 one_card" and "seat 2's one-card hand" -> "seat 2 one card".
+    """
+    if not field:
+        return ""
+    key = field.lower().replace("'s", " ")
+    key = re.sub(r"[._\-]", " ", key)
+    key = re.sub(r"\b(the|hand)\b", " ", key)
+    return " ".join(key.split())
+
+
+def posted_value(data: Mapping[str, Any] | None, name: str, default: str = "") -> str:
+    """A posted input's value to show again, else `default` (what the round holds)."""
+    return str(data.get(name, "")) if data is not None else default
+
+
+def draw_headline(advice: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A drawing game's house way as one instruction, in parts (words and cards): "Discard K♦
+    and draw 1 card", "Dealer stands"; where several discards are the house way, "Discard K♥
+    and 5♠ or 5♣, then draw 2 cards"."""
+    count = advice["draw_count"]
+    if not count:
+        return [{"text": "Dealer stands"}]
+    draw = f"draw {count} card{'s' if count != 1 else ''}"
+    choices = [set(c) for c in advice.get("choices") or []]
+    if len(choices) < 2:
+        return [
+            {"text": "Discard"},
+            {"cards": cards(advice["discard"])},
+            {"text": f"and {draw}"},
+        ]
+    common = set.intersection(*choices)
+    either = sorted(set.union(*choices) - common, key=advice["discard"].__contains__, reverse=True)
+    parts: list[dict[str, Any]] = [{"text": "Discard"}]
+    if common:
+        parts += [{"cards": cards(sorted(common))}, {"text": "and"}]
+    left = count - len(common)
+    if left == 1:
+        for i, code in enumerate(either):
+            parts += [{"text": "or"}] if i else []
+            parts.append({"cards": [card(code)]})
+    else:
+        parts += [{"text": f"{'two' if left == 2 else left} of"}, {"cards": cards(either)}]
+    return [*parts, {"text": f", then {draw}"}]

@@ -1,0 +1,214 @@
+"""What a game must declare to be played on the floor (the registry's interface).
+
+`GameDefinition` is what every game has: its name (stored in the database), its label, the
+demo table, and which tablet flow plays it. `BankedGame` is a house-banked card game played
+in the tablet's five steps (wagers, cards, the players' decisions, the dealer's house way,
+pay and close): the three games of today. A player-vs-player game (Rhode Island Hold 'Em,
+Mulligan: hands of actions with a pot and rake) is a `GameDefinition` with a flow of its
+own (`tablet_flow`), added as its own package the same way; nothing here assumes banked play
+of it.
+
+Nothing here imports the models, services or views: they ask the registry
+(`tables.games.get`), the registry never asks them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from core.errors import ServiceError
+from tables.engine.errors import EngineError
+from tables.engine.paytables import Paytable
+from tables.engine.progressive import MeterConfig
+from tables.engine.settlement import Settlement
+
+
+class UnknownGame(LookupError):
+    """A game name the registry does not know (never silently played as another game)."""
+
+    def __init__(self, name: object) -> None:
+        super().__init__(f"no game {name!r} is registered")
+        self.name = name
+
+
+@dataclass(frozen=True)
+class DemoTable:
+    """The table `seed_demo` opens for the game, under a named paytable and limits."""
+
+    name: str
+    paytable: str
+    limits: Mapping[str, Mapping[str, int]]
+
+
+@dataclass
+class Decision:
+    """A seat's decision as the round's entry stores it (`fields`), and what the audit event
+    records of it (`recorded`, by default the fields)."""
+
+    fields: dict[str, Any]
+    recorded: dict[str, Any] = field(default_factory=dict)
+
+
+def engine_call(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """Call the engine; its refusal becomes the services' ServiceError (same message and field)."""
+    try:
+        return fn(*args, **kwargs)
+    except EngineError as err:
+        raise ServiceError(err.message, field=err.field, code=err.code.value) from None
+
+
+class GameDefinition:
+    """Every game: registered once under `name` (`tables.games.register`)."""
+
+    name: ClassVar[str]
+    label: ClassVar[str]
+    # "banked": the dealer tablet's step flow (`tables.views.tablet`); a player-vs-player game
+    # names its own flow and brings its views.
+    tablet_flow: ClassVar[str]
+    demo: ClassVar[DemoTable | None] = None
+    # Whether a table of the game may be linked to a progressive meter (its seats then may
+    # place the meter's fixed `progressive` wager).
+    takes_progressive: ClassVar[bool] = False
+
+    def __str__(self) -> str:
+        return self.label
+
+    def tablet_page(self, request: Any, table: Any) -> Any:
+        """The tablet's page of a table of this game, for a game with a flow of its own (a
+        banked game is played in the tablet's five steps instead)."""
+        raise NotImplementedError(f"{self.label} has no tablet flow")
+
+
+class BankedGame(GameDefinition):
+    """A house-banked game played in the tablet's steps, settled by its engine."""
+
+    tablet_flow = "banked"
+
+    # --- wagers ---------------------------------------------------------------------------
+    # Every wager a seat may place before the deal, in display order.
+    seat_wagers: ClassVar[tuple[str, ...]]
+    # The wagers the dealer types per seat (the rest follow from them, or are a checkbox).
+    typed_wagers: ClassVar[tuple[str, ...]]
+    # The wagers a paytable version sets a minimum and maximum for.
+    limited_wagers: ClassVar[tuple[str, ...]]
+    # The wagers a settled round may have lines for (the hold report's columns), in order.
+    report_wagers: ClassVar[tuple[str, ...]]
+
+    # --- the round's entry (the settle contract's input form) ------------------------------
+    seat_keys: ClassVar[frozenset[str]]  # the fields a seat may have
+    decision_keys: ClassVar[tuple[str, ...]]  # the fields a decision sets (cleared first)
+
+    # --- the tablet -----------------------------------------------------------------------
+    decide_template: ClassVar[str]  # one seat's decision forms
+    decisions_help: ClassVar[str]  # one line above the decisions
+    wagers_note: ClassVar[str] = ""  # one line above the wagers (e.g. "the bonus equals ...")
+    bonus_equals_ante: ClassVar[bool] = False  # the wagers step shows "Bonus = ante" per seat
+    decision_grid: ClassVar[bool] = False  # the decisions take new cards from the tap grid
+    # High-card hands say their highest card in this rank order ("King high"); None: never.
+    high_card_order: ClassVar[str | None] = None
+
+    # --- the API's schema (one sentence each) ---------------------------------------------
+    api_wagers: ClassVar[str] = ""  # "ante, pair_plus."
+    api_decision: ClassVar[str] = ""  # '{} to stand, or {"mulligan": true, ...}.'
+
+    # --- the engine -----------------------------------------------------------------------
+    def paytable(self, name: str, lines: Mapping[str, Any]) -> Paytable:
+        """The engine's paytable from stored lines (refused: EngineError)."""
+        raise NotImplementedError
+
+    def required_lines(self) -> Mapping[str, tuple[str, ...]]:
+        """Each paytable wager's lines, in display order (the admin's draft form)."""
+        raise NotImplementedError
+
+    def named_paytables(self) -> Mapping[str, Paytable]:
+        """The paytables of the rules, by name (an admin drafts from one)."""
+        raise NotImplementedError
+
+    default_paytable: ClassVar[str] = "default"
+
+    def settle(
+        self, entry: Mapping[str, Any], paytable: Paytable, meter: MeterConfig | None
+    ) -> Settlement:
+        """Settle a whole round (refused: EngineError)."""
+        raise NotImplementedError
+
+    def check_partial(self, entry: Mapping[str, Any]) -> None:
+        """Refuse (EngineError) what is entered so far when it already breaks a rule."""
+        raise NotImplementedError
+
+    def dealer_advice(self, cards: list[str]) -> dict[str, Any]:
+        """The house way for the dealer's cards: `rule` (words), `discard` (proposed),
+        `draw_count`; a game adds what its tablet shows (choices, a setting)."""
+        raise NotImplementedError
+
+    # --- the services ---------------------------------------------------------------------
+    def check_wagers(self, n: int, cents: dict[str, int]) -> None:
+        """A seat's wagers (cents, after the limits are checked) by the game's own rules; may
+        fill in a wager that follows from another (Lowball's bonus). Refused: ServiceError.
+        (The progressive, for a game that `takes_progressive`, is checked by the services
+        against the table's meter.)"""
+
+    def decision(
+        self, n: int, seat: Mapping[str, Any], given: Mapping[str, Any], limits: Mapping[str, Any]
+    ) -> Decision:
+        """One seat's decision, parsed (refused: ServiceError naming the seat)."""
+        raise NotImplementedError
+
+    def check_seat_entry(
+        self, n: int, seat: dict[str, Any], limits: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """A seat of a whole round given at once (a correction): its nested fields checked
+        against the limits; returns the seat as stored."""
+        return seat
+
+    def dealer_discard(self, advice: Mapping[str, Any], chosen: Any) -> list[str] | None:
+        """The dealer's discard the round records (a choice among equivalent discards), or None
+        when the game records none."""
+        return None
+
+    # --- the tablet -----------------------------------------------------------------------
+    def decision_form(
+        self, page: Any, block: dict[str, Any], seat: Mapping[str, Any], posted: Any
+    ) -> None:
+        """Fill one seat's decision block (`page.field(...)` for each input)."""
+        raise NotImplementedError
+
+    def posted_decision(self, n: int, post: Mapping[str, Any]) -> dict[str, Any]:
+        """The decision a tablet form posted, in the services' form."""
+        raise NotImplementedError
+
+    def decision_summary(self, seat: Mapping[str, Any]) -> str:
+        """A decided seat in words ("Stands pat", "Discards K♦, draws 2♣")."""
+        raise NotImplementedError
+
+    def headline(self, advice: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The dealer's house way as one instruction in parts (words and cards)."""
+        raise NotImplementedError
+
+    # --- simulation (demos, reports, load) --------------------------------------------------
+    def random_round(
+        self, rng: random.Random, seats: int | None, *, strategy: str | None = None
+    ) -> dict[str, Any]:
+        """A random legal round in the contract's input form, the players playing `strategy`
+        (a name of `tables.engine.strategies`; None: the simulator's own mix)."""
+        raise NotImplementedError
+
+    def simulated_wagers(
+        self, seat: Mapping[str, Any], stake: Any, meter_wager: str | None
+    ) -> dict[str, str]:
+        """A simulated seat's wagers (`stake(wager)` gives an amount within the limits)."""
+        return {"ante": stake("ante")}
+
+    def simulated_decision(self, seat: Mapping[str, Any], stake: Any) -> dict[str, Any]:
+        """A simulated seat's decision in the services' form."""
+        raise NotImplementedError
+
+    def simulated_entry_seat(
+        self, seat: dict[str, Any], stake: Any, meter_wager: str | None
+    ) -> None:
+        """A random round's seat (`random_round`) given wagers within the limits, for a whole
+        round settled at once (`seed_history`): sets `seat["wagers"]` and nested stakes."""
+        seat["wagers"] = {"ante": stake("ante")}

@@ -1,0 +1,122 @@
+"""Pyramid Poker: an ante; a player sets a two-card and a one-card hand (the one card not above
+the two-card hand), or asks for the house way; the dealer sets by the house way (rules:
+docs/rules)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from core.errors import ServiceError
+from tables import display as show
+from tables.engine import entry, pyramid
+from tables.engine.cards import parse_card, parse_cards
+from tables.engine.errors import EngineError
+
+from ..base import Decision, DemoTable, engine_call
+from ..rules_engine import RulesEngineGame
+
+
+def _setting(cards: list[str], one: str) -> dict[str, Any]:
+    setting = pyramid.split(parse_cards(cards, where="cards"), parse_card(one))
+    return {"two_card": [str(c) for c in setting.two_card], "one_card": str(setting.one_card)}
+
+
+def _rank(code: str) -> int:
+    return parse_card(code).rank
+
+
+class Pyramid(RulesEngineGame):
+    name = "pyramid"
+    label = "Pyramid Poker"
+    seat_wagers = ("ante",)
+    typed_wagers = ("ante",)
+    limited_wagers = ("ante",)
+    report_wagers = ("ante",)
+    seat_keys = frozenset({"seat", "wagers", "cards", "one_card", "house_way"})
+    decision_keys = ("one_card", "house_way")
+    decide_template = "games/pyramid.html"
+    api_wagers = "ante."
+    api_decision = '{"one_card": "Qd"} or {"house_way": true}.'
+    decisions_help = (
+        "Each player sets a two-card hand and a one-card hand, or asks for the house way."
+    )
+    demo = DemoTable("PY-1", "default", {"ante": {"min_cents": 500, "max_cents": 50000}})
+
+    # --- services ---------------------------------------------------------------------------
+    def decision(
+        self, n: int, seat: Mapping[str, Any], given: Mapping[str, Any], limits: Mapping[str, Any]
+    ) -> Decision:
+        where = f"seat {n}"
+        if given.get("house_way"):
+            # The audit event also records how the player strategy set the hand.
+            return Decision(
+                {"house_way": True},
+                {"house_way": True, "set_as": entry.player_house_way(seat["cards"])},
+            )
+        if given.get("one_card"):
+            one = engine_call(parse_card, given["one_card"], where=f"{where}'s one-card hand")
+            return Decision({"one_card": str(one)})
+        raise ServiceError(
+            f"{where}: choose the card for the one-card hand, or the house way",
+            field=f"{where} one_card",
+            code="foul",
+        )
+
+    # --- tablet ----------------------------------------------------------------------------
+    def decision_form(
+        self, page: Any, block: dict[str, Any], seat: Mapping[str, Any], posted: Any
+    ) -> None:
+        n = seat["seat"]
+        picked = show.posted_value(posted, f"seat-{n}-one_card", seat.get("one_card") or "")
+        options = []
+        for c in show.cards(seat["cards"]):
+            others = [o for o in seat["cards"] if o != c["code"]]
+            try:
+                pyramid.split(parse_cards(seat["cards"], where="cards"), parse_card(c["code"]))
+                foul = False
+            except EngineError:
+                foul = True
+            options.append(
+                {
+                    **c,
+                    "checked": c["code"] == picked,
+                    "foul": foul,
+                    "two_card": show.cards(sorted(others, key=_rank, reverse=True)),
+                }
+            )
+        block["one_card"] = page.field(
+            f"seat {n} one card", name=f"seat-{n}-one_card", options=options
+        )
+        house = entry.player_house_way(seat["cards"])
+        block["house_way"] = {
+            "two_card": show.cards(house["two_card"]),
+            "one_card": show.card(house["one_card"]),
+        }
+
+    def posted_decision(self, n: int, post: Mapping[str, Any]) -> dict[str, Any]:
+        if post.get("action", "") == "house_way":
+            return {"house_way": True}
+        return {"one_card": post.get(f"seat-{n}-one_card") or None}
+
+    def decision_summary(self, seat: Mapping[str, Any]) -> str:
+        if seat.get("house_way"):
+            s = entry.player_house_way(seat["cards"])
+            two, one = show.card_text(s["two_card"]), show.card_text([s["one_card"]])
+            return f"Set by the house way: {two} / {one}"
+        if seat.get("one_card"):
+            s = _setting(seat["cards"], seat["one_card"])
+            return f"Set {show.card_text(s['two_card'])} / {show.card_text([s['one_card']])}"
+        return ""
+
+    def headline(self, advice: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return [
+            {"text": "Set"},
+            {"cards": show.cards(advice["two_card"])},
+            {"text": "/"},
+            {"cards": [show.card(advice["one_card"])]},
+        ]
+
+    # --- simulation ------------------------------------------------------------------------
+    def simulated_decision(self, seat: Mapping[str, Any], stake: Any) -> dict[str, Any]:
+        return {"house_way": True} if seat.get("house_way") else {"one_card": seat["one_card"]}

@@ -1,0 +1,171 @@
+"""Reads of the floor (HackSoft's selectors): what a round needs next, its settlement as the
+engine computes it, the rebet, and what the tablet's pages list. Nothing here writes, except
+that the dealer step's settlement is kept in the cache for the confirm page (`keep_preview`).
+
+Each step computes a round's settlement once: the dealer's step (which checks the whole
+round), and the settle step (under the meter's row lock). The confirm page shows the dealer
+step's settlement, kept under the hash of everything it was computed from (the round's entry,
+its paytable version, the meter's state), and computes it only when one of those changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from fractions import Fraction
+from typing import Any
+
+from django.core.cache import cache
+
+from core.errors import ServiceError
+from tables import games
+from tables.engine import contract
+from tables.engine.paytables import Paytable
+from tables.engine.progressive import Award, JackpotSplit, MeterConfig
+from tables.engine.settlement import Settlement
+from tables.games.base import engine_call
+from tables.models import DealerSession, PaytableVersion, ProgressiveMeter, Round, Table
+
+STEP_CARDS = "cards"
+STEP_DECISIONS = "decisions"
+STEP_DEALER = "dealer"
+STEP_CONFIRM = "confirm"
+STEP_DONE = "done"
+PREVIEW_SECONDS = 3600
+
+
+def engine_paytable(version: PaytableVersion) -> Paytable:
+    """The engine's paytable for a stored version."""
+    return games.banked(version.game).paytable(f"{version.name} v{version.version}", version.lines)
+
+
+def meter_config(meter: ProgressiveMeter) -> MeterConfig:
+    """The engine's view of a meter (its state and rules)."""
+    return MeterConfig(
+        meter_cents=meter.value_cents,
+        reset_cents=meter.reset_cents,
+        rate=Fraction(str(meter.rate)),
+        wager_cents=meter.wager_cents,
+        awards_cents={
+            Award.ONE_COLOUR: meter.award_one_colour_cents,
+            Award.TWO_COLOUR: meter.award_two_colour_cents,
+            Award.FOUR_HIGH: meter.award_four_high_cents,
+            Award.FIVE_HIGH: meter.award_five_high_cents,
+        },
+        split=JackpotSplit(meter.split),
+        cap_cents=meter.cap_cents,
+    )
+
+
+def engine_round(round_: Round) -> dict[str, Any]:
+    """The round's entry in the settle contract's input form (without the tablet's progress)."""
+    return {k: v for k, v in round_.entry.items() if k not in ("decided", "dealer_done")}
+
+
+def settle_round(round_: Round, meter: ProgressiveMeter | None) -> Settlement:
+    """The engine's settlement of the round as entered, by its pinned paytable and the meter's
+    state (refused: ServiceError naming the seat, card or wager)."""
+    return engine_call(  # type: ignore[no-any-return]
+        games.banked(round_.game).settle,
+        engine_round(round_),
+        engine_paytable(round_.paytable_version),
+        meter_config(meter) if meter is not None else None,
+    )
+
+
+def _preview_key(round_: Round, meter: ProgressiveMeter | None) -> str:
+    inputs = [
+        round_.pk,
+        engine_round(round_),
+        round_.paytable_version_id,
+        repr(meter_config(meter)) if meter is not None else None,
+    ]
+    digest = hashlib.sha256(json.dumps(inputs, sort_keys=True, default=str).encode()).hexdigest()
+    return f"round-preview:{digest}"
+
+
+def keep_preview(round_: Round, meter: ProgressiveMeter | None, settlement: Settlement) -> None:
+    """Keep the dealer step's settlement for the confirm page (same inputs, same result)."""
+    cache.set(_preview_key(round_, meter), contract.settlement_to_json(settlement), PREVIEW_SECONDS)
+
+
+def round_state(round_: Round) -> dict[str, Any]:
+    """What the dealer must do next, and the house-way advice once the deal is in."""
+    data = round_.entry
+    if round_.status != Round.Status.OPEN:
+        return {"step": STEP_DONE, "status": round_.status}
+    if not data.get("dealer", {}).get("cards"):
+        return {"step": STEP_CARDS, "seats": [s["seat"] for s in data["seats"]]}
+    pending = [s["seat"] for s in data["seats"] if s["seat"] not in data.get("decided", [])]
+    advice = games.banked(round_.game).dealer_advice(data["dealer"]["cards"])
+    if pending:
+        return {"step": STEP_DECISIONS, "pending": pending, "advice": advice}
+    if not data.get("dealer_done"):
+        return {"step": STEP_DEALER, "advice": advice}
+    return {"step": STEP_CONFIRM, "advice": advice}
+
+
+def round_preview(round_: Round) -> dict[str, Any]:
+    """Every seat's result and payout, as the engine settles the round now (nothing saved)."""
+    if round_.status != Round.Status.OPEN:
+        raise ServiceError(
+            f"round {round_} is already {round_.status}", code="not_open", status=409
+        )
+    if round_state(round_)["step"] != STEP_CONFIRM:
+        raise ServiceError("the round is not complete yet", code="not_complete", status=409)
+    meter = round_.table.meter
+    kept = cache.get(_preview_key(round_, meter))
+    if kept is not None:
+        return kept  # type: ignore[no-any-return]
+    return contract.settlement_to_json(settle_round(round_, meter))
+
+
+def last_wagers(table: Table) -> dict[int, dict[str, str]]:
+    """Rebet: each seat's wagers in the table's last round (settled or not)."""
+    last = table.rounds.exclude(status=Round.Status.VOIDED).order_by("-number").first()
+    if last is None:
+        return {}
+    return {s["seat"]: dict(s["wagers"]) for s in last.entry.get("seats", [])}
+
+
+# --- the tablet's pages ----------------------------------------------------------------------
+
+
+def open_session_at(table: Table) -> DealerSession | None:
+    """The dealer signed in at the table now, if any."""
+    return (
+        DealerSession.objects.filter(table=table, ended_at__isnull=True)
+        .select_related("dealer")
+        .first()
+    )
+
+
+def open_sessions() -> dict[int, DealerSession]:
+    """Table id -> the open dealer session there."""
+    return {
+        s.table_id: s
+        for s in DealerSession.objects.filter(ended_at__isnull=True).select_related("dealer")
+    }
+
+
+def open_round(table: Table) -> Round | None:
+    return table.rounds.filter(status=Round.Status.OPEN).select_related("paytable_version").first()
+
+
+def last_settled_round(table: Table) -> Round | None:
+    return table.rounds.filter(status=Round.Status.SETTLED).order_by("-number").first()
+
+
+def latest_round_state(table: Table) -> dict[str, Any] | None:
+    """The table's latest round's id, status and entry (the tablet's change watch)."""
+    return table.rounds.order_by("-number").values("pk", "status", "entry").first()
+
+
+def open_tables() -> Any:
+    """The open tables a dealer may sign in at, with their paytables."""
+    return Table.objects.filter(is_open=True).select_related("paytable_version")
+
+
+def round_at(table: Table, round_id: int | None) -> Round | None:
+    """The round of that id, if it is at this table."""
+    return Round.objects.filter(table=table, pk=round_id or 0).first()

@@ -1,0 +1,11 @@
+"""What the round services announce to the apps above them (which they never import).
+
+`round_closed(round=...)` is sent inside the transaction that settled, voided or corrected a
+round (the reports app marks the round's hold report stale in that same transaction).
+"""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+round_closed = Signal()

@@ -1,0 +1,166 @@
+"""The import rules of docs/architecture.md, enforced by walking every module's imports.
+
+Layers, lowest first: `core` -> `tables.engine` (pure Python) -> `audit` (the trail) ->
+`accounts` -> `tables` (models, games, selectors, services; then its pages, API and admin)
+-> `reports` -> `casino` (settings, URLs). A module imports only from its own layer and those
+below. Imports inside functions count too (they are how a Celery task reaches its service), but
+the graph of module-level imports must have no cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+APPS = ("core", "audit", "accounts", "tables", "reports", "casino")
+
+# importer prefix -> the project prefixes it may import (besides itself); most specific wins.
+ALLOWED: dict[str, tuple[str, ...]] = {
+    "core": (),
+    "tables.engine": (),
+    "audit": ("core",),
+    "accounts": ("core", "audit"),
+    "tables": ("core", "audit", "accounts", "tables"),
+    # the floor's lower half never reaches up to its pages, API or admin
+    "tables.models": ("core", "tables.engine", "tables.games"),
+    "tables.games": ("core", "tables.engine", "tables.games", "tables.display"),
+    "tables.display": ("core", "tables.engine"),
+    "tables.gaming_day": (),
+    "tables.selectors": ("core", "tables.engine", "tables.games", "tables.models"),
+    "tables.services": (
+        "core",
+        "audit",
+        "accounts",
+        "tables.engine",
+        "tables.games",
+        "tables.models",
+        "tables.selectors",
+        "tables.signals",
+        "tables.gaming_day",
+        "tables.services",
+    ),
+    "reports": ("core", "audit", "accounts", "tables", "casino.enqueue"),
+    "casino": ("core", "audit", "accounts", "tables", "reports", "casino"),
+}
+# Migrations are history (they call what they called when written) and are not layered.
+SKIP_PARTS = {"migrations"}
+
+
+def project_modules() -> Iterator[tuple[str, Path]]:
+    for app in APPS:
+        for path in sorted((ROOT / app).rglob("*.py")):
+            rel = path.relative_to(ROOT).with_suffix("")
+            if SKIP_PARTS & set(rel.parts):
+                continue
+            parts = list(rel.parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            yield ".".join(parts), path
+
+
+def imports_of(module: str, path: Path, *, top_level_only: bool = False) -> Iterator[str]:
+    tree = ast.parse(path.read_text(), str(path))
+    nodes = tree.body if top_level_only else list(ast.walk(tree))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                target = ".".join([*base, node.module] if node.module else base)
+            else:
+                target = node.module or ""
+            for alias in node.names:  # `from tables import games` imports tables.games
+                yield f"{target}.{alias.name}"
+
+
+def _within(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".")
+
+
+def rule_for(module: str) -> tuple[str, tuple[str, ...]]:
+    prefix = max((p for p in ALLOWED if _within(module, p)), key=len)
+    return prefix, ALLOWED[prefix]
+
+
+def is_project(name: str) -> bool:
+    return any(_within(name, app) for app in APPS)
+
+
+def test_every_import_points_down() -> None:
+    modules = dict(project_modules())
+    assert "tables.engine.contract" in modules and "reports.reporting" in modules
+    wrong = []
+    for module, path in modules.items():
+        own, allowed = rule_for(module)
+        for name in set(imports_of(module, path)):
+            while name not in modules and "." in name:
+                name = name.rpartition(".")[0]  # `from x import some_function`: module x
+            if not is_project(name) or _within(name, own):
+                continue
+            if not any(_within(name, a) for a in allowed):
+                wrong.append(f"{module} imports {name} (allowed: {', '.join(allowed) or '-'})")
+    assert not wrong, "\n".join(sorted(wrong))
+
+
+def test_the_engine_imports_no_django() -> None:
+    for module, path in project_modules():
+        if _within(module, "tables.engine"):
+            found = {n for n in imports_of(module, path) if _within(n, "django")}
+            assert not found, f"{module} imports {found}"
+
+
+def test_module_level_imports_have_no_cycle() -> None:
+    modules = dict(project_modules())
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        targets = set()
+        for name in imports_of(module, path, top_level_only=True):
+            while name and name not in modules:
+                name = name.rpartition(".")[0]
+            if name and name != module:
+                targets.add(name)
+        graph[module] = targets
+    # a package's __init__ imported by its own submodules is not a cycle of code
+    seen: dict[str, int] = {}
+    cycles: list[list[str]] = []
+
+    def visit(node: str, stack: list[str]) -> None:
+        seen[node] = 1
+        stack.append(node)
+        for nxt in graph.get(node, ()):
+            if _within(node, nxt):  # a module importing its own package
+                continue
+            if seen.get(nxt) == 1:
+                cycles.append(stack[stack.index(nxt) :] + [nxt])
+            elif nxt not in seen:
+                visit(nxt, stack)
+        stack.pop()
+        seen[node] = 2
+
+    for module in sorted(graph):
+        if module not in seen:
+            visit(module, [])
+    assert not cycles, "\n".join(" -> ".join(c) for c in cycles)
+
+
+@pytest.mark.parametrize(
+    ("module", "name", "allowed"),
+    [
+        ("audit.services", "tables.services", False),
+        ("reports.tasks", "reports.reporting", True),
+        ("tables.services.rounds", "reports.reporting", False),
+        ("tables.games.lowball", "tables.views.tablet", False),
+        ("tables.views.tablet", "tables.services.rounds", True),
+    ],
+)
+def test_the_rules_say_what_they_mean(module: str, name: str, allowed: bool) -> None:
+    own, rule = rule_for(module)
+    assert (_within(name, own) or any(_within(name, a) for a in rule)) is allowed
