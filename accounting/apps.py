@@ -1,3 +1,7 @@
+from __future__ import annotations
+
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -5,3 +9,18 @@ class AccountingConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "accounting"
     verbose_name = "Table accounting"
+
+    def ready(self) -> None:
+        from tables.signals import round_closed
+
+        round_closed.connect(reconcile_on_change, dispatch_uid="accounting.reconcile")
+
+
+def reconcile_on_change(sender: Any, round: Any, **kwargs: Any) -> None:
+    """A round voided or corrected after its shift was counted changes the hands' win: compare
+    again, in the void's (or correction's) transaction, and raise an alert past the tolerance."""
+    if round.gaming_day is None or not (round.status == "voided" or round.corrects_id):
+        return
+    from .services import reconcile
+
+    reconcile(table=round.table, gaming_day=round.gaming_day, shift=round.shift)

@@ -1,6 +1,9 @@
 """`manage.py hold_report --day YYYY-MM-DD [--table NAME] --json`: a gaming day's hold per table
 (rounds, handle and win in cents, hold %), from the summaries the dashboard shows. Stale
-summaries of that day are rebuilt first, so the figures agree with the day's settlements."""
+summaries of that day are rebuilt first, so the figures agree with the day's settlements.
+Each table (and the total) also carries the count (docs/accounting.md): drop, fills, credits,
+the count's win, hold % of the drop, the variance against the hands' win (`null` until the
+day's counts are complete) and the drop expected from the buy-ins."""
 
 from __future__ import annotations
 
@@ -56,6 +59,7 @@ class Command(BaseCommand):
                 "voids": r["voids"],
                 "progressive_contributions_cents": r["progressive_contributions_cents"],
                 "jackpots_paid_cents": r["jackpots_paid_cents"],
+                **_accounting(r),
             }
             for r in rows
         ]
@@ -70,6 +74,7 @@ class Command(BaseCommand):
                 "hold_percent": None
                 if total["hold_percent"] is None
                 else str(total["hold_percent"]),
+                **(_accounting(total) if rows else {}),
             },
         }
         if options["json"]:
@@ -82,3 +87,17 @@ class Command(BaseCommand):
                 f"{t['table']:<12}{t['rounds']:>8}{format_cents(t['handle_cents']):>14}"
                 f"{format_cents(t['win_cents']):>14}{t['hold_percent'] or '-':>9}"
             )
+
+
+def _accounting(row: dict[str, Any]) -> dict[str, Any]:
+    """The count's columns of a row, as JSON (hold % of the drop as a decimal string)."""
+    hold = row["hold_percent_drop"]
+    return {
+        "drop_cents": row["drop_cents"],
+        "fills_cents": row["fills_cents"],
+        "credits_cents": row["credits_cents"],
+        "count_win_cents": row["count_win_cents"],
+        "hold_percent_drop": None if hold is None else str(hold),
+        "variance_cents": row["variance_cents"],
+        "expected_drop_cents": row["expected_drop_cents"],
+    }
