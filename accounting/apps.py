@@ -11,9 +11,20 @@ class AccountingConfig(AppConfig):
     verbose_name = "Table accounting"
 
     def ready(self) -> None:
+        from django.db.models.signals import post_migrate
+
         from tables.signals import round_closed
 
         round_closed.connect(reconcile_on_change, dispatch_uid="accounting.reconcile")
+        # After migrate and after flush (a development or test database): the usual chips, as
+        # contenttypes and permissions come back after a flush.
+        post_migrate.connect(usual_chips_after_migrate, sender=self, dispatch_uid="accounting.chips")
+
+
+def usual_chips_after_migrate(sender: Any, using: str = "default", **kwargs: Any) -> None:
+    from .services import ensure_usual_chips
+
+    ensure_usual_chips(using=using)
 
 
 def reconcile_on_change(sender: Any, round: Any, **kwargs: Any) -> None:

@@ -452,8 +452,11 @@ USUAL_CHIPS = ((50, "half-dollar (3 to 2 payouts)"), (100, "white"), (500, "red"
 USUAL_CHIPS += ((2500, "green"), (10000, "black"), (50000, "purple"), (100000, "yellow"))
 
 
-def ensure_usual_chips() -> None:
-    """The usual chips, where missing (migration 0002 installs them; `seed_demo` puts them back
-    in a flushed development or test database). Leaves existing ones as configured."""
+def ensure_usual_chips(*, using: str = "default") -> None:
+    """The usual chips, where missing (migration 0002 installs them; after a flush of a
+    development or test database, `post_migrate` puts them back). Leaves existing ones as
+    configured (relabelled, deactivated)."""
     for value_cents, label in USUAL_CHIPS:
-        ChipDenomination.objects.get_or_create(value_cents=value_cents, defaults={"label": label})
+        ChipDenomination.objects.using(using).get_or_create(
+            value_cents=value_cents, defaults={"label": label}
+        )

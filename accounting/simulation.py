@@ -319,8 +319,23 @@ def seed_slips(
         at = timezone.make_aware(datetime.combine(day, datetime.min.time()))
         with transaction.atomic():
             batch = _Batch(number=_next_number())
+            already = set(
+                Slip.objects.filter(gaming_day=day).values_list("table_id", "shift").distinct()
+            )
             for row in wins:
                 table_id, shift = row["table_id"], row["shift"]
+                if (table_id, shift) in already:  # counted before (a second run): left as is
+                    closer = (
+                        Slip.objects.filter(
+                            gaming_day=day, table_id=table_id, shift=shift, kind=rules.CLOSER
+                        )
+                        .filter(status=Slip.Status.SIGNED)
+                        .values_list("amount_cents", flat=True)
+                        .first()
+                    )
+                    if closer is not None:
+                        last_closer[table_id] = closer
+                    continue
                 dealer = dealer_of[(table_id, shift)]
                 where = {"table_id": table_id, "gaming_day": day, "shift": shift, "created_at": at}
                 opener = last_closer.get(table_id, OPENING_TRAY_CENTS)

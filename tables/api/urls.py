@@ -6,8 +6,6 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import SimpleRouter
 
-from accounting.api.urls import urlpatterns as accounting_urls
-
 from . import views
 
 router = SimpleRouter()
@@ -29,5 +27,4 @@ urlpatterns = [
     path("sign-out/", views.SignOutView.as_view(), name="api-sign-out"),
     path("auth-token/", views.TokenView.as_view(), name="api-auth-token"),
     *router.urls,
-    *accounting_urls,
 ]

@@ -10,7 +10,6 @@ from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from accounting.services import ensure_usual_chips
 from core.roles import Role, ensure_role_groups
 from tables import games
 from tables.models import PaytableVersion, Pit, ProgressiveMeter, Table
@@ -74,7 +73,6 @@ class Command(BaseCommand):
             )
         with transaction.atomic():
             ensure_role_groups()
-            ensure_usual_chips()
             users = {}
             User = get_user_model()
             for username, role, staff in USERS:
