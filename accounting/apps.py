@@ -18,7 +18,9 @@ class AccountingConfig(AppConfig):
         round_closed.connect(reconcile_on_change, dispatch_uid="accounting.reconcile")
         # After migrate and after flush (a development or test database): the usual chips, as
         # contenttypes and permissions come back after a flush.
-        post_migrate.connect(usual_chips_after_migrate, sender=self, dispatch_uid="accounting.chips")
+        post_migrate.connect(
+            usual_chips_after_migrate, sender=self, dispatch_uid="accounting.chips"
+        )
 
 
 def usual_chips_after_migrate(sender: Any, using: str = "default", **kwargs: Any) -> None:

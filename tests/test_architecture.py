@@ -2,9 +2,9 @@
 
 Layers, lowest first: `core` -> `tables.engine` (pure Python) -> `audit` (the trail) ->
 `accounts` -> `tables` (models, games, selectors, services; then its pages, API and admin)
--> `accounting` (slips and the count) -> `reports` -> `casino` (settings, URLs). A module imports only from its own layer and those
-below. Imports inside functions count too (they are how a Celery task reaches its service), but
-the graph of module-level imports must have no cycle.
+-> `accounting` (slips and the count) -> `reports` -> `casino` (settings, URLs). A module
+imports only from its own layer and those below. Imports inside functions count too (they are
+how a Celery task reaches its service), but the graph of module-level imports must have no cycle.
 """
 
 from __future__ import annotations
