@@ -58,3 +58,56 @@ def test_a_shortage_needs_slips(floor: Any) -> None:
         simulate("--all", "--rounds", "1", "--shortage", "25")
     with pytest.raises(CommandError, match="more than zero"):
         simulate("--all", "--rounds", "1", "--slips", "--shortage", "-5")
+
+
+def test_seed_history_slips_reconcile_but_for_the_shortage(floor: Any, settings: Any) -> None:
+    settings.DEBUG = True
+    out = io.StringIO()
+    call_command(
+        "seed_history",
+        "--rounds",
+        "600",
+        "--days",
+        "2",
+        "--tables",
+        "3",
+        "--seed",
+        "4",
+        "--slips",
+        "--shortage",
+        "25",
+        stdout=out,
+    )
+    text = out.getvalue()
+    assert "slips for 2 gaming days" in text and "(1 variance alerts)" in text
+    (alert,) = VarianceAlert.objects.all()
+    assert (
+        f"missing from {alert.table.name}'s closer, gaming day {alert.gaming_day}, "
+        f"shift {alert.shift}" in text
+    )
+    days = sorted(set(Slip.objects.values_list("gaming_day", flat=True)))
+    variances = [
+        ((t, d, s), r["variance_cents"])
+        for d in days
+        for (t, s), r in selectors.shift_rows(gaming_day=d).items()
+    ]
+    assert [v for _k, v in variances if v] == [-2500]
+    assert all(r is not None for _k, r in variances)
+    assert not Slip.objects.exclude(status="signed").exists()
+    # A second run leaves the counted shifts as they are.
+    before = list(Slip.objects.order_by("pk").values_list("pk", "amount_cents", "status"))
+    call_command(
+        "seed_history",
+        "--rounds",
+        "30",
+        "--days",
+        "1",
+        "--tables",
+        "3",
+        "--seed",
+        "5",
+        "--slips",
+        stdout=io.StringIO(),
+    )
+    after = list(Slip.objects.order_by("pk").values_list("pk", "amount_cents", "status"))
+    assert after[: len(before)] == before  # no slip of a counted shift written again
