@@ -27,7 +27,7 @@ from django.views.decorators.cache import never_cache
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounting import selectors as accounting_selectors
-from accounting.selectors import GROUPED
+from accounting.selectors import GROUPED, empty_accounting
 from core.errors import ServiceError
 from core.roles import (
     PIT_BOSSES,
@@ -187,6 +187,8 @@ def hold_report(query: dict[str, Any]) -> dict[str, Any]:
         row["labels"] = _labels(query["by"], row)
         row["link"] = _drill_link(query, row, table_ids)
     counted = query["by"] in GROUPED  # the count's columns: by table, shift or gaming day
+    if counted and not rows:
+        total.update(empty_accounting())
     return {
         "rows": rows,
         "total": total,
