@@ -42,6 +42,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "tables.signals",
         "tables.gaming_day",
         "tables.services",
+        "tables.tasks",
+        "casino.enqueue",
     ),
     # `simulate_rounds --slips` drives table accounting beside the rounds it plays (a command is
     # an entry point; nothing below the commands reaches up)

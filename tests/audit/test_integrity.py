@@ -491,6 +491,8 @@ EXPECTED_GUARDS = {
         "casino_meter_value_is_ledger",
         "casino_paytableversion_no_update",
         "casino_paytableversion_no_delete",
+        "casino_paytableedge_no_update",
+        "casino_paytableedge_no_delete",
         # table accounting (accounting 0002)
         "casino_slip_in_sequence",
         "casino_slip_inserted_unsigned",
@@ -536,6 +538,8 @@ EXPECTED_GUARDS = {
         "casino_meterentry_ledger",
         "casino_meter_value_is_ledger",
         "casino_paytableversion_frozen",
+        "casino_paytableedge_no_change",
+        "casino_paytableedge_no_truncate",
         # table accounting (accounting 0002)
         *(
             f"casino_{t}_no_truncate"
@@ -566,3 +570,14 @@ def test_lifting_the_guards_puts_back_exactly_what_was_there() -> None:
     with triggers.lifted(connection):
         assert triggers.installed(connection) == []
     assert triggers.installed(connection) == before
+
+
+def test_the_checkpoint_loop_stops_when_the_site_it_serves_is_gone(settings: Any) -> None:
+    import subprocess
+    import sys
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    audit_record(actor=None, actor_name="t", kind="test.event", data={})
+    call_command("audit_checkpoint", every=1, while_pid=gone.pid, stdout=StringIO())
+    assert AuditCheckpoint.objects.filter(seq=1).exists()
