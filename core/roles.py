@@ -52,6 +52,10 @@ SECURITY: tuple[Role, ...] = (Role.SECURITY,)
 ACCOUNTING_ROLES: tuple[Role, ...] = (Role.CAGE, Role.COUNT)
 TABLE_READERS: tuple[Role, ...] = FLOOR_ROLES + ACCOUNTING_ROLES
 SLIP_DESK: tuple[Role, ...] = (Role.PIT_BOSS, Role.CAGE, Role.COUNT, Role.AUDITOR)
+# The slip API's roles per action (accounting.rules refines them by the slip's kind).
+SLIP_READERS: tuple[Role, ...] = (Role.DEALER, *SLIP_DESK)
+SLIP_CREATORS: tuple[Role, ...] = (Role.DEALER, Role.PIT_BOSS, Role.COUNT)
+SLIP_SIGNERS: tuple[Role, ...] = (Role.DEALER, Role.PIT_BOSS, Role.CAGE, Role.COUNT)
 # Who may sign in to the Django admin at all (each then sees what their permissions allow).
 ADMIN_SITE: tuple[Role, ...] = (Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR, Role.SECURITY)
 

@@ -16,7 +16,14 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from core.roles import Role
+from core.roles import (
+    PIT_BOSSES,
+    RECORD_READERS,
+    SLIP_CREATORS,
+    SLIP_READERS,
+    SLIP_SIGNERS,
+    TABLE_READERS,
+)
 from tables.api.views import OBJECT_READ_ERRORS, READ_ERRORS, RoleCheckedMixin, errors
 from tables.models import Table
 
@@ -33,20 +40,7 @@ from .serializers import (
     VarianceAlertSerializer,
 )
 
-# Who may call each action at all (the services refine it by the slip's kind).
-SLIP_READERS: tuple[Role, ...] = (Role.DEALER, Role.PIT_BOSS, Role.AUDITOR, Role.CAGE, Role.COUNT)
-SLIP_CREATORS: tuple[Role, ...] = (Role.DEALER, Role.PIT_BOSS, Role.COUNT)
-SLIP_SIGNERS: tuple[Role, ...] = (Role.DEALER, Role.PIT_BOSS, Role.CAGE, Role.COUNT)
-CHIP_READERS: tuple[Role, ...] = (
-    Role.DEALER,
-    Role.PIT_BOSS,
-    Role.ADMIN,
-    Role.AUDITOR,
-    Role.CAGE,
-    Role.COUNT,
-)
-RECORD_READERS: tuple[Role, ...] = (Role.PIT_BOSS, Role.AUDITOR)
-PIT_BOSSES: tuple[Role, ...] = (Role.PIT_BOSS,)
+CHIP_READERS = TABLE_READERS  # every floor role, the cage and the count team
 
 
 class SlipPagination(PageNumberPagination):
