@@ -18,6 +18,11 @@ class EventKind(models.TextChoices):
     ROUND_SETTLED = "round.settled", "Round settled"
     ROUND_VOIDED = "round.voided", "Round voided"
     ROUND_CORRECTED = "round.corrected", "Round corrected"
+    # player-vs-player hands (tables.services.hands)
+    HAND_OPENED = "hand.opened", "Hand opened"
+    HAND_STEP = "hand.step", "Hand: card or action entered"
+    HAND_FINISHED = "hand.finished", "Hand finished"
+    HAND_VOIDED = "hand.voided", "Hand voided"
     # dealers at tables
     DEALER_SIGNED_IN = "dealer.signed_in", "Dealer signed in"
     DEALER_SIGNED_OUT = "dealer.signed_out", "Dealer signed out"
@@ -26,6 +31,9 @@ class EventKind(models.TextChoices):
     PAYTABLE_APPROVED = "paytable.approved", "Paytable approved"
     PAYTABLE_ASSIGNED = "paytable.assigned", "Paytable assigned"
     PAYTABLE_FIGURES = "paytable.figures", "Paytable's theoretical figures computed"
+    TABLE_SETTINGS_DRAFTED = "table_settings.drafted", "Table settings drafted"
+    TABLE_SETTINGS_APPROVED = "table_settings.approved", "Table settings approved"
+    TABLE_SETTINGS_ASSIGNED = "table_settings.assigned", "Table settings assigned"
     PIT_CREATED = "pit.created", "Pit created"
     PIT_CHANGED = "pit.changed", "Pit changed"
     TABLE_CREATED = "table.created", "Table created"

@@ -100,6 +100,10 @@ _FLOOR_VIEW = {
         "meterentry",
         "paytableversion",
         "dealersession",
+        "hand",
+        "handplayer",
+        "tablesettingsversion",
+        "tablesettingsassignment",
     )
 }
 _ACCOUNTING_VIEW = {
@@ -115,6 +119,8 @@ ROLE_PERMISSIONS: dict[Role, dict[str, dict[str, tuple[str, ...]]]] = {
             "pit": _EDIT,
             "table": _EDIT,
             "paytableversion": _EDIT,
+            "tablesettingsversion": _EDIT,
+            "tablesettingsassignment": ("view", "add"),
             "progressivemeter": _EDIT,
             "meterentry": ("view", "add"),
         },

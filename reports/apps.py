@@ -7,14 +7,22 @@ class ReportsConfig(AppConfig):
     verbose_name = "Hold reports"
 
     def ready(self) -> None:
-        from tables.signals import round_closed
+        from tables.signals import hand_closed, round_closed
 
         # A settled, voided or corrected round marks its (day, table) report stale in its own
         # transaction: the round services send the signal and know nothing of the reports.
         round_closed.connect(mark_stale_on_close, dispatch_uid="reports.mark_stale")
+        hand_closed.connect(mark_hand_stale_on_close, dispatch_uid="reports.mark_hand_stale")
 
 
 def mark_stale_on_close(sender: object, *, round: object, **kwargs: object) -> None:
     from .reporting import mark_stale
 
     mark_stale(round)  # type: ignore[arg-type]
+
+
+def mark_hand_stale_on_close(sender: object, *, hand: object, **kwargs: object) -> None:
+    """A finished or voided player-vs-player hand: its (day, table) report is stale."""
+    from .reporting import mark_stale
+
+    mark_stale(hand)  # type: ignore[arg-type]

@@ -47,10 +47,12 @@ from .floor import CHART_DAYS, chart_series, floor_status, refresh_stale
 from .models import HoldAlertRule
 from .reporting import hold_percent
 from .selectors import (
+    hand_sums,
     hold_rows,
     open_rounds_at,
     periods,
     round_sums,
+    table_hands_of,
     table_rounds_of,
     totals,
 )
@@ -144,6 +146,8 @@ def _labels(by: str, row: dict[str, Any]) -> list[str]:
     if by == "game":
         return [dict(games.choices()).get(row["game"], row["game"])]
     if by == "paytable_version":
+        if row["paytable_version"] is None:  # player-vs-player hands: table settings, no paytable
+            return ["(table settings)", dict(games.choices()).get(row["game"], row["game"])]
         return [
             f"{row['paytable_version__name']} v{row['paytable_version__version']}",
             dict(games.choices()).get(row["game"], row["game"]),
@@ -195,7 +199,7 @@ def hold_report(query: dict[str, Any]) -> dict[str, Any]:
         "wagers": sorted(wagers, key=wager_sort_key),
         "headers": LABEL_HEADERS[query["by"]],
         "accounting": counted,
-        "columns": len(LABEL_HEADERS[query["by"]]) + 10 + len(wagers) + (7 if counted else 0),
+        "columns": len(LABEL_HEADERS[query["by"]]) + 13 + len(wagers) + (7 if counted else 0),
     }
 
 
@@ -325,6 +329,7 @@ def reports_csv(request: HttpRequest) -> HttpResponse:
         + [f"handle_{w}" for w in wagers]
         + ["win", "hold_percent", "progressive_contributions", "jackpots_paid"]
         + ["voids", "voided_handle", "corrections"]
+        + ["poker_hands", "pots", "rake"]
         + (
             ["drop", "fills", "credits", "count_win", "hold_percent_drop", "variance"]
             + ["expected_drop"]
@@ -348,6 +353,9 @@ def reports_csv(request: HttpRequest) -> HttpResponse:
                 row["voids"],
                 format_cents(row["voided_handle_cents"]),
                 row["corrections"],
+                row["pvp_hands"],
+                format_cents(row["pots_cents"]),
+                format_cents(row["rake_cents"]),
             ]
             + (
                 [
@@ -392,6 +400,8 @@ def table_rounds(request: HttpRequest, pk: int) -> HttpResponse:
     open_rounds = open_rounds_at(table) if day == today() else []
     handle = sums["handle"] or 0
     win = -(sums["net"] or 0)
+    hands = table_hands_of(table, day)
+    hands_total = hand_sums(hands)
     return render(
         request,
         "audit/table_rounds.html",
@@ -412,6 +422,14 @@ def table_rounds(request: HttpRequest, pk: int) -> HttpResponse:
                 "hold_percent": hold_percent(win, handle),
             },
             "csv_url": f"{reverse('audit:table_rounds_csv', args=[table.pk])}?day={day}",
+            "pvp": isinstance(games.get(table.game), games.PlayerVsPlayerGame),
+            "hands": list(hands[:ROUNDS_PER_PAGE]),
+            "hands_total": {
+                "hands": hands_total["hands"],
+                "voids": hands_total["voids"],
+                "pots_cents": hands_total["pots"] or 0,
+                "rake_cents": hands_total["rake"] or 0,
+            },
         },
     )
 

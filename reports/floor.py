@@ -19,7 +19,8 @@ from typing import Any
 from django.db import DatabaseError
 from django.db.models import Count
 
-from tables.models import DealerSession, Round, Table
+from tables import games
+from tables.models import DealerSession, Hand, Round, Table
 
 from .alerts import applicable_rule, breach
 from .models import HoldAlertRule, StaleReport
@@ -54,6 +55,10 @@ class FloorTable:
     rounds: int
     handle_cents: int
     win_cents: int
+    hands: int  # player-vs-player hands finished (their rake is in win_cents)
+    pvp: bool  # a player-vs-player (poker) table: its pace counts hands
+    pots_cents: int
+    rake_cents: int
     hold_percent: Decimal | None
     rule: HoldAlertRule | None
     alert: str | None  # "low" or "high" when the hold left the rule's band
@@ -76,13 +81,17 @@ class Floor:
     def total(self) -> dict[str, Any]:
         handle = sum(t.handle_cents for t in self.tables)
         win = sum(t.win_cents for t in self.tables)
+        rake = sum(t.rake_cents for t in self.tables)
         return {
             "open": sum(1 for t in self.tables if t.table.is_open),
             "rounds_last_hour": sum(t.rounds_last_hour for t in self.tables),
             "rounds": sum(t.rounds for t in self.tables),
             "handle_cents": handle,
             "win_cents": win,
-            "hold_percent": hold_percent(win, handle),
+            "hands": sum(t.hands for t in self.tables),
+            "pots_cents": sum(t.pots_cents for t in self.tables),
+            "rake_cents": rake,
+            "hold_percent": hold_percent(win - rake, handle),
             "alerts": sum(1 for t in self.tables if t.alert or t.band_alert),
         }
 
@@ -109,6 +118,19 @@ def floor_status(*, now: datetime, gaming_day: date) -> Floor:
         .annotate(n=Count("id"))
         .values_list("table_id", "n")
     )
+    hand_pace = (
+        Hand.objects.filter(
+            gaming_day__gte=gaming_day - timedelta(days=1),
+            status=Hand.Status.FINISHED,
+            finished_at__gt=now - PACE_WINDOW,
+            finished_at__lte=now,
+        )
+        .values_list("table_id")
+        .annotate(n=Count("id"))
+        .values_list("table_id", "n")
+    )
+    for table_id, n in hand_pace:
+        pace[table_id] = pace.get(table_id, 0) + n
     figures: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(FIGURES, 0))
     for row in hold_rows(start=gaming_day, end=gaming_day, by="table"):
         for f in FIGURES:  # one row per (table, game): a table that changed game adds up
@@ -120,7 +142,7 @@ def floor_status(*, now: datetime, gaming_day: date) -> Floor:
     floor = Floor(gaming_day=gaming_day, now=now)
     for table in Table.objects.select_related("pit").order_by("pit__name", "name"):
         day = figures[table.name]
-        hold = hold_percent(day["win_cents"], day["handle_cents"])
+        hold = hold_percent(day["win_cents"] - day["rake_cents"], day["handle_cents"])
         rule = applicable_rule(table, rules)
         floor.tables.append(
             FloorTable(
@@ -130,6 +152,10 @@ def floor_status(*, now: datetime, gaming_day: date) -> Floor:
                 rounds=day["rounds"],
                 handle_cents=day["handle_cents"],
                 win_cents=day["win_cents"],
+                hands=day["pvp_hands"],
+                pvp=isinstance(games.get(table.game), games.PlayerVsPlayerGame),
+                pots_cents=day["pots_cents"],
+                rake_cents=day["rake_cents"],
                 hold_percent=hold,
                 rule=rule,
                 alert=breach(rule, hold_percent=hold, handle_cents=day["handle_cents"]),
@@ -150,10 +176,12 @@ def chart_series(*, start: date, end: date) -> dict[str, Any]:
     string (null without handle): the browser makes numbers only to plot them."""
     first_day = end - timedelta(days=CHART_DAYS - 1)
     refresh_stale(min(start, first_day), end)
-    by_name: dict[str, dict[str, int]] = defaultdict(lambda: {"win_cents": 0, "handle_cents": 0})
+    by_name: dict[str, dict[str, int]] = defaultdict(
+        lambda: {"win_cents": 0, "handle_cents": 0, "rake_cents": 0}
+    )
     for row in hold_rows(start=start, end=end, by="table"):
-        by_name[row["table__name"]]["win_cents"] += row["win_cents"] or 0
-        by_name[row["table__name"]]["handle_cents"] += row["handle_cents"] or 0
+        for f in ("win_cents", "handle_cents", "rake_cents"):
+            by_name[row["table__name"]][f] += row[f] or 0
     names = list(Table.objects.order_by("name").values_list("name", flat=True))
     by_day = {r["gaming_day"]: r for r in hold_rows(start=first_day, end=end, by="gaming_day")}
     days = [first_day + timedelta(days=n) for n in range(CHART_DAYS)]
@@ -163,7 +191,12 @@ def chart_series(*, start: date, end: date) -> dict[str, Any]:
         "by_table": {
             "labels": names,
             "hold_percent": [
-                _hold(hold_percent(by_name[n]["win_cents"], by_name[n]["handle_cents"]))
+                _hold(
+                    hold_percent(
+                        by_name[n]["win_cents"] - by_name[n]["rake_cents"],
+                        by_name[n]["handle_cents"],
+                    )
+                )
                 for n in names
             ],
             "win_cents": [by_name[n]["win_cents"] for n in names],

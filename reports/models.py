@@ -20,7 +20,14 @@ class HoldSummary(models.Model):
         "tables.Table", on_delete=models.PROTECT, related_name="hold_summaries"
     )
     game = models.CharField(max_length=20)
-    paytable_version = models.ForeignKey("tables.PaytableVersion", on_delete=models.PROTECT)
+    # A banked game's rounds are summed under their paytable version, a player-vs-player
+    # game's hands under their table settings version: exactly one of the two.
+    paytable_version = models.ForeignKey(
+        "tables.PaytableVersion", on_delete=models.PROTECT, null=True, blank=True
+    )
+    settings_version = models.ForeignKey(
+        "tables.TableSettingsVersion", on_delete=models.PROTECT, null=True, blank=True
+    )
     dealer = models.ForeignKey("auth.User", on_delete=models.PROTECT)
     shift = models.CharField(max_length=5)
     rounds = models.IntegerField(default=0)
@@ -33,6 +40,11 @@ class HoldSummary(models.Model):
     voids = models.IntegerField(default=0)
     voided_handle_cents = models.BigIntegerField(default=0)
     corrections = models.IntegerField(default=0)
+    # Player-vs-player hands: how many were finished, the chips in their pots, and the rake
+    # (the house's win on them, also counted in win_cents; they have no handle).
+    pvp_hands = models.IntegerField(default=0)
+    pots_cents = models.BigIntegerField(default=0)
+    rake_cents = models.BigIntegerField(default=0)
     computed_at = models.DateTimeField()
 
     class Meta:
@@ -42,7 +54,18 @@ class HoldSummary(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["gaming_day", "table", "paytable_version", "dealer", "shift"],
+                condition=models.Q(paytable_version__isnull=False),
                 name="hold_summary_key",
+            ),
+            models.UniqueConstraint(
+                fields=["gaming_day", "table", "settings_version", "dealer", "shift"],
+                condition=models.Q(settings_version__isnull=False),
+                name="hold_summary_hands_key",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(paytable_version__isnull=True)
+                ^ models.Q(settings_version__isnull=True),
+                name="hold_summary_rounds_or_hands",
             ),
         ]
 

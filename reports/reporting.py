@@ -12,6 +12,11 @@ After each rebuild the table's actual win is checked against its theoretical ban
 Figures: handle = every stake settled (ante, raise, bonus, pair plus, progressive...); win =
 the house's win (minus the players' net); hold % = win / handle. Voided rounds leave handle
 and win and are counted as voids; a correction counts on the day of the round it corrects.
+
+Player-vs-player hands (Rhode Island Hold 'Em) are summed beside the rounds, under their table
+settings version: `pvp_hands` finished, `pots_cents` in their pots, `rake_cents` taken. The
+rake is the house's win on them (it is in `win_cents`); they have no handle, so the hold % is
+the banked games' alone (win less rake over handle). A voided hand leaves them and is a void.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 
 from casino.enqueue import enqueue
-from tables.models import MeterEntry, Round, SettlementLine, Table
+from tables.models import Hand, MeterEntry, Round, SettlementLine, Table
 
 from .models import HoldSummary, StaleReport
 from .tasks import refresh_hold_report
@@ -36,8 +41,8 @@ from .theory import band_alert
 log = logging.getLogger(__name__)
 
 
-def mark_stale(round_: Round) -> None:
-    """Within the round's transaction: its (day, table) report must be rebuilt."""
+def mark_stale(round_: Round | Hand) -> None:
+    """Within the round's (or hand's) transaction: its (day, table) report must be rebuilt."""
     if round_.gaming_day is None:
         return
     day, table_id = round_.gaming_day, round_.table_id
@@ -56,12 +61,13 @@ def request_rebuild(day: date, table_id: int) -> None:
 
 
 def hold_percent(win_cents: int, handle_cents: int) -> Decimal | None:
+    """win / handle in percent (None without handle); the caller leaves any rake out of win."""
     if not handle_cents:
         return None
     return (Decimal(win_cents) * 100 / Decimal(handle_cents)).quantize(Decimal("0.01"))
 
 
-Key = tuple[int, int, str]  # paytable version, dealer, shift
+Key = tuple[int | None, int | None, int, str]  # paytable version, settings version, dealer, shift
 
 
 @transaction.atomic
@@ -86,6 +92,9 @@ def rebuild(day: date, table_id: int) -> int:
             "voids": 0,
             "voided_handle_cents": 0,
             "corrections": 0,
+            "pvp_hands": 0,
+            "pots_cents": 0,
+            "rake_cents": 0,
         }
     )
     game = ""
@@ -96,7 +105,7 @@ def rebuild(day: date, table_id: int) -> int:
         corrections=Count("id", filter=Q(corrects__isnull=False)),
     ):
         game = r["game"]
-        row = rows[(r["paytable_version"], r["dealer"], r["shift"])]
+        row = rows[(r["paytable_version"], None, r["dealer"], r["shift"])]
         if r["status"] == Round.Status.SETTLED:
             row["rounds"] += r["n"]
             row["handle_cents"] += r["handle"] or 0
@@ -115,7 +124,9 @@ def rebuild(day: date, table_id: int) -> int:
         n=Count("id"),
         jackpot=Sum(F("net_cents") + F("stake_cents"), filter=Q(award="jackpot")),
     ):
-        row = rows[(line["round__paytable_version"], line["round__dealer"], line["round__shift"])]
+        row = rows[
+            (line["round__paytable_version"], None, line["round__dealer"], line["round__shift"])
+        ]
         row["handle_by_wager"][line["wager"]] = line["stake"]
         if line["wager"] == "ante":
             row["hands"] += line["n"]
@@ -127,9 +138,26 @@ def rebuild(day: date, table_id: int) -> int:
         .values("round__paytable_version", "round__dealer", "round__shift")
         .annotate(total=Sum("amount_cents"))
     ):
-        rows[(entry["round__paytable_version"], entry["round__dealer"], entry["round__shift"])][
-            "progressive_contributions_cents"
-        ] += entry["total"]
+        key = (
+            entry["round__paytable_version"],
+            None,
+            entry["round__dealer"],
+            entry["round__shift"],
+        )
+        rows[key]["progressive_contributions_cents"] += entry["total"]
+    hands = Hand.objects.filter(gaming_day=day, table_id=table_id).exclude(status=Hand.Status.OPEN)
+    for h in hands.values("settings_version", "dealer", "shift", "status", "game").annotate(
+        n=Count("id"), pots=Sum("pot_cents"), rake=Sum("rake_cents")
+    ):
+        game = h["game"]
+        row = rows[(None, h["settings_version"], h["dealer"], h["shift"])]
+        if h["status"] == Hand.Status.FINISHED:
+            row["pvp_hands"] += h["n"]
+            row["pots_cents"] += h["pots"] or 0
+            row["rake_cents"] += h["rake"] or 0
+            row["win_cents"] += h["rake"] or 0
+        else:
+            row["voids"] += h["n"]
     now = timezone.now()
     HoldSummary.objects.filter(gaming_day=day, table_id=table_id).delete()
     HoldSummary.objects.bulk_create(
@@ -139,12 +167,13 @@ def rebuild(day: date, table_id: int) -> int:
                 table_id=table_id,
                 game=game,
                 paytable_version_id=version,
+                settings_version_id=settings_version,
                 dealer_id=dealer,
                 shift=shift,
                 computed_at=now,
                 **figures,
             )
-            for (version, dealer, shift), figures in rows.items()
+            for (version, settings_version, dealer, shift), figures in rows.items()
         ]
     )
     if mark is not None:
@@ -169,6 +198,9 @@ def rebuild_day(day: date) -> int:
         .order_by()
         .values_list("table_id", flat=True)
         .distinct()
+    )
+    tables |= set(
+        Hand.objects.filter(gaming_day=day).order_by().values_list("table_id", flat=True).distinct()
     )
     tables |= set(HoldSummary.objects.filter(gaming_day=day).values_list("table_id", flat=True))
     for table_id in sorted(tables):

@@ -14,7 +14,7 @@ from django.db.models.functions import Cast
 from accounting.selectors import GROUPED, accounting_by, empty_accounting, hold_percent_drop
 from audit.selectors import search_events
 from tables import games
-from tables.models import Round, Table
+from tables.models import Hand, Round, Table
 
 from .models import HoldSummary
 from .reporting import hold_percent
@@ -42,6 +42,9 @@ FIGURES = [
     "voids",
     "voided_handle_cents",
     "corrections",
+    "pvp_hands",
+    "pots_cents",
+    "rake_cents",
 ]
 
 
@@ -65,7 +68,9 @@ def hold_rows(
         qs.values(*fields).annotate(**{f: Sum(f) for f in FIGURES}, **per_wager).order_by(*fields)
     )
     for row in rows:
-        row["hold_percent"] = hold_percent(row["win_cents"], row["handle_cents"])
+        row["hold_percent"] = hold_percent(
+            row["win_cents"] - row["rake_cents"], row["handle_cents"]
+        )
         row["handle_by_wager"] = {
             w: row.pop(f"_w_{w}") for w in wagers if row.get(f"_w_{w}") is not None
         }
@@ -88,7 +93,9 @@ def totals(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
     for row in rows:
         for f in FIGURES:
             total[f] += row[f] or 0
-    total["hold_percent"] = hold_percent(total["win_cents"], total["handle_cents"])
+    total["hold_percent"] = hold_percent(
+        total["win_cents"] - total["rake_cents"], total["handle_cents"]
+    )
     if rows and "drop_cents" in rows[0]:  # the count's totals: known when every row's is
         for f in ACCOUNTING_SUMS:
             total[f] = sum(row[f] for row in rows)
@@ -170,3 +177,41 @@ def round_for_record(pk: int) -> Round | None:
         .filter(pk=pk)
         .first()
     )
+
+
+# --- a table's player-vs-player hands ----------------------------------------------------------
+
+
+def table_hands_of(table: Table, day: date) -> QuerySet[Hand]:
+    """A table's hands closed on a gaming day (finished or voided), newest first, and any open."""
+    return (
+        Hand.objects.filter(table=table)
+        .filter(Q(gaming_day=day) | Q(gaming_day__isnull=True, opened_at__date=day))
+        .select_related("dealer")
+        .defer("record", "result")
+        .order_by("-number")
+    )
+
+
+def hand_sums(hands: QuerySet[Hand]) -> dict[str, Any]:
+    """Finished hands, voids, pots and rake of a set of hands."""
+    return hands.aggregate(
+        hands=Count("id", filter=Q(status=Hand.Status.FINISHED)),
+        voids=Count("id", filter=Q(status=Hand.Status.VOIDED)),
+        pots=Sum("pot_cents", filter=Q(status=Hand.Status.FINISHED)),
+        rake=Sum("rake_cents", filter=Q(status=Hand.Status.FINISHED)),
+    )
+
+
+def hand_for_record(pk: int) -> Hand | None:
+    return (
+        Hand.objects.select_related("table", "dealer", "settings_version", "voided_by")
+        .prefetch_related("players")
+        .filter(pk=pk)
+        .first()
+    )
+
+
+def hand_events(hand: Hand) -> QuerySet[Any]:
+    """Every audit event of a hand, in order: opened, each step, finished or voided."""
+    return search_events().filter(object_type="tables.hand", object_id=str(hand.pk))

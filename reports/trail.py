@@ -27,10 +27,11 @@ from core.roles import (
     has_role,
     require,
 )
-from tables.models import Round
+from tables.models import Hand, Round
 from tables.services.corrections import round_correct, round_void
+from tables.services.hands import hand_void
 
-from .selectors import latest_rounds, round_for_record, round_replay
+from .selectors import hand_events, hand_for_record, latest_rounds, round_for_record, round_replay
 
 CSV_FIELDS = [*HASHED_FIELDS, "hash"]  # every field the chain covers, then the hash
 
@@ -200,3 +201,35 @@ def round_correct_view(request: HttpRequest, pk: int) -> HttpResponse:
         return round_record(request, pk)
     messages.success(request, f"Correction {corrected} settled.")
     return redirect("audit:round", pk=corrected.pk)
+
+
+@login_required
+def hand_record(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player-vs-player hand's record: players, buy-ins and payoffs, the pot and the rake,
+    the record in the replay contract's form, and every event; a pit boss may void it."""
+    _require_reader(request)
+    hand = hand_for_record(pk)
+    if hand is None:
+        raise Http404("no such hand")
+    context = {
+        "hand": hand,
+        "players": list(hand.players.order_by("position")),
+        "events": list(hand_events(hand)),
+        "record_json": json.dumps(hand.record, indent=2),
+        "result_json": json.dumps(hand.result, indent=2) if hand.result else "",
+        "can_void": has_role(request.user, Role.PIT_BOSS) and hand.status != Hand.Status.VOIDED,
+    }
+    return render(request, "audit/hand.html", context)
+
+
+@login_required
+def hand_void_view(request: HttpRequest, pk: int) -> HttpResponse:
+    if request.method != "POST":
+        return redirect("audit:hand", pk=pk)
+    hand = get_object_or_404(Hand, pk=pk)
+    try:
+        hand_void(hand=hand, by=request.user, reason=request.POST.get("reason", ""))
+        messages.success(request, f"{hand} voided.")
+    except ServiceError as err:
+        messages.error(request, err.message)
+    return redirect("audit:hand", pk=pk)

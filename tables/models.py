@@ -22,6 +22,18 @@ def _games_valid() -> Q:
     return Q(game__in=games.names())
 
 
+def _banked_games_valid() -> Q:
+    """The house-banked games (paytables are theirs), when the migration was written."""
+    return Q(game__in=[g.name for g in games.all_games() if isinstance(g, games.BankedGame)])
+
+
+def _pvp_games_valid() -> Q:
+    """The player-vs-player games (table settings and hands are theirs)."""
+    return Q(
+        game__in=[g.name for g in games.all_games() if isinstance(g, games.PlayerVsPlayerGame)]
+    )
+
+
 def _meter_only_where_taken() -> Q:
     """A meter only at a table whose game takes a progressive (`takes_progressive`)."""
     taking = [g.name for g in games.all_games() if g.takes_progressive]
@@ -84,7 +96,7 @@ class PaytableVersion(models.Model):
                 condition=~Q(approved_by=models.F("drafted_by")),
                 name="paytable_approver_is_not_author",
             ),
-            models.CheckConstraint(condition=_games_valid(), name="paytable_game_valid"),
+            models.CheckConstraint(condition=_banked_games_valid(), name="paytable_game_valid"),
         ]
 
     def __str__(self) -> str:
@@ -382,3 +394,192 @@ class SettlementLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} seat {self.seat} {self.wager} {self.result}"
+
+
+# --- player-vs-player games: table settings and hands ------------------------------------------
+
+
+class TableSettingsVersion(models.Model):
+    """A player-vs-player game's table settings (players, ante, bet sizes, raise cap, rake, as
+    the game's `check_settings` defines them), drafted by one admin and approved by a second,
+    like a paytable version. Approved versions are immutable (database triggers)."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        APPROVED = "approved", "Approved"
+
+    game = models.CharField(max_length=20, choices=games.choices)
+    name = models.CharField(max_length=60)
+    version = models.PositiveIntegerField()
+    values = models.JSONField(help_text="the settings, as the game's check_settings keeps them")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    drafted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="table_settings_drafted"
+    )
+    drafted_at = models.DateTimeField(auto_now_add=True)
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="table_settings_approved",
+    )
+    approved_at = models.DateTimeField(null=True, blank=True)
+    based_on = models.ForeignKey("self", on_delete=models.PROTECT, null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "name", "-version"]
+        verbose_name = "table settings version"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "name", "version"], name="table_settings_version_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(status="draft", approved_by__isnull=True, approved_at__isnull=True)
+                | Q(status="approved", approved_by__isnull=False, approved_at__isnull=False),
+                name="table_settings_approval_complete",
+            ),
+            models.CheckConstraint(
+                condition=~Q(approved_by=models.F("drafted_by")),
+                name="table_settings_approver_is_not_author",
+            ),
+            models.CheckConstraint(condition=_pvp_games_valid(), name="table_settings_game_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} {self.name} v{self.version} ({self.status})"
+
+    @property
+    def is_approved(self) -> bool:
+        return self.status == self.Status.APPROVED
+
+
+class TableSettingsAssignment(models.Model):
+    """Which approved settings version is in force at a player-vs-player table, from when
+    (appended: the latest is in force; history is never edited)."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="settings_assignments")
+    settings_version = models.ForeignKey(
+        TableSettingsVersion, on_delete=models.PROTECT, related_name="assignments"
+    )
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"{self.settings_version} at {self.table}"
+
+
+class Hand(models.Model):
+    """One hand of a player-vs-player game at a table.
+
+    `record` is the hand in the game's `replay` contract form, built action by action as the
+    dealer enters it (the same record `manage.py replay` takes). Once finished, the pot, the
+    house's rake and each player's payoff (`HandPlayer.payoff_cents`, summing to minus the
+    rake) are frozen; a finished hand changes only by its void, a voided hand never."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        FINISHED = "finished", "Finished"
+        VOIDED = "voided", "Voided"
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
+    number = models.PositiveIntegerField()
+    dealer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hands"
+    )
+    game = models.CharField(max_length=20, choices=games.choices)
+    settings_version = models.ForeignKey(
+        TableSettingsVersion, on_delete=models.PROTECT, related_name="hands"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    record = models.JSONField(default=dict)
+    pot_cents = models.BigIntegerField(default=0)
+    rake_cents = models.BigIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    gaming_day = models.DateField(null=True, blank=True, db_index=True)
+    shift = models.CharField(max_length=5, blank=True)
+    voided_at = models.DateTimeField(null=True, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="hand_voids",
+    )
+    void_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["gaming_day", "table"], name="hand_day_table")]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="hand_number_per_table"),
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(status="open"), name="one_open_hand_per_table"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["open", "finished", "voided"]), name="hand_status_valid"
+            ),
+            models.CheckConstraint(condition=_pvp_games_valid(), name="hand_game_valid"),
+            models.CheckConstraint(
+                condition=Q(status="open", result__isnull=True, finished_at__isnull=True)
+                | Q(
+                    status="finished",
+                    result__isnull=False,
+                    finished_at__isnull=False,
+                    gaming_day__isnull=False,
+                )
+                | Q(status="voided", voided_at__isnull=False, voided_by__isnull=False)
+                & ~Q(void_reason=""),
+                name="hand_result_matches_status",
+            ),
+            models.CheckConstraint(
+                condition=Q(rake_cents__gte=0, pot_cents__gte=models.F("rake_cents")),
+                name="hand_rake_within_pot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} hand #{self.number}"
+
+    @property
+    def house_win_cents(self) -> int:
+        """The house's win on a hand is its rake."""
+        return self.rake_cents
+
+
+class HandPlayer(models.Model):
+    """A player in a hand: the seat, the buy-in (the stack the hand starts with) and, once the
+    hand is finished, the payoff (net, cents) and the stack after. A finished hand's payoffs
+    sum to minus its rake (database trigger)."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="players")
+    position = models.PositiveSmallIntegerField(help_text="the player's index in the record")
+    seat = models.PositiveSmallIntegerField()
+    buy_in_cents = models.BigIntegerField()
+    payoff_cents = models.BigIntegerField(null=True, blank=True)
+    stack_after_cents = models.BigIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["hand", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "position"], name="hand_player_position"),
+            models.UniqueConstraint(fields=["hand", "seat"], name="hand_player_seat"),
+            models.CheckConstraint(condition=Q(buy_in_cents__gt=0), name="hand_buy_in_positive"),
+            models.CheckConstraint(
+                condition=Q(payoff_cents__isnull=True, stack_after_cents__isnull=True)
+                | Q(
+                    payoff_cents__isnull=False,
+                    stack_after_cents=models.F("buy_in_cents") + models.F("payoff_cents"),
+                    stack_after_cents__gte=0,
+                ),
+                name="hand_player_stack_after",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand} seat {self.seat}"

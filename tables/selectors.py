@@ -26,11 +26,14 @@ from tables.engine.settlement import Settlement
 from tables.games.base import engine_call
 from tables.models import (
     DealerSession,
+    Hand,
     PaytableEdge,
     PaytableVersion,
     ProgressiveMeter,
     Round,
     Table,
+    TableSettingsAssignment,
+    TableSettingsVersion,
 )
 
 STEP_CARDS = "cards"
@@ -196,5 +199,32 @@ def version_in_use(draft: PaytableVersion) -> PaytableVersion | None:
             game=draft.game, name=draft.name, status=PaytableVersion.Status.APPROVED
         )
         .order_by("-version")
+        .first()
+    )
+
+
+# --- player-vs-player hands -------------------------------------------------------------------
+
+
+def settings_in_force(table: Table) -> TableSettingsVersion | None:
+    """The approved table settings version assigned last at a player-vs-player table."""
+    assignment = (
+        TableSettingsAssignment.objects.filter(table=table)
+        .select_related("settings_version")
+        .order_by("-id")
+        .first()
+    )
+    return assignment.settings_version if assignment else None
+
+
+def open_hand(table: Table) -> Hand | None:
+    return Hand.objects.filter(table=table, status=Hand.Status.OPEN).first()
+
+
+def last_hand(table: Table) -> Hand | None:
+    return (
+        Hand.objects.filter(table=table)
+        .exclude(status=Hand.Status.OPEN)
+        .order_by("-number")
         .first()
     )

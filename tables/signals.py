@@ -9,3 +9,5 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 round_closed = Signal()
+# `hand_closed(hand=...)`: a player-vs-player hand was finished or voided (same transaction).
+hand_closed = Signal()

@@ -1,6 +1,8 @@
 """Playing random legal rounds through the same services the tablet uses (demos, load and
 report tests). Cards and decisions come from `tables.engine.simulate`; wagers are chosen
-within the table's limits."""
+within the table's limits. A player-vs-player table plays random legal hands instead: random
+buy-ins, then the game's `random_step` (cards, and actions among the legal ones) through
+`tables.services.hands`, one step at a time, to the finish."""
 
 from __future__ import annotations
 
@@ -14,7 +16,9 @@ from django.db.models import QuerySet
 from core.roles import Role
 from tables import games
 from tables.engine.money import format_cents
-from tables.models import DealerSession, Round, Table
+from tables.models import DealerSession, Hand, Round, Table
+from tables.selectors import settings_in_force
+from tables.services import hands as hand_svc
 from tables.services import rounds as svc
 from tables.services.sessions import dealer_sign_in
 
@@ -93,6 +97,28 @@ def play_round(
     return svc.round_settle(round=round_, dealer=dealer)
 
 
+BUY_INS_CENTS = (1500, 2500, 5000, 10000, 20000, 50000)
+
+
+def play_hand(
+    table: Table, dealer: AbstractBaseUser, rng: random.Random, *, seats: int | None = None
+) -> Hand:
+    """One random legal hand at a player-vs-player table, step by step through the services,
+    finished: 2 or more players (`seats`, at most the settings' players) with random buy-ins."""
+    game = games.player_vs_player(table.game)
+    version = settings_in_force(table)
+    assert version is not None
+    most = min(game.max_players(version.values), table.seats)
+    count = max(2, min(seats or rng.randint(2, most), most))
+    least = game.min_buy_in(version.values)
+    chosen = sorted(rng.sample(range(1, table.seats + 1), count))
+    players = {n: max(least, rng.choice(BUY_INS_CENTS)) for n in chosen}
+    hand = hand_svc.hand_open(table=table, dealer=dealer, players=players)
+    while (step := game.random_step(rng, hand.record)) is not None:
+        hand = hand_svc.hand_act(hand=hand, dealer=dealer, step=step)
+    return hand_svc.hand_finish(hand=hand, dealer=dealer)
+
+
 def simulate(
     tables: QuerySet[Table] | list[Table],
     rounds: int,
@@ -101,13 +127,26 @@ def simulate(
     seats: int | None = None,
     strategy: str | None = None,
 ) -> dict[str, Any]:
-    """Play `rounds` rounds per table; a JSON-ready summary per table and in all."""
+    """Play `rounds` rounds (a player-vs-player table: hands) per table; a JSON-ready summary
+    per table and in all (a hand's house win is its rake)."""
     rng = random.Random(seed)
     summary: dict[str, Any] = {"rounds": 0, "handle_cents": 0, "house_win_cents": 0, "tables": {}}
     if strategy is not None:
         summary["strategy"] = strategy
     for table in tables:
         dealer = dealer_for(table)
+        if isinstance(games.get(table.game), games.PlayerVsPlayerGame):
+            hand_summary = {"game": table.game, "hands": 0, "pots_cents": 0, "rake_cents": 0}
+            for _ in range(rounds):
+                hand = play_hand(table, dealer, rng, seats=seats)
+                hand_summary["hands"] += 1
+                hand_summary["pots_cents"] += hand.pot_cents
+                hand_summary["rake_cents"] += hand.rake_cents
+            hand_summary["house_win_cents"] = hand_summary["rake_cents"]
+            summary["tables"][table.name] = hand_summary
+            summary["hands"] = summary.get("hands", 0) + hand_summary["hands"]
+            summary["house_win_cents"] += hand_summary["rake_cents"]
+            continue
         per = {"game": table.game, "rounds": 0, "handle_cents": 0, "house_win_cents": 0}
         for _ in range(rounds):
             r = play_round(table, dealer, rng, seats=seats, strategy=strategy)

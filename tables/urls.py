@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tables.views import tablet
+from tables.views import hands, tablet
 
 app_name = "tablet"
 
@@ -17,4 +17,7 @@ urlpatterns = [
     path("table/<int:table_id>/settle/", tablet.settle, name="settle"),
     path("table/<int:table_id>/watch/", tablet.watch, name="watch"),
     path("round/<int:round_id>/", tablet.round_page, name="round"),
+    path("table/<int:table_id>/hand/open/", hands.hand_open, name="hand_open"),
+    path("table/<int:table_id>/hand/step/", hands.hand_step, name="hand_step"),
+    path("table/<int:table_id>/hand/finish/", hands.hand_finish, name="hand_finish"),
 ]

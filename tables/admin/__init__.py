@@ -16,11 +16,12 @@ refusal is shown as a message (and a refused permission is audited), never a ser
     paytables.py  paytable versions: draft, approve, draft from
     floor.py      pits and tables (assigning a paytable version)
     meters.py     progressive meters and their entries (corrections)
-    records.py    rounds, settlement lines, dealer sign-ins (read-only)
+    records.py    rounds, settlement lines, dealer sign-ins, hands (read-only)
+    table_settings.py  player-vs-player table settings: draft, approve, draft from
 """
 
 from __future__ import annotations
 
-from . import floor, meters, paytables, records
+from . import floor, meters, paytables, records, table_settings
 
-__all__ = ["floor", "meters", "paytables", "records"]
+__all__ = ["floor", "meters", "paytables", "records", "table_settings"]

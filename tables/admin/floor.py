@@ -11,8 +11,10 @@ from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 
 from tables import games
-from tables.models import PaytableVersion, Pit, Table
+from tables.models import PaytableVersion, Pit, Table, TableSettingsVersion
+from tables.selectors import settings_in_force
 from tables.services.paytables import paytable_assign
+from tables.services.table_settings import table_settings_assign
 
 from .common import FloorAdmin, service_call
 
@@ -36,8 +38,22 @@ class PaytableVersionChoiceField(forms.ModelChoiceField):  # type: ignore[type-a
         return f"{obj.get_game_display()}: {obj.name} v{obj.version}"
 
 
+class SettingsVersionChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.get_game_display()}: {obj.name} v{obj.version}"
+
+
 class TableForm(forms.ModelForm):  # type: ignore[type-arg]
-    """A table's configuration; its paytable version is put in force by `paytable_assign`."""
+    """A table's configuration; its paytable version is put in force by `paytable_assign`, a
+    player-vs-player table's settings version by `table_settings_assign`."""
+
+    table_settings = SettingsVersionChoiceField(
+        queryset=TableSettingsVersion.objects.none(),
+        required=False,
+        label="Table settings version",
+        help_text="Player-vs-player games (poker) only, instead of a paytable: approved versions "
+        "are offered; a new version applies to hands opened after it is put in force.",
+    )
 
     class Meta:
         model = Table
@@ -57,6 +73,11 @@ class TableForm(forms.ModelForm):  # type: ignore[type-arg]
         field = self.fields.get("paytable_version")
         if field is not None:
             field.queryset = versions.order_by("game", "name", "-version")  # type: ignore[attr-defined]
+        settings = TableSettingsVersion.objects.filter(status=TableSettingsVersion.Status.APPROVED)
+        if self.instance.pk:
+            settings = settings.filter(game=self.instance.game)
+            self.initial["table_settings"] = settings_in_force(self.instance)
+        self.fields["table_settings"].queryset = settings.order_by("game", "name", "-version")  # type: ignore[attr-defined]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -65,6 +86,21 @@ class TableForm(forms.ModelForm):  # type: ignore[type-arg]
             return cleaned
         label = games.get(game).label
         version = cleaned.get("paytable_version")
+        chosen = cleaned.get("table_settings")
+        if isinstance(games.get(game), games.PlayerVsPlayerGame):
+            if version is not None:
+                self.add_error(
+                    "paytable_version",
+                    f"a {label} table has table settings, not a paytable: leave it empty",
+                )
+            if chosen is not None and chosen.game != game:
+                self.add_error("table_settings", f"{chosen} is not for {label}")
+            in_force = settings_in_force(self.instance) if self.instance.pk else None
+            if chosen is None and in_force is None and cleaned.get("is_open"):
+                self.add_error("table_settings", "an open table needs table settings in force")
+            return cleaned
+        if chosen is not None:
+            self.add_error("table_settings", f"a {label} table has a paytable, not table settings")
         if version is not None and version.game != game:
             self.add_error(
                 "paytable_version",
@@ -95,7 +131,16 @@ class TableForm(forms.ModelForm):  # type: ignore[type-arg]
 class TableAdmin(FloorAdmin):
     audit_noun = "table"
     form = TableForm
-    fields = ["name", "pit", "game", "seats", "paytable_version", "meter", "is_open"]
+    fields = [
+        "name",
+        "pit",
+        "game",
+        "seats",
+        "paytable_version",
+        "table_settings",
+        "meter",
+        "is_open",
+    ]
     list_display = ["name", "pit", "game", "seats", "paytable_version", "meter", "is_open"]
     list_filter = ["pit", "game", "is_open"]
     search_fields = ["name"]
@@ -120,3 +165,7 @@ class TableAdmin(FloorAdmin):
             with service_call():
                 paytable_assign(table=obj, version=version, by=request.user)
             obj.paytable_version = version
+        chosen = form.cleaned_data.get("table_settings")
+        if chosen is not None and (not change or "table_settings" in form.changed_data):
+            with service_call():
+                table_settings_assign(table=obj, version=chosen, by=request.user)

@@ -1,4 +1,5 @@
-"""What was played, read-only: rounds with their settlement lines, and dealer sign-ins."""
+"""What was played, read-only: rounds with their settlement lines, dealer sign-ins, and
+player-vs-player hands with their players."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from django.contrib import admin
 from django.utils.html import format_html_join
 
 from core.money import dollars
-from tables.models import DealerSession, Round, SettlementLine
+from tables.models import DealerSession, Hand, HandPlayer, Round, SettlementLine
 
 from .common import ReadOnlyAdmin, ReadOnlyInline, admin_link, pretty_json
 
@@ -138,3 +139,89 @@ class DealerSessionAdmin(ReadOnlyAdmin):
     @admin.display(description="signed in now", boolean=True)
     def is_open(self, obj: DealerSession) -> bool:
         return obj.ended_at is None
+
+
+class HandPlayerInline(ReadOnlyInline):
+    model = HandPlayer
+    fields = ["position", "seat", "buy_in", "payoff", "stack_after"]
+    readonly_fields = fields
+
+    @admin.display(description="buy-in")
+    def buy_in(self, obj: HandPlayer) -> str:
+        return dollars(obj.buy_in_cents)
+
+    @admin.display(description="payoff")
+    def payoff(self, obj: HandPlayer) -> str:
+        return dollars(obj.payoff_cents)
+
+    @admin.display(description="stack after")
+    def stack_after(self, obj: HandPlayer) -> str:
+        return dollars(obj.stack_after_cents)
+
+
+@admin.register(Hand)
+class HandAdmin(ReadOnlyAdmin):
+    """Player-vs-player hands, read-only: the record in the replay contract's form, the pot,
+    the rake (the house's win) and each player's payoff."""
+
+    list_display = [
+        "__str__",
+        "game",
+        "status",
+        "dealer",
+        "settings_version",
+        "pot",
+        "rake",
+        "opened_at",
+        "finished_at",
+    ]
+    list_filter = ["table", "status", "game"]
+    search_fields = ["number__exact", "table__name"]
+    search_help_text = "a hand number, or a table's name"
+    list_select_related = ["table", "dealer", "settings_version"]
+    date_hierarchy = "opened_at"
+    inlines = [HandPlayerInline]
+    fields = [
+        ("table", "number", "game", "status"),
+        ("dealer", "settings_version"),
+        ("opened_at", "finished_at", "gaming_day", "shift"),
+        ("pot", "rake"),
+        ("voided_at", "voided_by", "void_reason"),
+        "record_json",
+        "result_json",
+    ]
+    readonly_fields = [
+        "table",
+        "number",
+        "game",
+        "status",
+        "dealer",
+        "settings_version",
+        "opened_at",
+        "finished_at",
+        "gaming_day",
+        "shift",
+        "pot",
+        "rake",
+        "voided_at",
+        "voided_by",
+        "void_reason",
+        "record_json",
+        "result_json",
+    ]
+
+    @admin.display(description="pot")
+    def pot(self, obj: Hand) -> str:
+        return dollars(obj.pot_cents)
+
+    @admin.display(description="rake (house win)")
+    def rake(self, obj: Hand) -> str:
+        return dollars(obj.rake_cents)
+
+    @admin.display(description="record (replay contract)")
+    def record_json(self, obj: Hand) -> str:
+        return pretty_json(obj.record)
+
+    @admin.display(description="result")
+    def result_json(self, obj: Hand) -> str:
+        return pretty_json(obj.result)

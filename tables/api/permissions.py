@@ -18,10 +18,10 @@ from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
 from core.roles import FLOOR_ROLES, OVERSIGHT, Role, has_any_role, has_role, require, role_names
-from tables.models import DealerSession, Round, Table
+from tables.models import DealerSession, Hand, Round, Table
 
-# Round actions that change the round: only the dealer signed in at its table.
-PLAY_ACTIONS = frozenset({"deal", "decide", "dealer", "settle"})
+# Round and hand actions that change them: only the dealer signed in at the table.
+PLAY_ACTIONS = frozenset({"deal", "decide", "dealer", "settle", "step", "finish"})
 
 
 def action_key(view: Any, request: Request) -> str:
@@ -79,7 +79,7 @@ class RoundAccess(BasePermission):
 
     message = "you may not access this round"
 
-    def has_object_permission(self, request: Request, view: Any, obj: Round) -> bool:
+    def has_object_permission(self, request: Request, view: Any, obj: Round | Hand) -> bool:
         user = request.user
         key = action_key(view, request)
         if key not in PLAY_ACTIONS and has_any_role(user, OVERSIGHT):

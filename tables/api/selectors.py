@@ -15,18 +15,30 @@ from core.roles import (
     has_any_role,
     has_role,
 )
-from tables.models import DealerSession, PaytableVersion, ProgressiveMeter, Round, Table
+from tables.models import (
+    DealerSession,
+    Hand,
+    PaytableVersion,
+    ProgressiveMeter,
+    Round,
+    Table,
+    TableSettingsAssignment,
+)
 
 
 def tables() -> QuerySet[Table]:
     """Every table, with its signed-in dealer's username and its open round's id annotated."""
     open_session = DealerSession.objects.filter(table=OuterRef("pk"), ended_at__isnull=True)
     open_round = Round.objects.filter(table=OuterRef("pk"), status=Round.Status.OPEN)
+    open_hand = Hand.objects.filter(table=OuterRef("pk"), status=Hand.Status.OPEN)
+    settings = TableSettingsAssignment.objects.filter(table=OuterRef("pk")).order_by("-id")
     return (
         Table.objects.select_related("pit", "paytable_version", "meter")
         .annotate(
             dealer_username=Subquery(open_session.values("dealer__username")[:1]),
             open_round_id=Subquery(open_round.values("pk")[:1]),
+            open_hand_id=Subquery(open_hand.values("pk")[:1]),
+            settings_version_id=Subquery(settings.values("settings_version_id")[:1]),
         )
         .order_by("name")
     )
@@ -79,3 +91,35 @@ def paytable_versions_visible_to(
 
 def meters() -> QuerySet[ProgressiveMeter]:
     return ProgressiveMeter.objects.prefetch_related("tables").order_by("name")
+
+
+def hands() -> QuerySet[Hand]:
+    """Every player-vs-player hand, newest first, with what its representation reads."""
+    return (
+        Hand.objects.select_related("table", "dealer", "settings_version", "voided_by")
+        .prefetch_related("players")
+        .order_by("-id")
+    )
+
+
+def hands_visible_to(
+    user: AbstractBaseUser | AnonymousUser,
+    *,
+    table_id: int | None = None,
+    status: str | None = None,
+) -> QuerySet[Hand]:
+    """As `rounds_visible_to`: all for pit boss, admin and auditor; a dealer the hands of the
+    table they are signed in to."""
+    qs = hands()
+    if not has_any_role(user, OVERSIGHT):
+        signed_in_at = DealerSession.objects.filter(dealer_id=user.pk, ended_at__isnull=True)
+        qs = (
+            qs.filter(table_id__in=signed_in_at.values("table_id"))
+            if has_role(user, Role.DEALER)
+            else qs.none()
+        )
+    if table_id is not None:
+        qs = qs.filter(table_id=table_id)
+    if status:
+        qs = qs.filter(status=status)
+    return qs

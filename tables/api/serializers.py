@@ -18,6 +18,8 @@ from tables import games
 from tables.engine.money import format_cents
 from tables.models import (
     DealerSession,
+    Hand,
+    HandPlayer,
     PaytableVersion,
     ProgressiveMeter,
     Round,
@@ -265,6 +267,18 @@ class TableSerializer(serializers.ModelSerializer):
         allow_null=True,
         help_text="The id of the round in play, if any.",
     )
+    open_hand = serializers.IntegerField(
+        source="open_hand_id",
+        read_only=True,
+        allow_null=True,
+        help_text="A player-vs-player table's hand in play, if any.",
+    )
+    settings_version = serializers.IntegerField(
+        source="settings_version_id",
+        read_only=True,
+        allow_null=True,
+        help_text="A player-vs-player table's table settings version in force, if any.",
+    )
     rebet = serializers.SerializerMethodField(
         help_text="Each seat's wagers in the table's last round (seat -> wager -> amount)."
     )
@@ -282,6 +296,8 @@ class TableSerializer(serializers.ModelSerializer):
             "is_open",
             "dealer",
             "open_round",
+            "open_hand",
+            "settings_version",
             "rebet",
         ]
 
@@ -484,3 +500,116 @@ class PreviewSerializer(serializers.Serializer):
     dealer = ObjectField()
     seats = serializers.ListField(child=ObjectField())
     progressive = ObjectField(required=False)
+
+
+# --- player-vs-player hands --------------------------------------------------------------
+
+
+class HandPlayerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = HandPlayer
+        fields = ["position", "seat", "buy_in_cents", "payoff_cents", "stack_after_cents"]
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "description": "waiting (hole, action, flop, turn or over), to_act, legal (each "
+        "action with the cents it puts in), pot, pots, stacks, bets, in_pot, folded, board, "
+        "history, outcome.",
+    }
+)
+class HandStateField(serializers.Field):
+    """The hand as it stands (the game's `view`): what it waits for, who acts and the legal
+    actions with the cents each puts in, pot, bets, stacks, actions so far, and the outcome."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["read_only"] = True
+        kwargs["source"] = "*"
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: Hand) -> dict[str, Any]:
+        return games.player_vs_player(value.game).view(value.record)
+
+
+class HandSerializer(serializers.ModelSerializer):
+    table_name = serializers.CharField(source="table.name", read_only=True)
+    dealer = serializers.CharField(source="dealer.get_username", read_only=True)
+    record = ObjectField(
+        read_only=True, help_text="The hand so far in the `replay` contract's form (cents)."
+    )
+    state = HandStateField(help_text="The hand as it stands and what it needs next.")
+    settings = ObjectField(source="settings_version.values", read_only=True)
+    players = HandPlayerSerializer(many=True, read_only=True)
+    result = ObjectField(read_only=True, allow_null=True)
+    voided_by = serializers.CharField(
+        source="voided_by.get_username", read_only=True, allow_null=True
+    )
+
+    class Meta:
+        model = Hand
+        fields = [
+            "id",
+            "table",
+            "table_name",
+            "number",
+            "game",
+            "status",
+            "dealer",
+            "settings_version",
+            "settings",
+            "players",
+            "record",
+            "state",
+            "pot_cents",
+            "rake_cents",
+            "result",
+            "gaming_day",
+            "shift",
+            "opened_at",
+            "finished_at",
+            "voided_at",
+            "voided_by",
+            "void_reason",
+        ]
+
+
+class HandFilterSerializer(serializers.Serializer):
+    table = serializers.IntegerField(required=False, min_value=1, help_text="A table id.")
+    status = serializers.ChoiceField(choices=Hand.Status.choices, required=False)
+
+
+class HandOpenSerializer(serializers.Serializer):
+    table = serializers.PrimaryKeyRelatedField(queryset=Table.objects.all())
+    players = serializers.JSONField(
+        help_text='Each player\'s buy-in in cents by seat: {"1": 10000, "3": 5000}.'
+    )
+    first = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        help_text="The player (index in seat order) who acts first; by default it moves round "
+        "one player per hand.",
+    )
+
+
+class HandStepSerializer(serializers.Serializer):
+    """One step: `hole` (every player's card, in player order), or `action` (and optionally the
+    `player` expected to act), or `flop`, or `turn`."""
+
+    hole = serializers.ListField(child=serializers.CharField(), required=False)
+    action = serializers.CharField(required=False, help_text="check, bet, call, raise or fold")
+    player = serializers.IntegerField(required=False, min_value=0)
+    flop = serializers.CharField(required=False)
+    turn = serializers.CharField(required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        kinds = [k for k in ("hole", "action", "flop", "turn") if k in attrs]
+        if len(kinds) != 1:
+            raise serializers.ValidationError("a step is exactly one of hole, action, flop or turn")
+        if "player" in attrs and "action" not in attrs:
+            raise serializers.ValidationError({"player": "player goes with an action"})
+        return attrs
+
+
+class HandVoidSerializer(serializers.Serializer):
+    reason = serializers.CharField(help_text="Why the hand is voided.")

@@ -11,6 +11,7 @@ from . import views
 router = SimpleRouter()
 router.register("tables", views.TableViewSet, basename="api-table")
 router.register("rounds", views.RoundViewSet, basename="api-round")
+router.register("hands", views.HandViewSet, basename="api-hand")
 router.register("paytable-versions", views.PaytableVersionViewSet, basename="api-paytable-version")
 router.register("meters", views.MeterViewSet, basename="api-meter")
 

@@ -51,12 +51,14 @@ from core.errors import ServiceError
 from core.roles import (
     DEALERS,
     FLOOR_ROLES,
+    PIT_BOSSES,
     TABLE_READERS,
     Role,
 )
 from tables import selectors as round_selectors
 from tables.engine.errors import EngineError
-from tables.models import DealerSession, Round
+from tables.models import DealerSession, Hand, Round
+from tables.services import hands as hand_services
 from tables.services import rounds as round_services
 from tables.services.sessions import dealer_sign_in, dealer_sign_out
 
@@ -65,6 +67,11 @@ from .permissions import ActionRoles, RoundAccess
 from .serializers import (
     DealerSessionSerializer,
     ErrorSerializer,
+    HandFilterSerializer,
+    HandOpenSerializer,
+    HandSerializer,
+    HandStepSerializer,
+    HandVoidSerializer,
     MeterSerializer,
     PaytableVersionSerializer,
     PreviewSerializer,
@@ -449,6 +456,128 @@ class RoundViewSet(
         )
         round_ = round_services.round_settle(round=round_, dealer=request.user, idempotency_key=key)
         return self._render(round_)
+
+
+# --- player-vs-player hands ----------------------------------------------------------------
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="List player-vs-player hands",
+        description="Pit boss, admin and auditor see every hand; a dealer the hands of the "
+        "table they are signed in to. Newest first, paginated.",
+        parameters=[HandFilterSerializer],
+        responses={200: HandSerializer(many=True), **errors(400, 401, 403)},
+    ),
+    retrieve=extend_schema(
+        summary="A hand", responses={200: HandSerializer, **errors(*OBJECT_READ_ERRORS)}
+    ),
+)
+class HandViewSet(
+    RoleCheckedMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+):
+    """Hands of player-vs-player games (Rhode Island Hold 'Em). Only the dealer signed in at
+    the table plays them: open with the buy-ins, then one step at a time (the hole cards, each
+    action, the flop, the turn), then finish. A pit boss voids a hand; pit boss, admin and
+    auditor read every hand."""
+
+    serializer_class = HandSerializer
+    pagination_class = RoundPagination
+    permission_classes = [ActionRoles, RoundAccess]
+    roles = {
+        "list": FLOOR_ROLES,
+        "retrieve": FLOOR_ROLES,
+        "create": DEALERS,
+        "step": DEALERS,
+        "finish": DEALERS,
+        "void": PIT_BOSSES,
+    }
+    action_names = {
+        "list": "reading hands",
+        "retrieve": "reading a hand",
+        "create": "opening a hand",
+        "step": "entering a card or an action",
+        "finish": "finishing a hand",
+        "void": "voiding a hand",
+    }
+
+    def get_queryset(self) -> Any:
+        return selectors.hands()
+
+    def _render(self, hand: Hand, code: int = status.HTTP_200_OK) -> Response:
+        fresh = selectors.hands().get(pk=hand.pk)
+        return Response(
+            HandSerializer(fresh, context=self.get_serializer_context()).data, status=code
+        )
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        filters = HandFilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        qs = selectors.hands_visible_to(
+            request.user,
+            table_id=filters.validated_data.get("table"),
+            status=filters.validated_data.get("status"),
+        )
+        page = self.paginate_queryset(qs)
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+    @extend_schema(
+        summary="Open a hand (the dealer signed in at the table)",
+        description="Opens the table's next hand under its table settings in force, with each "
+        "player's buy-in in cents by seat.",
+        request=HandOpenSerializer,
+        responses={201: HandSerializer, **errors(400, 401, 403, 409)},
+    )
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        given = HandOpenSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        hand = hand_services.hand_open(
+            table=given.validated_data["table"],
+            dealer=request.user,
+            players=given.validated_data["players"],
+            first=given.validated_data.get("first"),
+        )
+        response = self._render(hand, status.HTTP_201_CREATED)
+        response["Location"] = reverse("api-hand-detail", args=[hand.pk], request=request)
+        return response
+
+    @extend_schema(
+        summary="Enter one step: the hole cards, an action, the flop or the turn",
+        request=HandStepSerializer,
+        responses={200: HandSerializer, **errors(*PLAY_ERRORS)},
+    )
+    @action(detail=True, methods=["post"])
+    def step(self, request: Request, pk: str | None = None) -> Response:
+        hand = self.get_object()
+        given = HandStepSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        hand = hand_services.hand_act(hand=hand, dealer=request.user, step=given.validated_data)
+        return self._render(hand)
+
+    @extend_schema(
+        summary="Finish the hand: the pot, the rake and each player's payoff",
+        request=None,
+        responses={200: HandSerializer, **errors(*PLAY_ERRORS)},
+    )
+    @action(detail=True, methods=["post"])
+    def finish(self, request: Request, pk: str | None = None) -> Response:
+        hand = hand_services.hand_finish(hand=self.get_object(), dealer=request.user)
+        return self._render(hand)
+
+    @extend_schema(
+        summary="Void a hand (pit bosses), with a reason",
+        request=HandVoidSerializer,
+        responses={200: HandSerializer, **errors(*PLAY_ERRORS)},
+    )
+    @action(detail=True, methods=["post"])
+    def void(self, request: Request, pk: str | None = None) -> Response:
+        hand = self.get_object()
+        given = HandVoidSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        hand = hand_services.hand_void(
+            hand=hand, by=request.user, reason=given.validated_data["reason"]
+        )
+        return self._render(hand)
 
 
 def _idempotency_key(header: str | None, body: str | None) -> str:

@@ -17,7 +17,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .base import BankedGame, Decision, DemoTable, GameDefinition, UnknownGame
+from .base import (
+    BankedGame,
+    Decision,
+    DemoTable,
+    GameDefinition,
+    HandOutcome,
+    PlayerVsPlayerGame,
+    UnknownGame,
+)
 
 GAMES: dict[str, GameDefinition] = {}
 
@@ -47,6 +55,14 @@ def banked(name: object) -> BankedGame:
     """The house-banked game registered under `name` (UnknownGame otherwise)."""
     game = get(name)
     if not isinstance(game, BankedGame):
+        raise UnknownGame(name)
+    return game
+
+
+def player_vs_player(name: object) -> PlayerVsPlayerGame:
+    """The player-vs-player game registered under `name` (UnknownGame otherwise)."""
+    game = get(name)
+    if not isinstance(game, PlayerVsPlayerGame):
         raise UnknownGame(name)
     return game
 
@@ -88,9 +104,10 @@ def api_help(attribute: str) -> str:
 def _register_builtin() -> None:
     from .lowball import Lowball
     from .pyramid import Pyramid
+    from .rhode_island import RhodeIsland
     from .second_chance import SecondChance
 
-    for game in (SecondChance(), Lowball(), Pyramid()):
+    for game in (SecondChance(), Lowball(), Pyramid(), RhodeIsland()):
         register(game)
 
 
@@ -102,6 +119,8 @@ __all__ = [
     "Decision",
     "DemoTable",
     "GameDefinition",
+    "HandOutcome",
+    "PlayerVsPlayerGame",
     "UnknownGame",
     "all_games",
     "api_help",
@@ -109,6 +128,7 @@ __all__ = [
     "choices",
     "get",
     "names",
+    "player_vs_player",
     "register",
     "report_wagers",
     "unregister",

@@ -14,6 +14,7 @@ Nothing here imports the models, services or views: they ask the registry
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -216,3 +217,104 @@ class BankedGame(GameDefinition):
         """A random round's seat (`random_round`) given wagers within the limits, for a whole
         round settled at once (`seed_history`): sets `seat["wagers"]` and nested stakes."""
         seat["wagers"] = {"ante": stake("ante")}
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    """How a player-vs-player hand ended, in cents, players in the record's order: the pot, the
+    house's rake, each player's payoff (summing to minus the rake) and stack after, and the
+    game's own account of it (`detail`: pots, winners, hands shown) for the pages and the
+    audit trail."""
+
+    pot: int
+    rake: int
+    payoffs: tuple[int, ...]
+    stacks: tuple[int, ...]
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+
+class PlayerVsPlayerGame(GameDefinition):
+    """A poker-room game: players play each other, the house deals and takes a rake.
+
+    A hand is its `replay` contract record, built one step at a time: `setup_record` makes it
+    from the table settings and the players' stacks, `apply` adds one step the dealer entered
+    (a card, an action) after the engine has checked it, `outcome` says how it ended. The floor
+    (`tables.services.hands`) stores the record and never reads inside it; the game's own
+    tablet flow (`tablet_page` and `urls`) shows it. Chips are cents.
+    """
+
+    tablet_flow = "pvp"
+    # The settings an admin drafts (`check_settings` refuses anything else), with defaults, and
+    # what each means (the admin's form); the demo table's (`demo.paytable` names them).
+    default_settings: ClassVar[Mapping[str, Any]] = {}
+    settings_help: ClassVar[Mapping[str, str]] = {}
+    demo_settings: ClassVar[Mapping[str, Any]] = {}
+
+    def check_settings(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Table settings as drafted, checked and normalised (ServiceError naming the field)."""
+        raise NotImplementedError
+
+    def settings_text(self, values: Mapping[str, Any]) -> str:
+        """The settings in one line ("up to 6 players, ante $5.00, ...")."""
+        return json_text(values)
+
+    def view(self, record: Mapping[str, Any]) -> dict[str, Any]:
+        """The hand as the tablet and the API show it (the game's own keys)."""
+        raise NotImplementedError
+
+    def max_players(self, values: Mapping[str, Any]) -> int:
+        """How many players a hand under these settings may have."""
+        raise NotImplementedError
+
+    def min_buy_in(self, values: Mapping[str, Any]) -> int:
+        """The smallest stack (cents) a player may start a hand with."""
+        return 1
+
+    def setup_record(
+        self, values: Mapping[str, Any], stacks: list[int], first: int
+    ) -> dict[str, Any]:
+        """A new hand's record: the settings, the stacks in player order, who acts first."""
+        raise NotImplementedError
+
+    def apply(self, record: Mapping[str, Any], step: Mapping[str, Any]) -> dict[str, Any]:
+        """The record with one more step (refused: ServiceError naming the card, player or
+        action; the record given is not changed)."""
+        raise NotImplementedError
+
+    def step_text(self, record: Mapping[str, Any], step: Mapping[str, Any]) -> str:
+        """One step in words, for the audit trail ("player 1 raises 20")."""
+        return json_text(step)
+
+    def outcome(self, record: Mapping[str, Any]) -> HandOutcome | None:
+        """How the hand ended, or None while it is not over."""
+        raise NotImplementedError
+
+    def random_step(self, rng: random.Random, record: Mapping[str, Any]) -> dict[str, Any] | None:
+        """A random legal next step (simulation); None when the hand is over."""
+        raise NotImplementedError
+
+    # --- the tablet (tables.views.hands renders the page; the game its hand's form) --------
+    hand_template: ClassVar[str] = ""  # the open hand's panel, in templates/games/
+    # The refusal fields the hand's form shows beside an input (others go on top).
+    tablet_fields: ClassVar[frozenset[str]] = frozenset()
+
+    def posted_step(self, post: Mapping[str, Any]) -> dict[str, Any]:
+        """The step a tablet form posted, in the services' form (refused: ServiceError)."""
+        raise NotImplementedError
+
+    def tablet_view(
+        self,
+        record: Mapping[str, Any],
+        players: list[Any],
+        *,
+        posted: Mapping[str, Any],
+        errors: Mapping[str, str],
+    ) -> dict[str, Any]:
+        """What the hand's panel shows: `view(record)` in the pages' words, with the players'
+        seats (`players`: the hand's HandPlayer rows in order), a refused form's values kept
+        (`posted`) and its message at the field (`errors`: field -> message)."""
+        raise NotImplementedError
+
+
+def json_text(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)

@@ -180,6 +180,10 @@ def sign_out(request: HttpRequest) -> HttpResponse:
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _my_table(request, table_id)
     game = games.get(table.game)
+    if isinstance(game, games.PlayerVsPlayerGame):  # hands of actions, not banked steps
+        from .hands import table_page as hand_page
+
+        return hand_page(request, table)
     if not isinstance(game, games.BankedGame):  # a game with a tablet flow of its own
         return game.tablet_page(request, table)  # type: ignore[no-any-return]
     return _render_table(request, table)

@@ -29,7 +29,7 @@ from audit.checkpoints import anchor_read
 from audit.models import AuditCheckpoint, AuditEvent
 from audit.services import audit_record
 from audit.verify import verify_chain
-from tables.models import MeterEntry, ProgressiveMeter, Round, SettlementLine
+from tables.models import Hand, MeterEntry, ProgressiveMeter, Round, SettlementLine
 from tables.services import ServiceError
 from tables.services.corrections import round_correct, round_void
 
@@ -241,6 +241,10 @@ def test_events_older_than_the_lag_must_be_covered_by_a_checkpoint(settings: Any
         "tables_round",
         "tables_progressivemeter",
         "tables_paytableversion",
+        "tables_hand",
+        "tables_handplayer",
+        "tables_tablesettingsversion",
+        "tables_tablesettingsassignment",
         "accounting_slip",
         "accounting_slipsignature",
         "accounting_slipvoid",
@@ -416,6 +420,12 @@ def test_the_sqlite_allow_list_names_every_column_of_a_round() -> None:
     assert columns == set(migration.ROUND_COLUMNS), "add the new column to a new trigger"
 
 
+def test_the_sqlite_allow_list_names_every_column_of_a_hand() -> None:
+    migration = importlib.import_module("tables.migrations.0007_pvp_hands_and_table_settings")
+    columns = {f.column for f in Hand._meta.concrete_fields}
+    assert columns == set(migration.HAND_COLUMNS), "add the new column to a new trigger"
+
+
 def test_a_closed_rounds_handle_and_net_equal_its_lines(floor: Any, settled: Round) -> None:
     r = _settle(settled, floor["dealer"])
     lines = SettlementLine.objects.filter(round=r).aggregate(
@@ -493,6 +503,17 @@ EXPECTED_GUARDS = {
         "casino_paytableversion_no_delete",
         "casino_paytableedge_no_update",
         "casino_paytableedge_no_delete",
+        "casino_hand_void_only",
+        "casino_hand_no_delete",
+        "casino_hand_payoffs_on_finish",
+        "casino_hand_settings_approved",
+        "casino_handplayer_no_insert",
+        "casino_handplayer_no_update",
+        "casino_handplayer_no_delete",
+        "casino_tablesettingsversion_no_update",
+        "casino_tablesettingsversion_no_delete",
+        "casino_tablesettingsassignment_no_update",
+        "casino_tablesettingsassignment_no_delete",
         # table accounting (accounting 0002)
         "casino_slip_in_sequence",
         "casino_slip_inserted_unsigned",
@@ -527,6 +548,10 @@ EXPECTED_GUARDS = {
                 "meterentry",
                 "progressivemeter",
                 "paytableversion",
+                "hand",
+                "handplayer",
+                "tablesettingsversion",
+                "tablesettingsassignment",
             )
         ),
         "casino_round_void_only",
@@ -540,6 +565,11 @@ EXPECTED_GUARDS = {
         "casino_paytableversion_frozen",
         "casino_paytableedge_no_change",
         "casino_paytableedge_no_truncate",
+        "casino_hand_guard",
+        "casino_hand_no_delete",
+        "casino_handplayer_guard",
+        "casino_tablesettingsversion_frozen",
+        "casino_tablesettingsassignment_no_change",
         # table accounting (accounting 0002)
         *(
             f"casino_{t}_no_truncate"

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from reports.templatetags.audit_money import dollars
-from tables.models import Round, Table
-from tables.simulation import dealer_for, play_round
+from tables import games
+from tables.models import Hand, Round, Table
+from tables.simulation import dealer_for, play_hand, play_round
 
 # Playwright's sync API runs an event loop in this thread (see conftest.py).
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
@@ -36,12 +37,15 @@ def expect() -> Any:
     return pw_expect
 
 
-def play(n: int, seed: int = 4) -> dict[str, list[Round]]:
+def play(n: int, seed: int = 4) -> dict[str, list[Round | Hand]]:
+    """n rounds at each banked table, n hands at each poker table (a hand's win is its rake)."""
     rng = random.Random(seed)
-    played = {}
+    played: dict[str, list[Round | Hand]] = {}
     for table in Table.objects.select_related("paytable_version", "meter").order_by("name"):
         dealer = dealer_for(table)
-        played[table.name] = [play_round(table, dealer, rng) for _ in range(n)]
+        pvp = isinstance(games.get(table.game), games.PlayerVsPlayerGame)
+        play_one = play_hand if pvp else play_round
+        played[table.name] = [play_one(table, dealer, rng) for _ in range(n)]
     return played
 
 
@@ -81,7 +85,7 @@ def test_a_pit_boss_watches_the_floor_and_drills_down_to_a_round(
         expect()(tile.locator(".win-today")).to_have_text(
             dollars(sum(r.house_win_cents for r in rounds))
         )
-    assert chart_drawn(page, "chart-by-table") == 3
+    assert chart_drawn(page, "chart-by-table") == 4
     assert chart_drawn(page, "chart-by-day") == 30
     page.screenshot(path=shots_dir / "dashboard-1280x800.png", full_page=True)
 
@@ -97,7 +101,7 @@ def test_a_pit_boss_watches_the_floor_and_drills_down_to_a_round(
         page.clock.fast_forward("00:31")
     assert charts.value.ok
     expect()(page.locator("#chart-status")).to_contain_text("Charts updated")
-    assert chart_drawn(page, "chart-by-table") == 3
+    assert chart_drawn(page, "chart-by-table") == 4
 
     page.locator("[data-table='SC-1'] a.tile-link").click()
     page.wait_for_url("**/audit/tables/*/rounds/?day=*")
@@ -121,7 +125,7 @@ def test_the_dashboard_on_a_phone(
     page = new_page(phone=True)
     sign_in(page)
     expect()(page.locator("#floor [data-table='PY-1']")).to_be_visible()
-    assert chart_drawn(page, "chart-by-table") == 3
+    assert chart_drawn(page, "chart-by-table") == 4
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the dashboard scrolls sideways on a phone ({width}px)"
     page.screenshot(path=shots_dir / "dashboard-390x844.png", full_page=True)

@@ -14,14 +14,25 @@ from tables.models import Table
 
 
 def test_the_three_banked_games_are_registered_once_in_the_engines_order() -> None:
-    assert games.names() == [g.value for g in Game]
+    banked = [g.name for g in games.all_games() if isinstance(g, games.BankedGame)]
+    assert banked == [g.value for g in Game]
     assert [label for _, label in games.choices()] == [
         "Three Card 2nd Chance",
         "Three Card Lowball",
         "Pyramid Poker",
+        "Rhode Island Hold 'Em",
     ]
     with pytest.raises(ValueError, match="already registered"):
         games.register(games.get("lowball"))
+
+
+def test_rhode_island_is_a_player_vs_player_game_and_never_banked() -> None:
+    game = games.player_vs_player("rhode_island")
+    assert game.tablet_flow == "pvp"
+    with pytest.raises(games.UnknownGame):
+        games.banked("rhode_island")
+    with pytest.raises(games.UnknownGame):
+        games.player_vs_player("lowball")
 
 
 @pytest.mark.parametrize("name", ["", "baccarat", None, 3, "Lowball"])

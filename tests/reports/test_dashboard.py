@@ -205,7 +205,7 @@ def test_the_charts_have_hold_and_win_by_table_and_by_day(
 ) -> None:
     data = client_for("pitboss").get("/audit/dashboard/charts.json?period=day").json()
     by_table = data["by_table"]
-    assert by_table["labels"] == ["LB-1", "PY-1", "SC-1"]
+    assert by_table["labels"] == ["LB-1", "PY-1", "RI-1", "SC-1"]
     for name, win, hold in zip(
         by_table["labels"], by_table["win_cents"], by_table["hold_percent"], strict=True
     ):

@@ -574,10 +574,12 @@ def test_a_table_shows_its_dealer_open_round_paytable_and_rebet(floor, dealer_at
         "is_open": True,
         "dealer": "dealer",
         "open_round": r["id"],
+        "open_hand": None,
+        "settings_version": None,
         "rebet": {"1": {"ante": "10.00", "pair_plus": "5.00"}, "6": {"ante": "25.00"}},
     }
     listed = ok(client.get("/api/tables/"))
-    assert [x["name"] for x in listed] == ["LB-1", "PY-1", "SC-1"]
+    assert [x["name"] for x in listed] == ["LB-1", "PY-1", "RI-1", "SC-1"]
     assert next(x for x in listed if x["name"] == "LB-1")["meter"] == floor["LB-1"].meter.pk
 
 
@@ -702,7 +704,7 @@ def test_token_authentication(floor) -> None:
     )["token"]
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    assert len(ok(client.get("/api/tables/"))) == 3
+    assert len(ok(client.get("/api/tables/"))) == 4
     client.credentials(HTTP_AUTHORIZATION="Token not-a-token")
     refused(client.get("/api/tables/"), 401, "authentication_failed")
 

@@ -15,7 +15,8 @@ from django.utils import timezone
 from accounting.models import Slip, SlipSignature, SlipVoid, VarianceAlert
 from accounting.services import slip_create
 from audit.models import AuditEvent
-from tables.models import DealerSession, PaytableVersion, ProgressiveMeter, Round
+from tables.models import DealerSession, Hand, PaytableVersion, ProgressiveMeter, Round
+from tables.services import hands as hand_svc
 from tables.services import rounds as svc
 from tables.services.sessions import dealer_sign_in
 
@@ -35,9 +36,10 @@ PRINCIPALS = [
     "norole",
     "anonymous",
 ]
-# here: `dealer`, signed in at SC-1 where the round is; elsewhere: `dealer2`, signed in at
+# here: `dealer`, signed in at SC-1 where the round is (for a hand: `dealer3`, signed in at
+# RI-1 where the hand is); elsewhere: `dealer2`, signed in at
 # LB-1; security: identity management only, nothing on the floor; cage and count: the tables
-# and their own slips (accounting), nothing of the rounds; norole: signed in but in no
+# and their own slips (accounting), nothing of the rounds or hands; norole: signed in but in no
 # role group; anonymous: no credentials. The schema and docs need sign-in (the docs page sends
 # an anonymous visitor to the sign-in page).
 
@@ -59,6 +61,12 @@ EXPECTED: dict[str, tuple[int, ...]] = {
     "paytable_versions.retrieve": (200, 200, 200, 200, 200, 403, 403, 403, 403, 401),
     "meters.list": (200, 200, 200, 200, 200, 403, 403, 403, 403, 401),
     "meters.retrieve": (200, 200, 200, 200, 200, 403, 403, 403, 403, 401),
+    "hands.list": (200, 200, 200, 200, 200, 403, 403, 403, 403, 401),
+    "hands.retrieve": (200, 403, 200, 200, 200, 403, 403, 403, 403, 401),
+    "hands.create": (201, 403, 403, 403, 403, 403, 403, 403, 403, 401),
+    "hands.step": (200, 403, 403, 403, 403, 403, 403, 403, 403, 401),
+    "hands.finish": (200, 403, 403, 403, 403, 403, 403, 403, 403, 401),
+    "hands.void": (403, 403, 200, 403, 403, 403, 403, 403, 403, 401),
     "schema": (200, 200, 200, 200, 200, 200, 200, 200, 200, 401),
     "docs": (200, 200, 200, 200, 200, 200, 200, 200, 200, 302),
     # table accounting: a fill at SC-1 requested by a second pit boss awaits the cage's issue;
@@ -86,6 +94,28 @@ ROUND_AT: dict[str, str | None] = {
 }
 
 
+# The hand each hand endpoint needs at RI-1 first: None, or how far it has gone.
+HAND_AT: dict[str, str | None] = {
+    "hands.list": "open",
+    "hands.retrieve": "open",
+    "hands.step": "open",
+    "hands.finish": "over",
+    "hands.void": "finished",
+}
+
+
+def _hand(f: dict[str, Any], step: str) -> Hand:
+    dealer, table = f["dealer3"], f["RI-1"]
+    h = hand_svc.hand_open(table=table, dealer=dealer, players={1: 10_000, 2: 10_000})
+    if step == "open":
+        return h
+    for s in ({"hole": ["Ah", "Kd"]}, {"action": "bet"}, {"action": "fold"}):
+        h = hand_svc.hand_act(hand=h, dealer=dealer, step=s)
+    if step == "over":
+        return h
+    return hand_svc.hand_finish(hand=h, dealer=dealer)
+
+
 def _round(f: dict[str, Any], step: str) -> Round:
     dealer, table = f["dealer"], f["SC-1"]
     r = svc.round_open(table=table, dealer=dealer, wagers={1: {"ante": "10.00"}})
@@ -100,9 +130,11 @@ def _round(f: dict[str, Any], step: str) -> Round:
     return svc.round_dealer(round=r, dealer=dealer, draw=[])
 
 
-def _request(f: dict[str, Any], endpoint: str, r: Round | None) -> tuple[str, str, dict[str, Any]]:
+def _request(
+    f: dict[str, Any], endpoint: str, r: Round | Hand | None
+) -> tuple[str, str, dict[str, Any]]:
     """(method, path, JSON body) for an endpoint."""
-    sc, py = f["SC-1"].pk, f["PY-1"].pk
+    sc, py, ri = f["SC-1"].pk, f["PY-1"].pk, f["RI-1"].pk
     rid = r.pk if r is not None else 0
     slip = f.get("slip")
     sid = slip.pk if slip is not None else 0
@@ -131,6 +163,12 @@ def _request(f: dict[str, Any], endpoint: str, r: Round | None) -> tuple[str, st
         "paytable_versions.retrieve": ("get", f"/api/paytable-versions/{version.pk}/", {}),
         "meters.list": ("get", "/api/meters/", {}),
         "meters.retrieve": ("get", f"/api/meters/{meter.pk}/", {}),
+        "hands.list": ("get", "/api/hands/", {}),
+        "hands.retrieve": ("get", f"/api/hands/{rid}/", {}),
+        "hands.create": ("post", "/api/hands/", {"table": ri, "players": {1: 5000, 2: 5000}}),
+        "hands.step": ("post", f"/api/hands/{rid}/step/", {"hole": ["Ah", "Kd"]}),
+        "hands.finish": ("post", f"/api/hands/{rid}/finish/", {}),
+        "hands.void": ("post", f"/api/hands/{rid}/void/", {"reason": "misdeal"}),
         "schema": ("get", "/api/schema/?format=json", {}),
         "docs": ("get", "/api/docs/", {}),
         "slips.list": ("get", "/api/slips/", {}),
@@ -153,6 +191,9 @@ def _request(f: dict[str, Any], endpoint: str, r: Round | None) -> tuple[str, st
 def matrix_floor(floor: dict[str, Any], django_user_model: Any) -> dict[str, Any]:
     dealer_sign_in(dealer=floor["dealer"], table=floor["SC-1"])
     dealer_sign_in(dealer=floor["dealer2"], table=floor["LB-1"])
+    dealer3 = django_user_model.objects.create_user("dealer3", password="demo")
+    dealer3.groups.add(Group.objects.get(name="dealer"))
+    dealer_sign_in(dealer=dealer3, table=floor["RI-1"])
     norole = django_user_model.objects.create_user("clerk", password="demo")
     # A fill at SC-1 requested by a second pit boss (so `pitboss` is not its creator), and a
     # variance alert to acknowledge.
@@ -177,6 +218,7 @@ def matrix_floor(floor: dict[str, Any], django_user_model: Any) -> dict[str, Any
         "elsewhere": floor["dealer2"],
         "norole": norole,
         "anonymous": None,
+        "dealer3": dealer3,
     }
 
 
@@ -201,12 +243,16 @@ def test_role_matrix(matrix_floor: dict[str, Any], endpoint: str, who: str, stat
     floor = matrix_floor
     step = ROUND_AT.get(endpoint)
     r = _round(floor, step) if step else None
-    method, path, body = _request(floor, endpoint, r)
+    hand_step = HAND_AT.get(endpoint)
+    h = _hand(floor, hand_step) if hand_step else None
+    hands_before = list(Hand.objects.values_list("id", "status", "record"))
+    method, path, body = _request(floor, endpoint, h or r)
     refusals_before = AuditEvent.objects.filter(kind="permission.refused").count()
     sessions_before = list(DealerSession.objects.values_list("id", "ended_at"))
+    user = floor["dealer3"] if who == "here" and endpoint.startswith("hands.") else floor[who]
     slips_before = _slips_state()
 
-    response = getattr(client_for(floor[who]), method)(path, body, format="json")
+    response = getattr(client_for(user), method)(path, body, format="json")
 
     assert response.status_code == status, (response.status_code, response.content)
     refusals = AuditEvent.objects.filter(kind="permission.refused").count() - refusals_before
@@ -222,7 +268,7 @@ def test_role_matrix(matrix_floor: dict[str, Any], endpoint: str, who: str, stat
                 "path": path,
                 "reason": error["message"],
             }
-            assert event.actor_name == floor[who].username
+            assert event.actor_name == user.username
         # Nothing changed: no new round, the round as it was, the same sign-ins.
         if r is not None:
             after = Round.objects.get(pk=r.pk)
@@ -230,6 +276,7 @@ def test_role_matrix(matrix_floor: dict[str, Any], endpoint: str, who: str, stat
             assert not after.lines.exists()
         else:
             assert not Round.objects.exists()
+        assert list(Hand.objects.values_list("id", "status", "record")) == hands_before
         assert list(DealerSession.objects.values_list("id", "ended_at")) == sessions_before
         assert _slips_state() == slips_before
     else:
@@ -253,6 +300,12 @@ ROUTE_NAME = {
     "paytable_versions.retrieve": "api-paytable-version-detail",
     "meters.list": "api-meter-list",
     "meters.retrieve": "api-meter-detail",
+    "hands.list": "api-hand-list",
+    "hands.retrieve": "api-hand-detail",
+    "hands.create": "api-hand-list",
+    "hands.step": "api-hand-step",
+    "hands.finish": "api-hand-finish",
+    "hands.void": "api-hand-void",
     "schema": "api-schema",
     "docs": "api-docs",
     "slips.list": "api-slip-list",

@@ -12,9 +12,14 @@ from django.db import transaction
 
 from core.roles import Role, ensure_role_groups
 from tables import games
-from tables.models import PaytableVersion, Pit, ProgressiveMeter, Table
+from tables.models import PaytableVersion, Pit, ProgressiveMeter, Table, TableSettingsVersion
 from tables.services.meters import meter_open
 from tables.services.paytables import paytable_approve, paytable_draft
+from tables.services.table_settings import (
+    table_settings_approve,
+    table_settings_assign,
+    table_settings_draft,
+)
 
 PASSWORD = "demo"
 USERS = [
@@ -63,6 +68,25 @@ def approved_version(game: str, author: Any, approver: Any) -> PaytableVersion:
     return paytable_approve(version=draft, approver=approver)
 
 
+def pvp_demo_games() -> list[games.PlayerVsPlayerGame]:
+    """The player-vs-player games with a demo table, in the registry's order."""
+    return [g for g in games.all_games() if isinstance(g, games.PlayerVsPlayerGame) and g.demo]
+
+
+def approved_settings(game: str, author: Any, approver: Any) -> TableSettingsVersion:
+    """The demo's approved table settings for a player-vs-player game (its `demo_settings`)."""
+    definition = games.player_vs_player(game)
+    assert definition.demo is not None
+    name = definition.demo.paytable
+    existing = TableSettingsVersion.objects.filter(game=game, name=name, status="approved").first()
+    if existing:
+        return existing
+    draft = table_settings_draft(
+        author=author, game=game, name=name, values=dict(definition.demo_settings)
+    )
+    return table_settings_approve(version=draft, approver=approver)
+
+
 class Command(BaseCommand):
     help = "Create the demo floor: a pit, a table of each banked game, a meter, and demo logins."
 
@@ -107,8 +131,17 @@ class Command(BaseCommand):
                         "meter": meter if games.get(game).takes_progressive else None,
                     },
                 )
+            for pvp in pvp_demo_games():
+                assert pvp.demo is not None
+                table, created = Table.objects.get_or_create(
+                    name=pvp.demo.name, defaults={"pit": pit, "game": pvp.name, "seats": 6}
+                )
+                if created:
+                    version = approved_settings(pvp.name, users["admin"], users["admin2"])
+                    table_settings_assign(table=table, version=version, by=users["admin"])
+        names = [n for n, _ in demo_tables()] + [g.demo.name for g in pvp_demo_games() if g.demo]
         self.stdout.write(
-            f"Demo floor ready: pit 'Main pit', tables {', '.join(n for n, _ in demo_tables())}, "
+            f"Demo floor ready: pit 'Main pit', tables {', '.join(names)}, "
             "meter 'Lowball progressive'."
         )
         self.stdout.write(f"Demo logins (password '{PASSWORD}' for each):")

@@ -1,10 +1,12 @@
 """`manage.py simulate_rounds [--table NAME | --all] --rounds N [--strategy NAME]`: random
 legal rounds through the services, with a JSON summary (rounds, handle and house win in cents,
-per table). `--strategy` makes every player play a named strategy
-(`tables.engine.strategies`); without it the simulator's own mix plays. `--slips` adds the
-pit's slips through the services (opener, buy-ins, fills, closer, drop: `accounting.simulation`),
-consistent with the hands; `--shortage DOLLARS` takes chips from one table's closer (the first,
-or `--shortage-table`) so the reconciliation shows a variance and its alert."""
+per table). A player-vs-player table (Rhode Island Hold 'Em) plays N random legal hands
+(`--seats`: players per hand), summed as hands, pots and rake. `--strategy` makes every
+player of a banked game play a named strategy (`tables.engine.strategies`); without it the
+simulator's own mix plays. `--slips` adds the pit's slips of the banked tables through the
+services (opener, buy-ins, fills, closer, drop: `accounting.simulation`), consistent with the
+hands; `--shortage DOLLARS` takes chips from one table's closer (the first, or
+`--shortage-table`) so the reconciliation shows a variance and its alert."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db.models import Q
 
 from tables.engine.strategies import STRATEGY_NAMES
 from tables.models import Table
@@ -24,7 +27,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         which = parser.add_mutually_exclusive_group(required=True)
         which.add_argument("--table", help="the table's name")
-        which.add_argument("--all", action="store_true", help="every open table with a paytable")
+        which.add_argument(
+            "--all",
+            action="store_true",
+            help="every open table with a paytable or table settings in force",
+        )
         parser.add_argument("--rounds", type=int, required=True, help="rounds per table")
         parser.add_argument("--seed", type=int, default=None, help="random seed (repeatable runs)")
         parser.add_argument(
@@ -54,14 +61,22 @@ class Command(BaseCommand):
             raise CommandError("--rounds must be at least 1")
         if options["seats"] is not None and not 1 <= options["seats"] <= 7:
             raise CommandError("--seats must be from 1 to 7")
-        tables = Table.objects.filter(
-            is_open=True, paytable_version__status="approved"
-        ).select_related("paytable_version", "meter")
+        tables = (
+            Table.objects.filter(is_open=True)
+            .filter(
+                Q(paytable_version__status="approved")
+                | Q(settings_assignments__settings_version__status="approved")
+            )
+            .distinct()
+            .order_by("name")
+            .select_related("paytable_version", "meter")
+        )
         if options["table"]:
             tables = tables.filter(name=options["table"])
             if not tables.exists():
                 raise CommandError(
-                    f"no open table named {options['table']!r} with an approved paytable"
+                    f"no open table named {options['table']!r} with an approved paytable "
+                    "or table settings"
                 )
         shortage_asked = options["shortage"] is not None or options["shortage_table"]
         if shortage_asked and not options["slips"]:
