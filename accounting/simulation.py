@@ -197,6 +197,15 @@ def simulate_with_slips(
     summary: dict[str, Any] = {"rounds": 0, "handle_cents": 0, "house_win_cents": 0, "tables": {}}
     if strategy is not None:
         summary["strategy"] = strategy
+    from tables import games
+
+    # The count here is of the banked games' hands; a poker table (its house win is its rake)
+    # is left to `tables.simulation.simulate`.
+    banked = [t for t in tables if not isinstance(games.get(t.game), games.PlayerVsPlayerGame)]
+    skipped = [t.name for t in tables if t not in banked]
+    if skipped:
+        summary["skipped"] = {name: "player-vs-player table: no slips" for name in skipped}
+    tables = banked
     short = shortage_table or (tables[0].name if tables else None)
     for table in tables:
         dealer = dealer_for(table)
