@@ -65,3 +65,11 @@ class EventKind(models.TextChoices):
     TOKEN_REVOKED = "token.revoked", "API token revoked"
     # refusals (audit.services.audit_refused is their only writer)
     PERMISSION_REFUSED = "permission.refused", "Permission refused"
+    # table accounting
+    SLIP_CREATED = "slip.created", "Slip entered"
+    SLIP_SIGNED = "slip.signed", "Slip signed"
+    SLIP_VOID_REQUESTED = "slip.void_requested", "Slip void asked"
+    SLIP_VOIDED = "slip.voided", "Slip voided"
+    VARIANCE_ALERT_RAISED = "variance.alert_raised", "Variance alert raised"
+    VARIANCE_ACKNOWLEDGED = "variance.acknowledged", "Variance acknowledged"
+    CHIP_DENOMINATION_SAVED = "chip_denomination.saved", "Chip denomination saved"

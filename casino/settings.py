@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "audit",
     "accounts",
     "reports",
+    "accounting",
 ]
 
 MIDDLEWARE = [
@@ -286,6 +287,11 @@ CELERY_BEAT_SCHEDULE = {
 # The gaming day and its shifts, in the casino's time zone (TIME_ZONE).
 CASINO_GAMING_DAY_START = env.str("CASINO_GAMING_DAY_START", default="06:00")
 CASINO_SHIFTS = env.list("CASINO_SHIFTS", default=["06:00", "14:00", "22:00"])
+# Table accounting: a shift whose count win differs from its hands' win by more than this many
+# cents raises a variance alert that a pit boss must acknowledge.
+CASINO_VARIANCE_TOLERANCE_CENTS = env.int("CASINO_VARIANCE_TOLERANCE_CENTS", default=500)
+if CASINO_VARIANCE_TOLERANCE_CENTS < 0:
+    raise environ.ImproperlyConfigured("CASINO_VARIANCE_TOLERANCE_CENTS must not be negative")
 
 # The audit chain's checkpoints are signed with this key (HMAC-SHA256). Set it in production,
 # kept outside the database: whoever rewrites the chain cannot forge the checkpoints.

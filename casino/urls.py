@@ -16,5 +16,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("tablet/", include("tables.urls")),
     path("api/", include("tables.api.urls")),
+    path("api/", include("accounting.api.urls")),  # slips, chips, variance alerts
     path("audit/", include("reports.urls")),  # the trail's and reports' pages
+    path("accounting/", include("accounting.urls")),
 ]

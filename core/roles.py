@@ -1,6 +1,7 @@
-"""The roles, as Django groups: dealer, pit boss, admin (paytables), auditor, and security
-(identity management: accounts, roles, passwords, tokens, sign-in locks). Security is a role
-of its own: an account holding it holds no other (accounts.admin enforces it), so it never
+"""The roles, as Django groups: dealer, pit boss, admin (paytables), auditor, security
+(identity management: accounts, roles, passwords, tokens, sign-in locks), cage (issues fills,
+receives credits) and count (the soft count team: counts and signs the drop boxes). Security
+is a role of its own: an account holding it holds no other (accounts.admin enforces it), so it never
 plays, approves paytables or reads the floor."""
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ class Role(models.TextChoices):
     ADMIN = "admin", "Admin"
     AUDITOR = "auditor", "Auditor"
     SECURITY = "security", "Security"
+    CAGE = "cage", "Cage"
+    COUNT = "count", "Count team"
 
 
 def has_role(user: AbstractBaseUser | AnonymousUser | None, role: Role) -> bool:
@@ -43,6 +46,16 @@ DEALERS: tuple[Role, ...] = (Role.DEALER,)
 PIT_BOSSES: tuple[Role, ...] = (Role.PIT_BOSS,)
 ADMINS: tuple[Role, ...] = (Role.ADMIN,)
 SECURITY: tuple[Role, ...] = (Role.SECURITY,)
+# Table accounting (docs/accounting.md): the cage and the count team work on slips and read
+# the tables, nothing else of the floor; the slip desk is theirs and the pit boss's (auditors
+# read it); the reconciliation is read like the reports.
+ACCOUNTING_ROLES: tuple[Role, ...] = (Role.CAGE, Role.COUNT)
+TABLE_READERS: tuple[Role, ...] = FLOOR_ROLES + ACCOUNTING_ROLES
+SLIP_DESK: tuple[Role, ...] = (Role.PIT_BOSS, Role.CAGE, Role.COUNT, Role.AUDITOR)
+# The slip API's roles per action (accounting.rules refines them by the slip's kind).
+SLIP_READERS: tuple[Role, ...] = (Role.DEALER, *SLIP_DESK)
+SLIP_CREATORS: tuple[Role, ...] = (Role.DEALER, Role.PIT_BOSS, Role.COUNT)
+SLIP_SIGNERS: tuple[Role, ...] = (Role.DEALER, Role.PIT_BOSS, Role.CAGE, Role.COUNT)
 # Who may sign in to the Django admin at all (each then sees what their permissions allow).
 ADMIN_SITE: tuple[Role, ...] = (Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR, Role.SECURITY)
 
@@ -93,10 +106,13 @@ _FLOOR_VIEW = {
         "tablesettingsassignment",
     )
 }
+_ACCOUNTING_VIEW = {
+    m: _VIEW for m in ("chipdenomination", "slip", "slipsignature", "slipvoid", "variancealert")
+}
 # Model permissions each role's group holds (the Django admin uses them).
 ROLE_PERMISSIONS: dict[Role, dict[str, dict[str, tuple[str, ...]]]] = {
     Role.DEALER: {},
-    Role.PIT_BOSS: {"tables": _FLOOR_VIEW},
+    Role.PIT_BOSS: {"tables": _FLOOR_VIEW, "accounting": _ACCOUNTING_VIEW},
     Role.ADMIN: {
         "tables": {
             **_FLOOR_VIEW,
@@ -108,13 +124,21 @@ ROLE_PERMISSIONS: dict[Role, dict[str, dict[str, tuple[str, ...]]]] = {
             "progressivemeter": _EDIT,
             "meterentry": ("view", "add"),
         },
+        "accounting": {**_ACCOUNTING_VIEW, "chipdenomination": _EDIT},
     },
-    Role.AUDITOR: {"tables": _FLOOR_VIEW, "audit": {"auditevent": _VIEW}},
+    Role.AUDITOR: {
+        "tables": _FLOOR_VIEW,
+        "audit": {"auditevent": _VIEW},
+        "accounting": _ACCOUNTING_VIEW,
+    },
     Role.SECURITY: {
         "auth": {"user": _EDIT, "group": _VIEW},
         "authtoken": {"tokenproxy": ("view", "delete")},
         "accounts": {"accountlock": ("view", "change")},
     },
+    # The cage and the count team work on their own pages (/accounting/), not in the admin.
+    Role.CAGE: {},
+    Role.COUNT: {},
 }
 
 

@@ -26,6 +26,8 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django_htmx.http import HttpResponseClientRedirect
 
+from accounting import selectors as accounting_selectors
+from accounting.selectors import GROUPED, empty_accounting
 from core.errors import ServiceError
 from core.roles import (
     PIT_BOSSES,
@@ -188,12 +190,16 @@ def hold_report(query: dict[str, Any]) -> dict[str, Any]:
     for row in rows:
         row["labels"] = _labels(query["by"], row)
         row["link"] = _drill_link(query, row, table_ids)
+    counted = query["by"] in GROUPED  # the count's columns: by table, shift or gaming day
+    if counted and not rows:
+        total.update(empty_accounting())
     return {
         "rows": rows,
         "total": total,
         "wagers": sorted(wagers, key=wager_sort_key),
         "headers": LABEL_HEADERS[query["by"]],
-        "columns": len(LABEL_HEADERS[query["by"]]) + 13 + len(wagers),
+        "accounting": counted,
+        "columns": len(LABEL_HEADERS[query["by"]]) + 13 + len(wagers) + (7 if counted else 0),
     }
 
 
@@ -235,8 +241,23 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "charts_url": f"{reverse('audit:dashboard_charts')}?{_query_string(query)}",
             "reports_query": _query_string(query),
             "can_configure": has_role(request.user, Role.PIT_BOSS),
+            "count": count_panel(today()),
         },
     )
+
+
+def count_panel(day: date) -> dict[str, Any]:
+    """The count against the hands for the dashboard: the day's tables and the open variance
+    alerts (docs/accounting.md)."""
+    names = dict(Table.objects.values_list("pk", "name"))
+    rows = [
+        {"table": names.get(table_id, "?"), **row}
+        for table_id, row in sorted(
+            accounting_selectors.day_rows(gaming_day=day).items(),
+            key=lambda kv: names.get(kv[0], ""),
+        )
+    ]
+    return {"day": day, "rows": rows, "alerts": list(accounting_selectors.open_alerts()[:20])}
 
 
 @never_cache
@@ -291,7 +312,9 @@ def _csv_response(filename: str) -> tuple[HttpResponse, Any]:
 @reader_required
 def reports_csv(request: HttpRequest) -> HttpResponse:
     """The report as CSV: amounts in dollars with two decimals (exact, from the cents), hold %
-    with two decimals, and a last row TOTAL."""
+    with two decimals, and a last row TOTAL. By table, shift or gaming day, the count's columns
+    too (drop, fills, credits, count win, hold % of drop, variance, expected drop; blank where
+    the count is not complete)."""
     form = ReportQuery(request.GET)
     if request.GET and not form.is_valid():
         return HttpResponse(f"Bad report parameters: {form.errors.as_text()}", status=400)
@@ -307,7 +330,16 @@ def reports_csv(request: HttpRequest) -> HttpResponse:
         + ["win", "hold_percent", "progressive_contributions", "jackpots_paid"]
         + ["voids", "voided_handle", "corrections"]
         + ["poker_hands", "pots", "rake"]
+        + (
+            ["drop", "fills", "credits", "count_win", "hold_percent_drop", "variance"]
+            + ["expected_drop"]
+            if report["accounting"]
+            else []
+        )
     )
+
+    def money(cents: int | None) -> str:
+        return "" if cents is None else format_cents(cents)
 
     def figures(row: dict[str, Any]) -> list[Any]:
         return (
@@ -325,6 +357,19 @@ def reports_csv(request: HttpRequest) -> HttpResponse:
                 format_cents(row["pots_cents"]),
                 format_cents(row["rake_cents"]),
             ]
+            + (
+                [
+                    money(row["drop_cents"]),
+                    money(row["fills_cents"]),
+                    money(row["credits_cents"]),
+                    money(row["count_win_cents"]),
+                    "" if row["hold_percent_drop"] is None else str(row["hold_percent_drop"]),
+                    money(row["variance_cents"]),
+                    money(row["expected_drop_cents"]),
+                ]
+                if report["accounting"]
+                else []
+            )
         )
 
     for row in report["rows"]:

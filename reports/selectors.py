@@ -11,6 +11,7 @@ from django.db.models import BigIntegerField, Count, Q, QuerySet, Sum
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
+from accounting.selectors import GROUPED, accounting_by, empty_accounting, hold_percent_drop
 from audit.selectors import search_events
 from tables import games
 from tables.models import Hand, Round, Table
@@ -75,10 +76,19 @@ def hold_rows(
         }
         for w in wagers:
             row.pop(f"_w_{w}", None)
+    if by in GROUPED:  # the count's columns (docs/accounting.md), reconciled with the hands
+        counted = accounting_by(start=start, end=end, by=by, table=table, game=game)
+        key = {"table": "table__name", "shift": "shift", "gaming_day": "gaming_day"}[by]
+        for row in rows:
+            row.update(counted.get(row[key]) or empty_accounting())
     return rows
 
 
+ACCOUNTING_SUMS = ("drop_cents", "fills_cents", "credits_cents", "expected_drop_cents")
+
+
 def totals(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    rows = list(rows)
     total = {f: 0 for f in FIGURES}
     for row in rows:
         for f in FIGURES:
@@ -86,6 +96,15 @@ def totals(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
     total["hold_percent"] = hold_percent(
         total["win_cents"] - total["rake_cents"], total["handle_cents"]
     )
+    if rows and "drop_cents" in rows[0]:  # the count's totals: known when every row's is
+        for f in ACCOUNTING_SUMS:
+            total[f] = sum(row[f] for row in rows)
+        for f in ("count_win_cents", "variance_cents"):
+            known = [row[f] for row in rows]
+            total[f] = None if None in known else sum(known)
+        total["hold_percent_drop"] = hold_percent_drop(
+            total["count_win_cents"], total["drop_cents"]
+        )
     return total
 
 

@@ -23,5 +23,6 @@ def home(request: HttpRequest) -> HttpResponse:
         {
             "is_dealer": has_role(user, Role.DEALER),
             "is_reader": has_any_role(user, RECORD_READERS),
+            "has_slips": has_any_role(user, (Role.PIT_BOSS, Role.AUDITOR, Role.CAGE, Role.COUNT)),
         },
     )

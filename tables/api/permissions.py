@@ -50,7 +50,11 @@ class ActionRoles(BasePermission):
             return True  # no such method here: the view answers 405
         roles_by_action: Mapping[str, tuple[Role, ...]] = getattr(view, "roles", {})
         key = action_key(view, request)
-        allowed = FLOOR_ROLES if key in ("metadata", "options") else roles_by_action.get(key, ())
+        if key in ("metadata", "options"):  # the floor, and whoever may call one of its actions
+            mentioned = [r for rs in roles_by_action.values() for r in rs]
+            allowed = tuple(dict.fromkeys([*FLOOR_ROLES, *mentioned]))
+        else:
+            allowed = roles_by_action.get(key, ())
         what = getattr(view, "action_names", {}).get(key, key.replace("_", " "))
         try:
             require(

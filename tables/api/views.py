@@ -52,6 +52,7 @@ from core.roles import (
     DEALERS,
     FLOOR_ROLES,
     PIT_BOSSES,
+    TABLE_READERS,
     Role,
 )
 from tables import selectors as round_selectors
@@ -225,10 +226,11 @@ class RoleCheckedMixin(ApiViewMixin):
 )
 class TableViewSet(RoleCheckedMixin, viewsets.ReadOnlyModelViewSet):
     """Tables: game, paytable version in force, meter, the dealer signed in, the round in play
-    and the rebet (each seat's last wagers). Every role reads; dealers sign in."""
+    and the rebet (each seat's last wagers). Every floor role, the cage and the count team
+    read; dealers sign in."""
 
     serializer_class = TableSerializer
-    roles = {"list": FLOOR_ROLES, "retrieve": FLOOR_ROLES, "sign_in": DEALERS}
+    roles = {"list": TABLE_READERS, "retrieve": TABLE_READERS, "sign_in": DEALERS}
     action_names = {"sign_in": "signing in at a table"}
 
     def get_queryset(self) -> Any:

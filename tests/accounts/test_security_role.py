@@ -38,18 +38,19 @@ def events(kind: str) -> list[AuditEvent]:
 
 # --- the role matrix of the admin's account pages ---------------------------------------------
 
-PRINCIPALS = ["dealer", "pitboss", "admin", "auditor", "security", "anonymous"]
-# page: (dealer, pitboss, admin, auditor, security, anonymous); 302 = sent to the admin login
+PRINCIPALS = ["dealer", "pitboss", "admin", "auditor", "security", "cage", "count", "anonymous"]
+# page: (dealer, pitboss, admin, auditor, security, cage, count, anonymous); 302 = sent to the
+# admin login (dealers, the cage and the count team are not staff)
 PAGES: dict[str, tuple[int, ...]] = {
-    "users": (302, 403, 403, 403, 200, 302),
-    "user_add": (302, 403, 403, 403, 200, 302),
-    "user_change": (302, 403, 403, 403, 200, 302),
-    "user_password": (302, 403, 403, 403, 200, 302),
-    "user_delete": (302, 403, 403, 403, 403, 302),
-    "token_detail": (302, 403, 403, 403, 403, 302),
-    "tokens": (302, 403, 403, 403, 200, 302),
-    "locks": (302, 403, 403, 403, 200, 302),
-    "groups": (302, 403, 403, 403, 200, 302),
+    "users": (302, 403, 403, 403, 200, 302, 302, 302),
+    "user_add": (302, 403, 403, 403, 200, 302, 302, 302),
+    "user_change": (302, 403, 403, 403, 200, 302, 302, 302),
+    "user_password": (302, 403, 403, 403, 200, 302, 302, 302),
+    "user_delete": (302, 403, 403, 403, 403, 302, 302, 302),
+    "token_detail": (302, 403, 403, 403, 403, 302, 302, 302),
+    "tokens": (302, 403, 403, 403, 200, 302, 302, 302),
+    "locks": (302, 403, 403, 403, 200, 302, 302, 302),
+    "groups": (302, 403, 403, 403, 200, 302, 302, 302),
 }
 
 

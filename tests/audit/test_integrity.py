@@ -245,6 +245,11 @@ def test_events_older_than_the_lag_must_be_covered_by_a_checkpoint(settings: Any
         "tables_handplayer",
         "tables_tablesettingsversion",
         "tables_tablesettingsassignment",
+        "accounting_slip",
+        "accounting_slipsignature",
+        "accounting_slipvoid",
+        "accounting_variancealert",
+        "accounting_chipdenomination",
     ],
 )
 def test_truncate_is_refused_on_postgresql(write: Any, table: str) -> None:
@@ -509,6 +514,25 @@ EXPECTED_GUARDS = {
         "casino_tablesettingsversion_no_delete",
         "casino_tablesettingsassignment_no_update",
         "casino_tablesettingsassignment_no_delete",
+        # table accounting (accounting 0002)
+        "casino_slip_in_sequence",
+        "casino_slip_inserted_unsigned",
+        "casino_slip_replaces_voided",
+        "casino_slip_frozen",
+        "casino_slip_signed_complete",
+        "casino_slip_void_confirmed",
+        "casino_slip_no_delete",
+        "casino_slipsignature_no_update",
+        "casino_slipsignature_no_delete",
+        "casino_slipsignature_not_creator",
+        "casino_slipsignature_in_order",
+        "casino_slipvoid_no_update",
+        "casino_slipvoid_no_delete",
+        "casino_slipvoid_in_order",
+        "casino_variancealert_ack_once",
+        "casino_variancealert_no_delete",
+        "casino_chipdenomination_frozen",
+        "casino_chipdenomination_no_delete",
     },
     "postgresql": {
         *(
@@ -546,6 +570,21 @@ EXPECTED_GUARDS = {
         "casino_handplayer_guard",
         "casino_tablesettingsversion_frozen",
         "casino_tablesettingsassignment_no_change",
+        # table accounting (accounting 0002)
+        *(
+            f"casino_{t}_no_truncate"
+            for t in ("slip", "slipsignature", "slipvoid", "variancealert", "chipdenomination")
+        ),
+        "casino_slip_guard",
+        "casino_slip_no_delete",
+        "casino_slipsignature_guard",
+        "casino_slipsignature_no_change",
+        "casino_slipvoid_guard",
+        "casino_slipvoid_no_change",
+        "casino_variancealert_guard",
+        "casino_variancealert_no_delete",
+        "casino_chipdenomination_guard",
+        "casino_chipdenomination_no_delete",
     },
 }
 

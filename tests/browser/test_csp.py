@@ -11,7 +11,9 @@ pytestmark = pytest.mark.browser
 
 PAGES = {
     "dealer": ["/tablet/", "/"],
-    "pitboss": ["/audit/dashboard/", "/audit/", "/admin/"],
+    "pitboss": ["/audit/dashboard/", "/audit/", "/admin/", "/accounting/"],
+    "auditor": ["/accounting/reconciliation/"],
+    "cage": ["/accounting/"],
     "security": ["/admin/auth/user/", "/admin/auth/user/add/", "/api/docs/"],
 }
 

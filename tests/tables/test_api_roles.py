@@ -4,12 +4,16 @@ trail, and a refused play leaves the round as it was."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group
 from django.urls import get_resolver
+from django.utils import timezone
 
+from accounting.models import Slip, SlipSignature, SlipVoid, VarianceAlert
+from accounting.services import slip_create
 from audit.models import AuditEvent
 from tables.models import DealerSession, Hand, PaytableVersion, ProgressiveMeter, Round
 from tables.services import hands as hand_svc
@@ -27,41 +31,55 @@ PRINCIPALS = [
     "admin",
     "auditor",
     "security",
+    "cage",
+    "count",
     "norole",
     "anonymous",
 ]
 # here: `dealer`, signed in at SC-1 where the round is (for a hand: `dealer3`, signed in at
 # RI-1 where the hand is); elsewhere: `dealer2`, signed in at
-# LB-1; security: identity management only, nothing on the floor; norole: signed in but in no
+# LB-1; security: identity management only, nothing on the floor; cage and count: the tables
+# and their own slips (accounting), nothing of the rounds or hands; norole: signed in but in no
 # role group; anonymous: no credentials. The schema and docs need sign-in (the docs page sends
 # an anonymous visitor to the sign-in page).
 
-# endpoint: (here, elsewhere, pitboss, admin, auditor, security, norole, anonymous)
+# endpoint: (here, elsewhere, pitboss, admin, auditor, security, cage, count, norole, anonymous)
 EXPECTED: dict[str, tuple[int, ...]] = {
-    "tables.list": (200, 200, 200, 200, 200, 403, 403, 401),
-    "tables.retrieve": (200, 200, 200, 200, 200, 403, 403, 401),
-    "tables.sign_in": (200, 200, 403, 403, 403, 403, 403, 401),
-    "sign_out": (200, 200, 403, 403, 403, 403, 403, 401),
-    "rounds.list": (200, 200, 200, 200, 200, 403, 403, 401),
-    "rounds.retrieve": (200, 403, 200, 200, 200, 403, 403, 401),
-    "rounds.preview": (200, 403, 200, 200, 200, 403, 403, 401),
-    "rounds.create": (201, 403, 403, 403, 403, 403, 403, 401),
-    "rounds.deal": (200, 403, 403, 403, 403, 403, 403, 401),
-    "rounds.decide": (200, 403, 403, 403, 403, 403, 403, 401),
-    "rounds.dealer": (200, 403, 403, 403, 403, 403, 403, 401),
-    "rounds.settle": (200, 403, 403, 403, 403, 403, 403, 401),
-    "paytable_versions.list": (200, 200, 200, 200, 200, 403, 403, 401),
-    "paytable_versions.retrieve": (200, 200, 200, 200, 200, 403, 403, 401),
-    "meters.list": (200, 200, 200, 200, 200, 403, 403, 401),
-    "meters.retrieve": (200, 200, 200, 200, 200, 403, 403, 401),
-    "hands.list": (200, 200, 200, 200, 200, 403, 403, 401),
-    "hands.retrieve": (200, 403, 200, 200, 200, 403, 403, 401),
-    "hands.create": (201, 403, 403, 403, 403, 403, 403, 401),
-    "hands.step": (200, 403, 403, 403, 403, 403, 403, 401),
-    "hands.finish": (200, 403, 403, 403, 403, 403, 403, 401),
-    "hands.void": (403, 403, 200, 403, 403, 403, 403, 401),
-    "schema": (200, 200, 200, 200, 200, 200, 200, 401),
-    "docs": (200, 200, 200, 200, 200, 200, 200, 302),
+    "tables.list": (200, 200, 200, 200, 200, 403, 200, 200, 403, 401),
+    "tables.retrieve": (200, 200, 200, 200, 200, 403, 200, 200, 403, 401),
+    "tables.sign_in": (200, 200, 403, 403, 403, 403, 403, 403, 403, 401),
+    "sign_out": (200, 200, 403, 403, 403, 403, 403, 403, 403, 401),
+    "rounds.list": (200, 200, 200, 200, 200, 403, 403, 403, 403, 401),
+    "rounds.retrieve": (200, 403, 200, 200, 200, 403, 403, 403, 403, 401),
+    "rounds.preview": (200, 403, 200, 200, 200, 403, 403, 403, 403, 401),
+    "rounds.create": (201, 403, 403, 403, 403, 403, 403, 403, 403, 401),
+    "rounds.deal": (200, 403, 403, 403, 403, 403, 403, 403, 403, 401),
+    "rounds.decide": (200, 403, 403, 403, 403, 403, 403, 403, 403, 401),
+    "rounds.dealer": (200, 403, 403, 403, 403, 403, 403, 403, 403, 401),
+    "rounds.settle": (200, 403, 403, 403, 403, 403, 403, 403, 403, 401),
+    "paytable_versions.list": (200, 200, 200, 200, 200, 403, 403, 403, 403, 401),
+    "paytable_versions.retrieve": (200, 200, 200, 200, 200, 403, 403, 403, 403, 401),
+    "meters.list": (200, 200, 200, 200, 200, 403, 403, 403, 403, 401),
+    "meters.retrieve": (200, 200, 200, 200, 200, 403, 403, 403, 403, 401),
+    "hands.list": (200, 200, 200, 200, 200, 403, 403, 403, 403, 401),
+    "hands.retrieve": (200, 403, 200, 200, 200, 403, 403, 403, 403, 401),
+    "hands.create": (201, 403, 403, 403, 403, 403, 403, 403, 403, 401),
+    "hands.step": (200, 403, 403, 403, 403, 403, 403, 403, 403, 401),
+    "hands.finish": (200, 403, 403, 403, 403, 403, 403, 403, 403, 401),
+    "hands.void": (403, 403, 200, 403, 403, 403, 403, 403, 403, 401),
+    "schema": (200, 200, 200, 200, 200, 200, 200, 200, 200, 401),
+    "docs": (200, 200, 200, 200, 200, 200, 200, 200, 200, 302),
+    # table accounting: a fill at SC-1 requested by a second pit boss awaits the cage's issue;
+    # a dealer sees the slips of their table only (404 elsewhere), the count team the drops.
+    "slips.list": (200, 200, 200, 403, 200, 403, 200, 200, 403, 401),
+    "slips.retrieve": (200, 404, 200, 403, 200, 403, 200, 404, 403, 401),
+    "slips.create": (201, 403, 403, 403, 403, 403, 403, 403, 403, 401),
+    "slips.sign": (403, 404, 403, 403, 403, 403, 200, 404, 403, 401),
+    "slips.void": (403, 404, 200, 403, 403, 403, 200, 404, 403, 401),
+    "chip_denominations.list": (200, 200, 200, 200, 200, 403, 200, 200, 403, 401),
+    "variance_alerts.list": (403, 403, 200, 403, 200, 403, 403, 403, 403, 401),
+    "variance_alerts.acknowledge": (403, 403, 200, 403, 403, 403, 403, 403, 403, 401),
+    "reconciliation": (403, 403, 200, 403, 200, 403, 403, 403, 403, 401),
 }
 
 # The round each endpoint needs at SC-1 first: None, or the step it must have reached.
@@ -118,6 +136,10 @@ def _request(
     """(method, path, JSON body) for an endpoint."""
     sc, py, ri = f["SC-1"].pk, f["PY-1"].pk, f["RI-1"].pk
     rid = r.pk if r is not None else 0
+    slip = f.get("slip")
+    sid = slip.pk if slip is not None else 0
+    alert = f.get("alert")
+    aid = alert.pk if alert is not None else 0
     version = PaytableVersion.objects.filter(status="approved").first()
     meter = ProgressiveMeter.objects.get()
     return {
@@ -149,6 +171,19 @@ def _request(
         "hands.void": ("post", f"/api/hands/{rid}/void/", {"reason": "misdeal"}),
         "schema": ("get", "/api/schema/?format=json", {}),
         "docs": ("get", "/api/docs/", {}),
+        "slips.list": ("get", "/api/slips/", {}),
+        "slips.retrieve": ("get", f"/api/slips/{sid}/", {}),
+        "slips.create": ("post", "/api/slips/", {"table": sc, "kind": "buy_in", "amount": "100"}),
+        "slips.sign": ("post", f"/api/slips/{sid}/sign/", {}),
+        "slips.void": ("post", f"/api/slips/{sid}/void/", {"reason": "wrong table"}),
+        "chip_denominations.list": ("get", "/api/chip-denominations/", {}),
+        "variance_alerts.list": ("get", "/api/variance-alerts/", {}),
+        "variance_alerts.acknowledge": (
+            "post",
+            f"/api/variance-alerts/{aid}/acknowledge/",
+            {"note": "counted again: the chip was in the float"},
+        ),
+        "reconciliation": ("get", "/api/reconciliation/", {"gaming_day": "2026-11-20"}),
     }[endpoint]
 
 
@@ -160,7 +195,24 @@ def matrix_floor(floor: dict[str, Any], django_user_model: Any) -> dict[str, Any
     dealer3.groups.add(Group.objects.get(name="dealer"))
     dealer_sign_in(dealer=dealer3, table=floor["RI-1"])
     norole = django_user_model.objects.create_user("clerk", password="demo")
+    # A fill at SC-1 requested by a second pit boss (so `pitboss` is not its creator), and a
+    # variance alert to acknowledge.
+    pitboss2 = django_user_model.objects.create_user("pitboss2", password="demo")
+    pitboss2.groups.add(Group.objects.get(name="pit_boss"))
+    slip = slip_create(table=floor["SC-1"], kind="fill", by=pitboss2, chips={"25.00": 20})
+    alert = VarianceAlert.objects.create(
+        table=floor["SC-1"],
+        gaming_day=date(2026, 11, 20),
+        shift="14:00",
+        count_win_cents=0,
+        hands_win_cents=2500,
+        variance_cents=-2500,
+        tolerance_cents=500,
+        raised_at=timezone.now(),
+    )
     return {
+        "slip": slip,
+        "alert": alert,
         **floor,
         "here": floor["dealer"],
         "elsewhere": floor["dealer2"],
@@ -168,6 +220,15 @@ def matrix_floor(floor: dict[str, Any], django_user_model: Any) -> dict[str, Any
         "anonymous": None,
         "dealer3": dealer3,
     }
+
+
+def _slips_state() -> tuple[Any, ...]:
+    return (
+        list(Slip.objects.order_by("pk").values_list("pk", "status")),
+        SlipSignature.objects.count(),
+        SlipVoid.objects.count(),
+        list(VarianceAlert.objects.values_list("pk", "note")),
+    )
 
 
 CASES = [
@@ -189,6 +250,7 @@ def test_role_matrix(matrix_floor: dict[str, Any], endpoint: str, who: str, stat
     refusals_before = AuditEvent.objects.filter(kind="permission.refused").count()
     sessions_before = list(DealerSession.objects.values_list("id", "ended_at"))
     user = floor["dealer3"] if who == "here" and endpoint.startswith("hands.") else floor[who]
+    slips_before = _slips_state()
 
     response = getattr(client_for(user), method)(path, body, format="json")
 
@@ -216,6 +278,7 @@ def test_role_matrix(matrix_floor: dict[str, Any], endpoint: str, who: str, stat
             assert not Round.objects.exists()
         assert list(Hand.objects.values_list("id", "status", "record")) == hands_before
         assert list(DealerSession.objects.values_list("id", "ended_at")) == sessions_before
+        assert _slips_state() == slips_before
     else:
         assert refusals == 0
 
@@ -245,14 +308,24 @@ ROUTE_NAME = {
     "hands.void": "api-hand-void",
     "schema": "api-schema",
     "docs": "api-docs",
+    "slips.list": "api-slip-list",
+    "slips.retrieve": "api-slip-detail",
+    "slips.create": "api-slip-list",
+    "slips.sign": "api-slip-sign",
+    "slips.void": "api-slip-void",
+    "chip_denominations.list": "api-chip-list",
+    "variance_alerts.list": "api-variance-alert-list",
+    "variance_alerts.acknowledge": "api-variance-alert-acknowledge",
+    "reconciliation": "api-reconciliation",
 }
 OPEN_TO_ALL = {"api-auth-token"}  # username and password in, token out (tested in test_api.py)
 
 
 def test_the_matrix_covers_every_api_route() -> None:
     """A new route under /api/ fails this test until it has a row in EXPECTED."""
-    (api,) = [p for p in get_resolver().url_patterns if str(p.pattern) == "api/"]
-    routes = {p.name for p in api.url_patterns}
+    apis = [p for p in get_resolver().url_patterns if str(p.pattern) == "api/"]
+    assert len(apis) == 2  # the floor's (tables.api) and table accounting's (accounting.api)
+    routes = {p.name for api in apis for p in api.url_patterns}
     assert set(ROUTE_NAME) == set(EXPECTED)
     assert routes == set(ROUTE_NAME.values()) | OPEN_TO_ALL
 

@@ -3,7 +3,10 @@
 summaries of that day are rebuilt first, so the figures agree with the day's settlements.
 Beside the actual win: the theoretical win and its 95% band (`theoretical_win_cents`,
 `band_cents` [low, high], from the paytable versions' figures under `band_strategy`, and
-`outside_band` "low"/"high" when the actual left it; see reports.theory)."""
+`outside_band` "low"/"high" when the actual left it; see reports.theory).
+Each table (and the total) also carries the count (docs/accounting.md): drop, fills, credits,
+the count's win, hold % of the drop, the variance against the hands' win (`null` until the
+day's counts are complete) and the drop expected from the buy-ins."""
 
 from __future__ import annotations
 
@@ -67,6 +70,7 @@ class Command(BaseCommand):
                 else str(total["hold_percent"]),
                 **total_theory.as_data(),
                 "outside_band": total_theory.outside(total["win_cents"]),
+                **(_accounting(total) if rows else {}),
             },
         }
         if options["json"]:
@@ -108,4 +112,19 @@ class Command(BaseCommand):
             "jackpots_paid_cents": r["jackpots_paid_cents"],
             **theory.as_data(),
             "outside_band": theory.outside(r["win_cents"]),
+            **_accounting(r),
         }
+
+
+def _accounting(row: dict[str, Any]) -> dict[str, Any]:
+    """The count's columns of a row, as JSON (hold % of the drop as a decimal string)."""
+    hold = row["hold_percent_drop"]
+    return {
+        "drop_cents": row["drop_cents"],
+        "fills_cents": row["fills_cents"],
+        "credits_cents": row["credits_cents"],
+        "count_win_cents": row["count_win_cents"],
+        "hold_percent_drop": None if hold is None else str(hold),
+        "variance_cents": row["variance_cents"],
+        "expected_drop_cents": row["expected_drop_cents"],
+    }

@@ -1,5 +1,5 @@
 """`manage.py seed_history --rounds N --days D [--tables T] [--seed S] [--jobs J] [--rebuild]
-[--strategy NAME]`:
+[--strategy NAME] [--slips [--shortage DOLLARS]]`:
 a synthetic history of settled rounds, fast, for the hold reports, the dashboard and their
 benchmark (only with DEBUG on, on top of `seed_demo`'s floor).
 
@@ -18,6 +18,12 @@ Rounds are spread evenly (with jitter) over the last D gaming days up to now, ac
 shift; dealers rotate between tables every hour. Each (gaming day, table) written is marked
 stale in the batch's transaction, so the catch-up job, `hold_report --day` or `--rebuild`
 builds the reports.
+
+`--slips` adds the pit's slips of every (gaming day, table, shift) written, consistent with its
+rounds (`accounting.simulation.seed_slips`: opener, buy-ins, fills, credits, closer, drop,
+signed by the demo staff; the next opener is the last closer); `--shortage DOLLARS` takes
+chips from one closer, chosen by the seed and named in the output, so the reconciliation shows
+a variance and its alert. A shift that already has slips (a second run) gets none.
 """
 
 from __future__ import annotations
@@ -48,7 +54,7 @@ from reports.models import StaleReport
 from tables import games
 from tables.engine import contract
 from tables.engine.errors import EngineError
-from tables.engine.money import format_cents
+from tables.engine.money import format_cents, parse_cents
 from tables.engine.paytables import Paytable
 from tables.engine.progressive import MeterConfig
 from tables.engine.strategies import STRATEGY_NAMES
@@ -446,6 +452,12 @@ class Command(BaseCommand):
             default=None,
             help="the players' strategy (default: the simulator's own mix of play and mistakes)",
         )
+        parser.add_argument(
+            "--slips", action="store_true", help="also the pit's slips (table accounting)"
+        )
+        parser.add_argument(
+            "--shortage", default=None, help="with --slips: chips missing from one closer ($)"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not settings.DEBUG:
@@ -459,6 +471,14 @@ class Command(BaseCommand):
             raise CommandError(f"--jobs must be from 1 to {os.cpu_count() or 1}")
         if batch_size < 1:
             raise CommandError("--batch must be at least 1")
+        shortage = None
+        if options["shortage"] is not None:
+            if not options["slips"]:
+                raise CommandError("--shortage needs --slips")
+            try:
+                shortage = parse_cents(options["shortage"], where="--shortage")
+            except EngineError as err:
+                raise CommandError(err.message) from None
         seed = options["seed"] if options["seed"] is not None else random.randrange(2**31)
         plan = self.plan(
             total=total, days=days, tables=tables, seed=seed, strategy=options["strategy"]
@@ -494,6 +514,8 @@ class Command(BaseCommand):
             f"Seeded {done:,} rounds ({voids:,} voided) with {lines:,} settlement lines in "
             f"{elapsed:.1f} s: {done / elapsed:,.0f} rounds/s."
         )
+        if options["slips"]:
+            self.seed_slips(sorted(written), seed=seed, shortage=shortage)
         if options["rebuild"]:
             from reports.reporting import rebuild_day
 
@@ -508,6 +530,35 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"The hold reports of {len(written)} gaming days are marked stale: the "
                 "catch-up job, `hold_report --day` or `seed_history --rebuild` builds them."
+            )
+
+    def seed_slips(self, days: list[date], *, seed: int, shortage: int | None) -> None:
+        from accounting.simulation import seed_slips
+
+        rng = random.Random(f"{seed}/slips")
+        short = None
+        if shortage:
+            shifts = sorted(
+                set(
+                    Round.objects.filter(gaming_day__in=days, status=Round.Status.SETTLED)
+                    .values_list("table_id", "gaming_day", "shift")
+                    .distinct()
+                )
+            )
+            if shifts:
+                table_id, day, shift = rng.choice(shifts)
+                short = (table_id, day, shift, shortage)
+        started = time.perf_counter()
+        result = seed_slips(days=days, rng=rng, shortage=short)
+        self.stdout.write(
+            f"Wrote {result['slips']:,} slips for {len(days)} gaming days in "
+            f"{time.perf_counter() - started:.1f} s ({result['variance_alerts']} variance alerts)."
+        )
+        if short is not None:
+            name = Table.objects.get(pk=short[0]).name
+            self.stdout.write(
+                f"Shortage: {format_cents(shortage or 0)} missing from {name}'s closer, gaming "
+                f"day {short[1]}, shift {short[2]}."
             )
 
     def plan(

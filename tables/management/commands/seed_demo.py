@@ -30,6 +30,9 @@ USERS = [
     ("admin2", Role.ADMIN, True),
     ("auditor", Role.AUDITOR, True),
     ("security", Role.SECURITY, True),
+    ("cage", Role.CAGE, False),
+    ("count", Role.COUNT, False),
+    ("count2", Role.COUNT, False),
 ]
 
 

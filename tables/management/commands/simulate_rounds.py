@@ -3,7 +3,10 @@ legal rounds through the services, with a JSON summary (rounds, handle and house
 per table). A player-vs-player table (Rhode Island Hold 'Em) plays N random legal hands
 (`--seats`: players per hand), summed as hands, pots and rake. `--strategy` makes every
 player of a banked game play a named strategy (`tables.engine.strategies`); without it the
-simulator's own mix plays."""
+simulator's own mix plays. `--slips` adds the pit's slips of the banked tables through the
+services (opener, buy-ins, fills, closer, drop: `accounting.simulation`), consistent with the
+hands; `--shortage DOLLARS` takes chips from one table's closer (the first, or
+`--shortage-table`) so the reconciliation shows a variance and its alert."""
 
 from __future__ import annotations
 
@@ -41,6 +44,18 @@ class Command(BaseCommand):
             help="the players' strategy (default: the simulator's own mix of play and mistakes)",
         )
 
+        parser.add_argument(
+            "--slips", action="store_true", help="also the pit's slips (table accounting)"
+        )
+        parser.add_argument(
+            "--shortage",
+            default=None,
+            help='with --slips: chips missing from a closer, in dollars (e.g. "25.00")',
+        )
+        parser.add_argument(
+            "--shortage-table", default=None, help="the table short of chips (default: the first)"
+        )
+
     def handle(self, *args: Any, **options: Any) -> None:
         if options["rounds"] < 1:
             raise CommandError("--rounds must be at least 1")
@@ -63,6 +78,12 @@ class Command(BaseCommand):
                     f"no open table named {options['table']!r} with an approved paytable "
                     "or table settings"
                 )
+        shortage_asked = options["shortage"] is not None or options["shortage_table"]
+        if shortage_asked and not options["slips"]:
+            raise CommandError("--shortage and --shortage-table need --slips")
+        if options["slips"]:
+            self.stdout.write(json.dumps(self._with_slips(list(tables), options), indent=2))
+            return
         summary = simulate(
             list(tables),
             options["rounds"],
@@ -71,3 +92,26 @@ class Command(BaseCommand):
             strategy=options["strategy"],
         )
         self.stdout.write(json.dumps(summary, indent=2))
+
+    def _with_slips(self, tables: list[Table], options: dict[str, Any]) -> dict[str, Any]:
+        from accounting.simulation import simulate_with_slips
+        from tables.engine.errors import EngineError
+        from tables.engine.money import parse_cents
+
+        shortage = 0
+        if options["shortage"] is not None:
+            try:
+                shortage = parse_cents(options["shortage"], where="--shortage")
+            except EngineError as err:
+                raise CommandError(err.message) from None
+        if options["shortage_table"] and options["shortage_table"] not in {t.name for t in tables}:
+            raise CommandError(f"--shortage-table {options['shortage_table']!r} is not simulated")
+        return simulate_with_slips(
+            tables,
+            options["rounds"],
+            seed=options["seed"],
+            seats=options["seats"],
+            strategy=options["strategy"],
+            shortage_cents=shortage,
+            shortage_table=options["shortage_table"],
+        )

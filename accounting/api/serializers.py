@@ -1,0 +1,171 @@
+"""The accounting API's representations: slips (money as cents and as decimal strings), chip
+denominations, variance alerts and the reconciliation's figures."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from tables.engine.money import format_cents
+from tables.models import Table
+
+from .. import rules
+from ..models import ChipDenomination, Slip, SlipSignature, SlipVoid, VarianceAlert
+
+
+class ChipDenominationSerializer(serializers.ModelSerializer):
+    value = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ChipDenomination
+        fields = ["id", "value_cents", "value", "label", "is_active"]
+
+    def get_value(self, obj: ChipDenomination) -> str:
+        return format_cents(obj.value_cents)
+
+
+class SlipSignatureSerializer(serializers.ModelSerializer):
+    by = serializers.CharField(source="by.username")
+    meaning = serializers.SerializerMethodField()
+
+    class Meta:
+        model = SlipSignature
+        fields = ["step", "role", "by", "at", "meaning"]
+
+    def get_meaning(self, obj: SlipSignature) -> str:
+        return rules.STEP_NAMES[obj.slip.kind][obj.step - 1]
+
+
+class SlipVoidSerializer(serializers.ModelSerializer):
+    by = serializers.CharField(source="by.username")
+
+    class Meta:
+        model = SlipVoid
+        fields = ["step", "by", "reason", "at"]
+
+
+class SlipSerializer(serializers.ModelSerializer):
+    table_name = serializers.CharField(source="table.name", read_only=True)
+    created_by = serializers.CharField(source="created_by.username", read_only=True)
+    amount = serializers.SerializerMethodField()
+    chips = serializers.SerializerMethodField()
+    signatures = SlipSignatureSerializer(many=True, read_only=True)
+    voids = SlipVoidSerializer(many=True, read_only=True)
+    replaces = serializers.SerializerMethodField()
+    next_signature = serializers.SerializerMethodField(
+        help_text="Who signs next (the roles), or null when the slip needs no more."
+    )
+
+    class Meta:
+        model = Slip
+        fields = [
+            "id",
+            "number",
+            "table",
+            "table_name",
+            "kind",
+            "gaming_day",
+            "shift",
+            "chips",
+            "cash_cents",
+            "markers_cents",
+            "amount_cents",
+            "amount",
+            "status",
+            "created_by",
+            "created_at",
+            "signatures_required",
+            "signatures",
+            "next_signature",
+            "signed_at",
+            "voids",
+            "voided_at",
+            "replaces",
+            "note",
+        ]
+
+    @extend_schema_field({"type": "object", "additionalProperties": {"type": "integer"}})
+    def get_chips(self, obj: Slip) -> dict[str, int]:
+        return {format_cents(int(c)): n for c, n in obj.chips.items()}
+
+    def get_amount(self, obj: Slip) -> str:
+        return format_cents(obj.amount_cents)
+
+    def get_replaces(self, obj: Slip) -> int | None:
+        return obj.replaces.number if obj.replaces else None
+
+    @extend_schema_field({"type": "object", "nullable": True})
+    def get_next_signature(self, obj: Slip) -> dict[str, Any] | None:
+        if obj.status != Slip.Status.PENDING:
+            return None
+        step = len(obj.signatures.all()) + 1
+        return {
+            "step": step,
+            "roles": [r.value for r in rules.SIGN_STEPS[obj.kind][step - 1]],
+            "meaning": rules.STEP_NAMES[obj.kind][step - 1],
+        }
+
+
+class SlipCreateSerializer(serializers.Serializer):
+    """`chips` ({"5.00": 40}) for an opener, closer, fill or credit; `amount` for a drop (its
+    cash; `markers` and `chips` found in the box may be added) or a buy-in."""
+
+    table = serializers.PrimaryKeyRelatedField(queryset=Table.objects.all())
+    kind = serializers.ChoiceField(choices=Slip.Kind.choices)
+    chips = serializers.DictField(child=serializers.JSONField(), required=False)
+    amount = serializers.CharField(required=False, max_length=20)
+    markers = serializers.CharField(required=False, max_length=20)
+    gaming_day = serializers.DateField(required=False)
+    shift = serializers.CharField(required=False, max_length=5)
+    replaces = serializers.PrimaryKeyRelatedField(
+        queryset=Slip.objects.all(), required=False, help_text="the voided slip this one replaces"
+    )
+    note = serializers.CharField(required=False, allow_blank=True, max_length=500)
+
+
+class SlipVoidRequestSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500)
+
+
+class SlipFilterSerializer(serializers.Serializer):
+    table = serializers.IntegerField(required=False, min_value=1)
+    kind = serializers.ChoiceField(choices=Slip.Kind.choices, required=False)
+    status = serializers.ChoiceField(choices=Slip.Status.choices, required=False)
+    gaming_day = serializers.DateField(required=False)
+    shift = serializers.CharField(required=False, max_length=5)
+
+
+class VarianceAlertSerializer(serializers.ModelSerializer):
+    table_name = serializers.CharField(source="table.name", read_only=True)
+    acknowledged_by = serializers.CharField(
+        source="acknowledged_by.username", read_only=True, allow_null=True, default=None
+    )
+
+    class Meta:
+        model = VarianceAlert
+        fields = [
+            "id",
+            "table",
+            "table_name",
+            "gaming_day",
+            "shift",
+            "count_win_cents",
+            "hands_win_cents",
+            "variance_cents",
+            "tolerance_cents",
+            "raised_at",
+            "acknowledged_by",
+            "acknowledged_at",
+            "note",
+        ]
+
+
+class AcknowledgeSerializer(serializers.Serializer):
+    note = serializers.CharField(max_length=2000)
+
+
+class ReconciliationQuerySerializer(serializers.Serializer):
+    gaming_day = serializers.DateField()
+    table = serializers.IntegerField(required=False, min_value=1)

@@ -1,0 +1,16 @@
+"""The accounting API's routes, mounted under /api/ beside the floor's (tables/api/urls.py)."""
+
+from django.urls import path
+from rest_framework.routers import SimpleRouter
+
+from . import views
+
+router = SimpleRouter()
+router.register("slips", views.SlipViewSet, basename="api-slip")
+router.register("chip-denominations", views.ChipDenominationViewSet, basename="api-chip")
+router.register("variance-alerts", views.VarianceAlertViewSet, basename="api-variance-alert")
+
+urlpatterns = [
+    path("reconciliation/", views.ReconciliationView.as_view(), name="api-reconciliation"),
+    *router.urls,
+]

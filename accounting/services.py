@@ -1,0 +1,462 @@
+"""Writing the pit's accounting: slips, their signatures and voids, chip denominations, and the
+variance alerts of the reconciliation. Keyword-only, atomic, each change on the audit chain in
+its own transaction. Who may do what is `accounting.rules`; the database enforces the rest
+(migration 0002): these checks give the message that names the field.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from audit.kinds import EventKind
+from audit.services import audit_record
+from core.errors import ServiceError
+from core.roles import ADMINS, PIT_BOSSES, Role, has_role, require, role_names
+from tables.engine.errors import EngineError
+from tables.engine.money import format_cents, parse_cents
+from tables.gaming_day import gaming_day_of, shift_of, shift_starts
+from tables.models import DealerSession, Table
+
+from . import rules
+from .models import ChipDenomination, Slip, SlipSignature, SlipVoid, VarianceAlert
+
+
+def _signed_in_at(user: AbstractBaseUser, table: Table) -> bool:
+    return DealerSession.objects.filter(
+        table=table, dealer_id=user.pk, ended_at__isnull=True
+    ).exists()
+
+
+def acting_role(user: AbstractBaseUser, allowed: tuple[Role, ...], table: Table, what: str) -> Role:
+    """The role in which `user` acts among `allowed` (a dealer only at the table they are signed
+    in at); PermissionDenied naming who may."""
+    for role in allowed:
+        if has_role(user, role) and (role != Role.DEALER or _signed_in_at(user, table)):
+            return role
+    if Role.DEALER in allowed and has_role(user, Role.DEALER):
+        raise PermissionDenied(f"{what}: {user.get_username()} is not signed in at {table}")
+    raise PermissionDenied(f"{what}: only for the {role_names(allowed)} role")
+
+
+def parse_chips(value: Any, *, field: str = "chips") -> dict[str, int]:
+    """`{"5.00": 40, "25": 2}` -> `{"500": 40, "2500": 2}`: active denominations, whole counts
+    (zero counts dropped). Refused with a message naming the denomination."""
+    if not isinstance(value, dict):
+        raise ServiceError(
+            f'{field} must map chip values to counts, like {{"5.00": 40}}', field=field
+        )
+    active = set(
+        ChipDenomination.objects.filter(is_active=True).values_list("value_cents", flat=True)
+    )
+    chips: dict[int, int] = {}
+    for key, count in value.items():
+        where = f"{field}.{key}"
+        try:
+            cents = parse_cents(str(key).strip().lstrip("$"), where=where)
+        except EngineError as e:
+            raise ServiceError(e.message, field=where) from None
+        if cents not in active:
+            raise ServiceError(
+                f"{where}: there is no active ${format_cents(cents)} chip", field=where
+            )
+        if isinstance(count, str) and count.strip().isascii() and count.strip().isdigit():
+            count = int(count.strip())
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise ServiceError(
+                f"{where}: the count must be a whole number, not {count!r}", field=where
+            )
+        if count > 1_000_000:
+            raise ServiceError(f"{where}: {count} chips is more than a tray holds", field=where)
+        if cents in chips:
+            raise ServiceError(
+                f"{where}: the ${format_cents(cents)} chip is given twice", field=where
+            )
+        chips[cents] = count
+    return {str(c): n for c, n in sorted(chips.items()) if n}
+
+
+def chips_total(chips: dict[str, int]) -> int:
+    return sum(int(c) * n for c, n in chips.items())
+
+
+def _amount(value: Any, *, field: str, allow_zero: bool = False) -> int:
+    if isinstance(value, Decimal | int) and not isinstance(value, bool):
+        value = str(value)
+    try:
+        return parse_cents(value, where=field, allow_zero=allow_zero)
+    except (EngineError, InvalidOperation) as e:
+        raise ServiceError(getattr(e, "message", str(e)), field=field) from None
+
+
+def _next_number() -> int:
+    return (Slip.objects.aggregate(n=Max("number"))["n"] or 0) + 1
+
+
+@transaction.atomic
+def slip_create(
+    *,
+    table: Table,
+    kind: str,
+    by: AbstractBaseUser,
+    chips: dict[str, Any] | None = None,
+    amount: Any = None,
+    markers: Any = None,
+    gaming_day: date | None = None,
+    shift: str | None = None,
+    replaces: Slip | None = None,
+    note: str = "",
+    at: datetime | None = None,
+) -> Slip:
+    """Enter a slip. Chip kinds take `chips`; a drop `amount` (the cash; plus `markers` and any
+    `chips` found in the box); a buy-in `amount`. The gaming day and shift default to now's
+    (a drop counted the next morning names the shift whose box it is)."""
+    if kind not in rules.KINDS:
+        raise ServiceError(
+            f"kind must be one of {', '.join(rules.KINDS)}, not {kind!r}", field="kind"
+        )
+    role = acting_role(
+        by, rules.CREATE_ROLES[kind], table, f"enter a {kind.replace('_', '-')} slip"
+    )
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    at = at or timezone.now()
+    day = gaming_day or gaming_day_of(at)
+    shift = shift if shift is not None else shift_of(at)
+    valid_shifts = [s.strftime("%H:%M") for s in shift_starts()]
+    if shift not in valid_shifts:
+        raise ServiceError(
+            f"shift must be one of {', '.join(valid_shifts)}, not {shift!r}", field="shift"
+        )
+    cash = markers_cents = 0
+    if kind in rules.CHIP_KINDS:
+        if amount is not None or markers is not None:
+            raise ServiceError(
+                f"a {kind} slip counts chips by denomination: give chips, not an amount",
+                field="amount",
+            )
+        parsed = parse_chips(chips if chips is not None else None)
+        if kind in (rules.FILL, rules.CREDIT) and not parsed:
+            raise ServiceError(f"a {kind} moves at least one chip", field="chips")
+    else:
+        if amount is None:
+            raise ServiceError(f"a {kind.replace('_', '-')} slip needs its amount", field="amount")
+        cash = _amount(amount, field="amount", allow_zero=kind == rules.DROP)
+        parsed = {}
+        if kind == rules.DROP:
+            if markers is not None:
+                markers_cents = _amount(markers, field="markers", allow_zero=True)
+            if chips:
+                parsed = parse_chips(chips)
+        elif chips or markers is not None:
+            raise ServiceError("a buy-in is cash: give its amount only", field="chips")
+    if replaces is not None:
+        replaces = Slip.objects.select_for_update().get(pk=replaces.pk)
+        if replaces.status != Slip.Status.VOIDED:
+            raise ServiceError(
+                f"slip {replaces.number} is {replaces.status}: only a voided slip is replaced",
+                field="replaces",
+            )
+        if replaces.table_id != table.pk or replaces.kind != kind:
+            raise ServiceError(
+                f"slip {replaces.number} is a {replaces.kind} at {replaces.table}: a replacement "
+                "is the same kind at the same table",
+                field="replaces",
+            )
+        if Slip.objects.filter(replaces=replaces).exists():
+            raise ServiceError(
+                f"slip {replaces.number} is already replaced",
+                field="replaces",
+                code="conflict",
+                status=409,
+            )
+    if kind in rules.ONE_PER_SHIFT:
+        live = Slip.objects.filter(
+            table=table,
+            gaming_day=day,
+            shift=shift,
+            kind=kind,
+            status__in=[Slip.Status.PENDING, Slip.Status.SIGNED],
+        ).first()
+        if live is not None:
+            raise ServiceError(
+                f"{table} already has {kind} slip {live.number} for {day} shift {shift}: void it "
+                "first to replace it",
+                field="kind",
+                code="conflict",
+                status=409,
+            )
+    required = len(rules.SIGN_STEPS[kind])
+    fields = {
+        "table": table,
+        "kind": kind,
+        "gaming_day": day,
+        "shift": shift,
+        "chips": parsed,
+        "cash_cents": cash,
+        "markers_cents": markers_cents,
+        "amount_cents": cash + markers_cents + chips_total(parsed),
+        "created_by": by,
+        "created_at": at,
+        "signatures_required": required,
+        "status": Slip.Status.PENDING if required else Slip.Status.SIGNED,
+        "signed_at": None if required else at,
+        "replaces": replaces,
+        "note": note,
+    }
+    slip = None
+    for _attempt in range(5):  # another table's slip may take the number first
+        try:
+            with transaction.atomic():
+                slip = Slip.objects.create(number=_next_number(), **fields)
+            break
+        except IntegrityError:
+            continue
+    if slip is None:
+        raise ServiceError(
+            "another slip took the next number at the same moment: try again",
+            field="number",
+            code="conflict",
+            status=409,
+        )
+    audit_record(
+        actor=by,
+        kind=EventKind.SLIP_CREATED,
+        obj=slip,
+        table_name=table.name,
+        data={**slip_data(slip), "role": role.value},
+    )
+    if not required:
+        reconcile(table=table, gaming_day=day, shift=shift)
+    return slip
+
+
+def slip_data(slip: Slip) -> dict[str, Any]:
+    return {
+        "number": slip.number,
+        "kind": slip.kind,
+        "gaming_day": slip.gaming_day.isoformat(),
+        "shift": slip.shift,
+        "chips": slip.chips,
+        "cash_cents": slip.cash_cents,
+        "markers_cents": slip.markers_cents,
+        "amount_cents": slip.amount_cents,
+        "replaces": slip.replaces.number if slip.replaces else None,
+        "note": slip.note,
+    }
+
+
+@transaction.atomic
+def slip_sign(*, slip: Slip, by: AbstractBaseUser) -> Slip:
+    """The next signature the slip needs (a fill: the cage's issue, then the dealer's receipt).
+    Once it has them all it counts."""
+    slip = Slip.objects.select_for_update().select_related("table").get(pk=slip.pk)
+    if slip.status != Slip.Status.PENDING:
+        raise ServiceError(
+            f"slip {slip.number} is {slip.status}: nothing to sign",
+            field="slip",
+            code="conflict",
+            status=409,
+        )
+    if slip.created_by_id == by.pk:
+        raise ServiceError(
+            f"{by.get_username()} created slip {slip.number}: a second person signs it",
+            field="slip",
+            code="creator_cannot_sign",
+            status=403,
+        )
+    if slip.signatures.filter(by=by).exists():
+        raise ServiceError(
+            f"{by.get_username()} already signed slip {slip.number}: a different person signs next",
+            field="slip",
+            code="already_signed",
+            status=403,
+        )
+    step = slip.signatures.count() + 1
+    allowed = rules.SIGN_STEPS[slip.kind][step - 1]
+    what = f"sign slip {slip.number} ({rules.STEP_NAMES[slip.kind][step - 1]})"
+    role = acting_role(by, allowed, slip.table, what)
+    now = timezone.now()
+    SlipSignature.objects.create(slip=slip, step=step, role=role.value, by=by, at=now)
+    if step == slip.signatures_required:
+        slip.status, slip.signed_at = Slip.Status.SIGNED, now
+        slip.save(update_fields=["status", "signed_at"])
+    audit_record(
+        actor=by,
+        kind=EventKind.SLIP_SIGNED,
+        obj=slip,
+        table_name=slip.table.name,
+        data={
+            "number": slip.number,
+            "kind": slip.kind,
+            "step": step,
+            "role": role.value,
+            "meaning": rules.STEP_NAMES[slip.kind][step - 1],
+            "counts": slip.status == Slip.Status.SIGNED,
+        },
+    )
+    if slip.status == Slip.Status.SIGNED:
+        reconcile(table=slip.table, gaming_day=slip.gaming_day, shift=slip.shift)
+    return slip
+
+
+@transaction.atomic
+def slip_void(*, slip: Slip, by: AbstractBaseUser, reason: str) -> Slip:
+    """Ask for a void (the first person, with the reason) or confirm it (a second person): the
+    slip stops counting once confirmed, and a new slip replaces it."""
+    slip = Slip.objects.select_for_update().select_related("table").get(pk=slip.pk)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("a void needs its reason", field="reason")
+    if slip.status == Slip.Status.VOIDED:
+        raise ServiceError(
+            f"slip {slip.number} is already voided", field="slip", code="conflict", status=409
+        )
+    acting_role(by, rules.VOID_ROLES[slip.kind], slip.table, f"void slip {slip.number}")
+    asked = slip.voids.first()
+    if asked is not None and asked.by_id == by.pk:
+        raise ServiceError(
+            f"{by.get_username()} asked for this void: a second person confirms it",
+            field="slip",
+            code="void_needs_second_person",
+            status=403,
+        )
+    now = timezone.now()
+    step = 2 if asked is not None else 1
+    SlipVoid.objects.create(slip=slip, step=step, by=by, reason=reason, at=now)
+    if step == 2:
+        slip.status, slip.voided_at = Slip.Status.VOIDED, now
+        slip.save(update_fields=["status", "voided_at"])
+    audit_record(
+        actor=by,
+        kind=EventKind.SLIP_VOIDED if step == 2 else EventKind.SLIP_VOID_REQUESTED,
+        obj=slip,
+        table_name=slip.table.name,
+        data={"number": slip.number, "kind": slip.kind, "reason": reason, "step": step},
+    )
+    if step == 2:
+        reconcile(table=slip.table, gaming_day=slip.gaming_day, shift=slip.shift)
+    return slip
+
+
+def reconcile(*, table: Table, gaming_day: date, shift: str) -> VarianceAlert | None:
+    """Within the slip's transaction: once the shift's count is complete (opener, closer and
+    drop signed), compare its win with the hands' and raise an alert past the tolerance (once per
+    distinct variance)."""
+    from .selectors import shift_figures
+
+    figures = shift_figures(table=table, gaming_day=gaming_day, shift=shift)
+    variance = figures["variance_cents"]
+    tolerance = settings.CASINO_VARIANCE_TOLERANCE_CENTS
+    if variance is None or abs(variance) <= tolerance:
+        return None
+    if VarianceAlert.objects.filter(
+        table=table, gaming_day=gaming_day, shift=shift, variance_cents=variance
+    ).exists():
+        return None
+    alert = VarianceAlert.objects.create(
+        table=table,
+        gaming_day=gaming_day,
+        shift=shift,
+        count_win_cents=figures["count_win_cents"],
+        hands_win_cents=figures["win_cents"],
+        variance_cents=variance,
+        tolerance_cents=tolerance,
+        raised_at=timezone.now(),
+    )
+    audit_record(
+        actor=None,
+        actor_name="system",
+        kind=EventKind.VARIANCE_ALERT_RAISED,
+        obj=alert,
+        table_name=table.name,
+        data={
+            "table": table.name,
+            "gaming_day": gaming_day.isoformat(),
+            "shift": shift,
+            "count_win_cents": alert.count_win_cents,
+            "hands_win_cents": alert.hands_win_cents,
+            "variance_cents": variance,
+            "tolerance_cents": tolerance,
+        },
+    )
+    return alert
+
+
+@transaction.atomic
+def variance_acknowledge(*, alert: VarianceAlert, by: AbstractBaseUser, note: str) -> VarianceAlert:
+    """A pit boss acknowledges a variance alert with a note (once)."""
+    require(by, PIT_BOSSES, "acknowledge a variance alert")
+    note = (note or "").strip()
+    if not note:
+        raise ServiceError(
+            "acknowledging a variance needs a note saying what was found", field="note"
+        )
+    alert = VarianceAlert.objects.select_for_update().select_related("table").get(pk=alert.pk)
+    if alert.acknowledged_at is not None:
+        raise ServiceError(
+            f"this alert was acknowledged by {alert.acknowledged_by}",
+            field="alert",
+            code="conflict",
+            status=409,
+        )
+    alert.acknowledged_by, alert.acknowledged_at, alert.note = by, timezone.now(), note
+    alert.save(update_fields=["acknowledged_by", "acknowledged_at", "note"])
+    audit_record(
+        actor=by,
+        kind=EventKind.VARIANCE_ACKNOWLEDGED,
+        obj=alert,
+        table_name=alert.table.name,
+        data={
+            "gaming_day": alert.gaming_day.isoformat(),
+            "shift": alert.shift,
+            "variance_cents": alert.variance_cents,
+            "note": note,
+        },
+    )
+    return alert
+
+
+@transaction.atomic
+def denomination_save(
+    *, by: AbstractBaseUser, value_cents: int, label: str = "", is_active: bool = True
+) -> ChipDenomination:
+    """Add a chip denomination, or relabel / (de)activate one (admins; on the chain)."""
+    require(by, ADMINS, "configure chip denominations")
+    if value_cents <= 0:
+        raise ServiceError("a chip is worth more than zero", field="value_cents")
+    chip, created = ChipDenomination.objects.select_for_update().get_or_create(
+        value_cents=value_cents, defaults={"label": label, "is_active": is_active}
+    )
+    if not created:
+        chip.label, chip.is_active = label, is_active
+        chip.save(update_fields=["label", "is_active"])
+    audit_record(
+        actor=by,
+        kind=EventKind.CHIP_DENOMINATION_SAVED,
+        obj=chip,
+        data={"value_cents": value_cents, "label": label, "is_active": is_active, "new": created},
+    )
+    return chip
+
+
+# The usual chips (value in cents, colour); the admin adds, relabels or deactivates others.
+USUAL_CHIPS = ((50, "half-dollar (3 to 2 payouts)"), (100, "white"), (500, "red"))
+USUAL_CHIPS += ((2500, "green"), (10000, "black"), (50000, "purple"), (100000, "yellow"))
+
+
+def ensure_usual_chips(*, using: str = "default") -> None:
+    """The usual chips, where missing (migration 0002 installs them; after a flush of a
+    development or test database, `post_migrate` puts them back). Leaves existing ones as
+    configured (relabelled, deactivated)."""
+    for value_cents, label in USUAL_CHIPS:
+        ChipDenomination.objects.using(using).get_or_create(
+            value_cents=value_cents, defaults={"label": label}
+        )

@@ -1,0 +1,20 @@
+"""The accounting pages (see accounting/views.py)."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "accounting"
+
+urlpatterns = [
+    path("", views.desk, name="desk"),
+    path("slips/", views.desk_create, name="create"),
+    path("slips/<int:slip_id>/sign/", views.desk_sign, name="sign"),
+    path("slips/<int:slip_id>/void/", views.desk_void, name="void"),
+    path("reconciliation/", views.reconciliation, name="reconciliation"),
+    path("alerts/<int:alert_id>/acknowledge/", views.acknowledge, name="acknowledge"),
+    path("tablet/<int:table_id>/", views.tablet, name="tablet"),
+    path("tablet/<int:table_id>/buy-in/", views.tablet_buy_in, name="buy_in"),
+    path("tablet/<int:table_id>/tray/", views.tablet_tray, name="tray"),
+    path("tablet/<int:table_id>/slips/<int:slip_id>/sign/", views.tablet_sign, name="tablet_sign"),
+]

@@ -1,0 +1,443 @@
+"""The accounting pages.
+
+- The tablet's chips page (`/accounting/tablet/<table>/`, the dealer signed in at the table):
+  buy-ins in two taps (the tablet's "Chips" link, then an amount), the fills and credits
+  awaiting the dealer's confirmation, and the tray count at open and close on a denomination
+  grid.
+- The slip desk (`/accounting/`): pit bosses request fills and credits, count and sign trays;
+  the cage issues fills and receives credits; the count team enters and signs drops; auditors
+  read. Each signs what awaits one of their roles, and asks for or confirms a void.
+- The reconciliation (`/accounting/reconciliation/`, pit bosses and auditors): the count against
+  the hands per table, shift and gaming day, and the variance alerts a pit boss acknowledges.
+Views parse, call one service or selector and render; refusals are shown, never applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from audit.services import audit_refused
+from core.errors import ServiceError
+from core.money import dollars
+from core.roles import (
+    RECORD_READERS,
+    SLIP_DESK,
+    Role,
+    has_any_role,
+    has_role,
+    require,
+    role_names,
+    roles_of,
+)
+from tables.engine.money import format_cents
+from tables.gaming_day import gaming_day_of, shift_of, shift_starts
+from tables.models import DealerSession, Table
+
+from . import rules, selectors, services
+from .models import ChipDenomination, Slip, VarianceAlert
+
+View = Callable[..., HttpResponse]
+
+
+DESK_ROLES = SLIP_DESK
+RECONCILIATION_ROLES = RECORD_READERS
+BUY_IN_AMOUNTS = (2000, 5000, 10000, 20000, 50000, 100000)  # cents: the usual buy-ins
+
+
+def _forbidden(request: HttpRequest, message: str) -> HttpResponse:
+    audit_refused(
+        actor=request.user, method=request.method or "", path=request.path, reason=message
+    )
+    return render(request, "accounting/forbidden.html", {"message": message}, status=403)
+
+
+def roles_only(*roles: Role, what: str) -> Callable[[View], View]:
+    """Signed-in users of one of `roles` (a 403 page, recorded, for anyone else)."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            try:
+                require(
+                    request.user, roles, what, message=f"{what} is for the {role_names(roles)}."
+                )
+                return view(request, *args, **kwargs)
+            except PermissionDenied as err:
+                return _forbidden(request, str(err) or "You may not do that here.")
+
+        return login_required(wrapped)
+
+    return decorate
+
+
+def _see_other(url: str) -> HttpResponse:
+    return HttpResponseRedirect(url, status=303)
+
+
+def _chip_grid(post: Any = None) -> list[dict[str, Any]]:
+    return [
+        {
+            "cents": c.value_cents,
+            "value": format_cents(c.value_cents),
+            "label": c.label,
+            "given": (post or {}).get(f"chip_{c.value_cents}", ""),
+        }
+        for c in ChipDenomination.objects.filter(is_active=True).order_by("value_cents")
+    ]
+
+
+def _posted_chips(post: Any) -> dict[str, Any]:
+    """The grid's `chip_<cents>` fields as the service's {"5.00": count} (blanks are zero)."""
+    chips: dict[str, Any] = {}
+    for name, value in post.items():
+        if name.startswith("chip_") and str(value).strip():
+            cents = name.removeprefix("chip_")
+            if not cents.isdigit():
+                raise ServiceError(f"{name}: not a chip", field=name)
+            chips[format_cents(int(cents))] = str(value).strip()
+    return chips
+
+
+def _slip_rows(slips: Any) -> list[dict[str, Any]]:
+    rows = []
+    for slip in slips:
+        signatures = list(slip.signatures.all())
+        step = len(signatures) + 1
+        rows.append(
+            {
+                "slip": slip,
+                "amount": dollars(slip.amount_cents),
+                "chips": ", ".join(f"{n} × ${format_cents(int(c))}" for c, n in slip.chips.items()),
+                "signatures": signatures,
+                "voids": list(slip.voids.all()),
+                "next": (
+                    rules.STEP_NAMES[slip.kind][step - 1]
+                    if slip.status == Slip.Status.PENDING
+                    else ""
+                ),
+                "next_roles": (
+                    [r.value for r in rules.SIGN_STEPS[slip.kind][step - 1]]
+                    if slip.status == Slip.Status.PENDING
+                    else []
+                ),
+            }
+        )
+    return rows
+
+
+# --- the tablet ------------------------------------------------------------------------------
+
+
+def _dealer_table(request: HttpRequest, table_id: int) -> Table:
+    table = get_object_or_404(Table, pk=table_id)
+    if not DealerSession.objects.filter(
+        table=table, dealer_id=request.user.pk, ended_at__isnull=True
+    ).exists():
+        raise PermissionDenied(
+            f"You are not signed in at {table}. Sign in at a table from the tablet's first page."
+        )
+    return table
+
+
+def _tablet_url(table: Table, **query: Any) -> str:
+    url = reverse("accounting:tablet", args=[table.pk])
+    return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
+
+
+def _render_tablet(
+    request: HttpRequest, table: Table, *, error: str = "", tray_post: Any = None, status: int = 200
+) -> HttpResponse:
+    now = timezone.now()
+    day, shift = gaming_day_of(now), shift_of(now)
+    shift_slips = selectors.slips().filter(table=table, gaming_day=day, shift=shift)
+    awaiting = [
+        row
+        for row in _slip_rows(selectors.slips().filter(table=table, status=Slip.Status.PENDING))
+        if Role.DEALER.value in row["next_roles"] and row["slip"].created_by_id != request.user.pk
+    ]
+    live = {
+        s.kind: s
+        for s in shift_slips.filter(
+            kind__in=[rules.OPENER, rules.CLOSER],
+            status__in=[Slip.Status.PENDING, Slip.Status.SIGNED],
+        )
+    }
+    notice = None
+    if request.GET.get("slip", "").isdigit():
+        notice = shift_slips.filter(pk=int(request.GET["slip"])).first() or (
+            Slip.objects.filter(pk=int(request.GET["slip"]), table=table).first()
+        )
+    figures = selectors.shift_figures(table=table, gaming_day=day, shift=shift)
+    return render(
+        request,
+        "accounting/tablet.html",
+        {
+            "table": table,
+            "gaming_day": day,
+            "shift": shift,
+            "amounts": [
+                (format_cents(c), format_cents(c).removesuffix(".00")) for c in BUY_IN_AMOUNTS
+            ],
+            "awaiting": awaiting,
+            "grid": _chip_grid(tray_post),
+            "tray_kind": rules.CLOSER if rules.OPENER in live else rules.OPENER,
+            "opener": live.get(rules.OPENER),
+            "closer": live.get(rules.CLOSER),
+            "slips": _slip_rows(shift_slips[:30]),
+            "buy_ins": dollars(figures["buy_ins_cents"]),
+            "notice": notice,
+            "notice_amount": dollars(notice.amount_cents) if notice else "",
+            "error": error,
+        },
+        status=status,
+    )
+
+
+@roles_only(Role.DEALER, what="The tablet's chips page")
+@require_GET
+def tablet(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _render_tablet(request, _dealer_table(request, table_id))
+
+
+@roles_only(Role.DEALER, what="The tablet's chips page")
+@require_POST
+def tablet_buy_in(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _dealer_table(request, table_id)
+    amount = request.POST.get("amount", "")
+    try:
+        slip = services.slip_create(table=table, kind=rules.BUY_IN, by=request.user, amount=amount)
+    except ServiceError as err:
+        return _render_tablet(request, table, error=err.message, status=err.status)
+    return _see_other(_tablet_url(table, slip=slip.pk))
+
+
+@roles_only(Role.DEALER, what="The tablet's chips page")
+@require_POST
+def tablet_sign(request: HttpRequest, table_id: int, slip_id: int) -> HttpResponse:
+    table = _dealer_table(request, table_id)
+    slip = get_object_or_404(Slip, pk=slip_id, table=table)
+    try:
+        services.slip_sign(slip=slip, by=request.user)
+    except ServiceError as err:
+        return _render_tablet(request, table, error=err.message, status=err.status)
+    return _see_other(_tablet_url(table, slip=slip.pk))
+
+
+@roles_only(Role.DEALER, what="The tablet's chips page")
+@require_POST
+def tablet_tray(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _dealer_table(request, table_id)
+    kind = request.POST.get("kind", "")
+    try:
+        if kind not in (rules.OPENER, rules.CLOSER):
+            raise ServiceError("count the tray at the opening or the closing", field="kind")
+        slip = services.slip_create(
+            table=table, kind=kind, by=request.user, chips=_posted_chips(request.POST)
+        )
+    except ServiceError as err:
+        return _render_tablet(
+            request, table, error=err.message, tray_post=request.POST, status=err.status
+        )
+    return _see_other(_tablet_url(table, slip=slip.pk))
+
+
+# --- the slip desk ---------------------------------------------------------------------------
+
+
+def _creatable(user: Any) -> list[tuple[str, str]]:
+    kinds = []
+    for kind in rules.KINDS:
+        if kind == rules.BUY_IN:  # the dealer's, on the tablet
+            continue
+        if any(has_role(user, r) for r in rules.CREATE_ROLES[kind] if r != Role.DEALER):
+            kinds.append((kind, str(Slip.Kind(kind).label)))
+    return kinds
+
+
+@roles_only(*DESK_ROLES, what="The slip desk")
+@require_GET
+def desk(request: HttpRequest) -> HttpResponse:
+    return _render_desk(request)
+
+
+def _render_desk(request: HttpRequest, *, form_error: str = "", status: int = 200) -> HttpResponse:
+    user = request.user
+    roles = roles_of(user)
+    awaiting = [
+        row
+        for row in _slip_rows(selectors.slips_awaiting(user_roles=roles))
+        if row["slip"].created_by_id != user.pk
+        and not any(s.by_id == user.pk for s in row["signatures"])
+        and set(row["next_roles"]) - {Role.DEALER.value}
+    ]
+    visible = selectors.slips_visible_to(user)
+    recent = _slip_rows(visible[:50])
+    voidable = {
+        row["slip"].pk
+        for row in recent
+        if row["slip"].status != Slip.Status.VOIDED
+        and any(has_role(user, r) for r in rules.VOID_ROLES[row["slip"].kind] if r != Role.DEALER)
+    }
+    return render(
+        request,
+        "accounting/desk.html",
+        {
+            "awaiting": awaiting,
+            "recent": recent,
+            "voidable": voidable,
+            "creatable": _creatable(user),
+            "tables": Table.objects.order_by("name"),
+            "grid": _chip_grid(request.POST if request.method == "POST" else None),
+            "shifts": [s.strftime("%H:%M") for s in shift_starts()],
+            "today": gaming_day_of(timezone.now()),
+            "current_shift": shift_of(timezone.now()),
+            "form_error": form_error,
+            "posted": request.POST if request.method == "POST" else {},
+            "is_reader": has_any_role(user, RECONCILIATION_ROLES),
+        },
+        status=status,
+    )
+
+
+@roles_only(*DESK_ROLES, what="The slip desk")
+@require_POST
+def desk_create(request: HttpRequest) -> HttpResponse:
+    post = request.POST
+    try:
+        table_id = post.get("table", "")
+        table = Table.objects.filter(pk=int(table_id)).first() if table_id.isdigit() else None
+        if table is None:
+            raise ServiceError("choose the table", field="table")
+        kind = post.get("kind", "")
+        day = None
+        if post.get("gaming_day"):
+            try:
+                day = date.fromisoformat(post["gaming_day"])
+            except ValueError:
+                raise ServiceError(
+                    f"gaming day {post['gaming_day']!r} is not a date (YYYY-MM-DD)",
+                    field="gaming_day",
+                ) from None
+        chips = _posted_chips(post)
+        slip = services.slip_create(
+            table=table,
+            kind=kind,
+            by=request.user,
+            chips=chips if kind in rules.CHIP_KINDS else (chips or None),
+            amount=post.get("amount") or None if kind in rules.AMOUNT_KINDS else None,
+            markers=post.get("markers") or None if kind == rules.DROP else None,
+            gaming_day=day,
+            shift=post.get("shift") or None,
+            note=post.get("note", ""),
+        )
+    except ServiceError as err:
+        return _render_desk(request, form_error=err.message, status=err.status)
+    messages.success(
+        request,
+        f"Slip {slip.number} ({slip.get_kind_display()}) for {slip.table}: "
+        f"{dollars(slip.amount_cents)}, awaiting its signature.",
+    )
+    return _see_other(reverse("accounting:desk"))
+
+
+@roles_only(*DESK_ROLES, what="The slip desk")
+@require_POST
+def desk_sign(request: HttpRequest, slip_id: int) -> HttpResponse:
+    slip = get_object_or_404(Slip, pk=slip_id)
+    try:
+        slip = services.slip_sign(slip=slip, by=request.user)
+    except ServiceError as err:
+        messages.error(request, err.message)
+        return _see_other(reverse("accounting:desk"))
+    state = "it counts now" if slip.counts else "it awaits its next signature"
+    messages.success(request, f"You signed slip {slip.number}: {state}.")
+    return _see_other(reverse("accounting:desk"))
+
+
+@roles_only(*DESK_ROLES, Role.DEALER, what="Voiding a slip")
+@require_POST
+def desk_void(request: HttpRequest, slip_id: int) -> HttpResponse:
+    slip = get_object_or_404(Slip, pk=slip_id)
+    back = request.POST.get("next") or reverse("accounting:desk")
+    if not back.startswith("/accounting/"):
+        back = reverse("accounting:desk")
+    try:
+        slip = services.slip_void(slip=slip, by=request.user, reason=request.POST.get("reason", ""))
+    except ServiceError as err:
+        messages.error(request, err.message)
+        return _see_other(back)
+    if slip.status == Slip.Status.VOIDED:
+        messages.success(request, f"Slip {slip.number} is void: enter its replacement.")
+    else:
+        messages.success(request, f"Void of slip {slip.number} asked: a second person confirms it.")
+    return _see_other(back)
+
+
+# --- the reconciliation ----------------------------------------------------------------------
+
+
+@roles_only(*RECONCILIATION_ROLES, what="The reconciliation")
+@require_GET
+def reconciliation(request: HttpRequest) -> HttpResponse:
+    day = gaming_day_of(timezone.now())
+    if request.GET.get("day"):
+        try:
+            day = date.fromisoformat(request.GET["day"])
+        except ValueError:
+            messages.error(request, f"day {request.GET['day']!r} is not a date (YYYY-MM-DD)")
+    names = dict(Table.objects.values_list("pk", "name"))
+    shifts = selectors.shift_rows(gaming_day=day)
+    days = selectors.day_rows(gaming_day=day)
+    tables = []
+    for table_id, row in sorted(days.items(), key=lambda kv: names.get(kv[0], "")):
+        tables.append(
+            {
+                "name": names.get(table_id, "?"),
+                "day": row,
+                "shifts": [
+                    {"shift": shift, **r}
+                    for (tid, shift), r in sorted(shifts.items())
+                    if tid == table_id
+                ],
+            }
+        )
+    return render(
+        request,
+        "accounting/reconciliation.html",
+        {
+            "day": day,
+            "tables": tables,
+            "alerts": VarianceAlert.objects.select_related("table", "acknowledged_by")[:100],
+            "can_acknowledge": has_role(request.user, Role.PIT_BOSS),
+        },
+    )
+
+
+@roles_only(Role.PIT_BOSS, what="Acknowledging a variance alert")
+@require_POST
+def acknowledge(request: HttpRequest, alert_id: int) -> HttpResponse:
+    alert = get_object_or_404(VarianceAlert, pk=alert_id)
+    try:
+        services.variance_acknowledge(
+            alert=alert, by=request.user, note=request.POST.get("note", "")
+        )
+    except ServiceError as err:
+        messages.error(request, err.message)
+    else:
+        messages.success(
+            request,
+            f"Variance at {alert.table} {alert.gaming_day} shift {alert.shift} acknowledged.",
+        )
+    return _see_other(reverse("accounting:reconciliation") + f"?day={alert.gaming_day.isoformat()}")
