@@ -18,6 +18,11 @@ class EventKind(models.TextChoices):
     ROUND_SETTLED = "round.settled", "Round settled"
     ROUND_VOIDED = "round.voided", "Round voided"
     ROUND_CORRECTED = "round.corrected", "Round corrected"
+    ROUND_APPROVAL_REQUESTED = "round.approval_requested", "Sign-off requested"
+    ROUND_APPROVED = "round.approved", "Payout approved by a pit boss"
+    ROUND_APPROVAL_REFUSED = "round.approval_refused", "Sign-off refused (wrong credentials)"
+    ROUND_CANCELLED = "round.cancelled", "Round cancelled (misdeal)"
+    ROUND_STEP_BACK = "round.step_back", "Went back a step to fix the round"
     # dealers at tables
     DEALER_SIGNED_IN = "dealer.signed_in", "Dealer signed in"
     DEALER_SIGNED_OUT = "dealer.signed_out", "Dealer signed out"
