@@ -15,6 +15,9 @@ urlpatterns = [
     path("table/<int:table_id>/decide/", tablet.decide, name="decide"),
     path("table/<int:table_id>/dealer/", tablet.dealer_hand, name="dealer"),
     path("table/<int:table_id>/settle/", tablet.settle, name="settle"),
+    path("table/<int:table_id>/approve/", tablet.approve, name="approve"),
+    path("table/<int:table_id>/cancel/", tablet.cancel, name="cancel"),
+    path("table/<int:table_id>/back/", tablet.back, name="back"),
     path("table/<int:table_id>/watch/", tablet.watch, name="watch"),
     path("round/<int:round_id>/", tablet.round_page, name="round"),
 ]

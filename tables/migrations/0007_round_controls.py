@@ -12,7 +12,6 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-
 # tables_round's columns now; the allow-list compares every one but the void's fields.
 ROUND_COLUMNS = (
     "id",
