@@ -15,9 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
-from rest_framework.exceptions import ValidationError
 
-from accounts.parsers import check_json, loads
 from audit.chain import HASHED_FIELDS
 from audit.selectors import search_events
 from core.errors import ServiceError
@@ -28,7 +26,7 @@ from core.roles import (
     require,
 )
 from tables.models import Round
-from tables.services.corrections import round_correct, round_void
+from tables.services.corrections import round_void
 
 from .selectors import latest_rounds, round_for_record, round_replay
 
@@ -159,9 +157,6 @@ def round_record(request: HttpRequest, pk: int) -> HttpResponse:
         and round_.status == Round.Status.VOIDED
         and not context["corrections"]
     )
-    entry = {k: v for k, v in round_.entry.items() if k not in ("decided", "dealer_done")}
-    context["correction_json"] = request.POST.get("entry") or json.dumps(entry, indent=2)
-    context["entry_json"] = json.dumps(entry, indent=2)
     return render(request, "audit/round.html", context)
 
 
@@ -176,27 +171,3 @@ def round_void_view(request: HttpRequest, pk: int) -> HttpResponse:
     except ServiceError as err:
         messages.error(request, err.message)
     return redirect("audit:round", pk=pk)
-
-
-@login_required
-def round_correct_view(request: HttpRequest, pk: int) -> HttpResponse:
-    round_ = get_object_or_404(Round, pk=pk)
-    if request.method != "POST":
-        return redirect("audit:round", pk=pk)
-    try:
-        data = loads(request.POST.get("entry", ""))
-    except ValueError:
-        messages.error(request, "The corrected round is not valid JSON.")
-        return round_record(request, pk)
-    try:
-        check_json(data)
-    except ValidationError as err:
-        messages.error(request, f"The corrected round is refused: {err.detail}")
-        return round_record(request, pk)
-    try:
-        corrected = round_correct(voided=round_, by=request.user, entry=data)
-    except ServiceError as err:
-        messages.error(request, err.message)
-        return round_record(request, pk)
-    messages.success(request, f"Correction {corrected} settled.")
-    return redirect("audit:round", pk=corrected.pk)

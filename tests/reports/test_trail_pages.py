@@ -4,6 +4,7 @@ may see and do what."""
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 
@@ -86,16 +87,41 @@ def test_pit_boss_voids_and_corrects_from_the_record(settled: Round) -> None:
     c.post(f"/audit/rounds/{settled.pk}/void/", {"reason": "seat 1 was an ace"})
     settled.refresh_from_db()
     assert settled.status == "voided"
-    entry = {
-        "game": "second_chance",
-        "dealer": {"cards": ["Ks", "7d", "2c"]},
-        "seats": [{"seat": 1, "wagers": {"ante": "10.00"}, "cards": ["Ad", "8h", "2s"]}],
-    }
-    bad = c.post(f"/audit/rounds/{settled.pk}/correct/", {"entry": "{not json"})
-    assert "not valid JSON" in bad.content.decode()
-    response = c.post(f"/audit/rounds/{settled.pk}/correct/", {"entry": json.dumps(entry)})
+    record = c.get(f"/audit/rounds/{settled.pk}/").content.decode()
+    assert f'href="/audit/rounds/{settled.pk}/correct/"' in record
+    form = c.get(f"/audit/rounds/{settled.pk}/correct/").content.decode()
+    # prefilled from the voided round, like the tablet's boxes (no JSON anywhere)
+    assert 'name="seat-1-ante" value="10.00"' in form
+    assert 'name="seat-1-cards" value="9d 8h 2s"' in form
+    assert 'name="dealer-cards" value="Ks 7d 2c"' in form
+    assert "<textarea" not in form
+    post = {"seat-1-ante": "10.00", "seat-1-cards": "Ad 8h 2s", "dealer-cards": "Ks 7d 2c"}
+    response = c.post(f"/audit/rounds/{settled.pk}/correct/", post)
     corrected = Round.objects.get(corrects=settled)
-    assert response.status_code == 302 and corrected.lines.get(wager="ante").result == "win"
+    assert response.status_code == 303 and corrected.lines.get(wager="ante").result == "win"
+    assert corrected.number == settled.number  # the correction of #N, not a new live number
+    page = c.get(response["Location"]).content.decode()
+    assert f"correction of #{settled.number}" in page
+
+
+def test_the_correction_form_shows_every_refusal_at_once_and_keeps_the_input(
+    settled: Round,
+) -> None:
+    c = client_for("pitboss")
+    c.post(f"/audit/rounds/{settled.pk}/void/", {"reason": "seat 1 was an ace"})
+    url = f"/audit/rounds/{settled.pk}/correct/"
+    post = {"seat-1-ante": "ten", "seat-1-cards": "Ad 8h Zz", "dealer-cards": "Ks 7d 2c"}
+    response = c.post(url, post)
+    assert response.status_code == 303 and response["Location"] == url  # no 405 on reload
+    page = html.unescape(c.get(url).content.decode())
+    assert 'id="err-seat-1-ante"' in page and 'id="err-seat-1-cards"' in page
+    assert 'name="seat-1-cards" value="Ad 8h Zz"' in page
+    # validated like a new round: a wager over the limit, named at its seat
+    response = c.post(url, {**post, "seat-1-ante": "5000", "seat-1-cards": "Ad 8h 2s"})
+    page = html.unescape(c.get(url).content.decode())
+    assert "seat 1 ante must be from" in page.lower()
+    assert not Round.objects.filter(corrects=settled).exists()
+    assert client_for("dealer").get(url).status_code == 403
 
 
 def test_a_dealer_cannot_void(settled: Round) -> None:

@@ -11,8 +11,7 @@ from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
 from tables.models import MeterEntry, Round, SettlementLine
-from tables.services import ServiceError
-from tables.services import controls
+from tables.services import ServiceError, controls
 from tables.services import rounds as svc
 from tables.services.sessions import dealer_sign_in
 
@@ -156,9 +155,12 @@ def test_a_cancelled_round_is_never_changed_by_the_database(floor: dict[str, Any
         "UPDATE tables_round SET status = 'open' WHERE id = %s",
         "DELETE FROM tables_round WHERE id = %s",
     ):
-        with pytest.raises((IntegrityError, DatabaseError)), transaction.atomic():
-            with connection.cursor() as cursor:
-                cursor.execute(sql, [r.pk])
+        with (
+            pytest.raises((IntegrityError, DatabaseError)),
+            transaction.atomic(),
+            connection.cursor() as cursor,
+        ):
+            cursor.execute(sql, [r.pk])
 
 
 def test_going_back_to_fix_the_cards_before_confirm(floor: dict[str, Any]) -> None:
