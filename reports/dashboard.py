@@ -19,14 +19,16 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from core.errors import ServiceError
+from core.money import dollars
 from core.roles import (
     PIT_BOSSES,
     RECORD_READERS,
@@ -38,7 +40,8 @@ from tables import games
 from tables.engine.errors import EngineError
 from tables.engine.money import format_cents, parse_cents
 from tables.gaming_day import gaming_day_of
-from tables.models import Table
+from tables.models import Round, Table
+from tables.services import controls as control_services
 
 from .alerts import alert_rule_save, alert_rule_set_active, applicable_rule
 from .floor import CHART_DAYS, chart_series, floor_status, refresh_stale
@@ -49,6 +52,7 @@ from .selectors import (
     open_rounds_at,
     periods,
     round_sums,
+    rounds_awaiting_approval,
     table_rounds_of,
     totals,
 )
@@ -231,6 +235,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "charts_url": f"{reverse('audit:dashboard_charts')}?{_query_string(query)}",
             "reports_query": _query_string(query),
             "can_configure": has_role(request.user, Role.PIT_BOSS),
+            "awaiting": rounds_awaiting_approval(),
+            "can_approve": has_role(request.user, Role.PIT_BOSS),
         },
     )
 
@@ -239,7 +245,33 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 @reader_required
 def floor_partial(request: HttpRequest) -> HttpResponse:
     floor = floor_status(now=timezone.now(), gaming_day=today())
-    return render(request, "audit/_floor.html", {"floor": floor})
+    return render(
+        request,
+        "audit/_floor.html",
+        {
+            "floor": floor,
+            "awaiting": rounds_awaiting_approval(),
+            "can_approve": has_role(request.user, Role.PIT_BOSS),
+        },
+    )
+
+
+@reader_required
+@require_POST
+def round_approve(request: HttpRequest, pk: int) -> HttpResponse:
+    """A pit boss signs off a payout from the dashboard (signed in as themselves)."""
+    round_ = get_object_or_404(Round, pk=pk)
+    try:
+        approved = control_services.round_approve(round=round_, by=request.user)
+    except ServiceError as err:
+        messages.error(request, err.message)
+    else:
+        messages.success(
+            request,
+            f"Round #{approved.number} at {approved.table} approved and paid "
+            f"(players {dollars(approved.players_net_cents, signed=True)}).",
+        )
+    return HttpResponseRedirect(reverse("audit:dashboard"), status=303)
 
 
 @never_cache

@@ -151,3 +151,15 @@ def round_for_record(pk: int) -> Round | None:
         .filter(pk=pk)
         .first()
     )
+
+
+# --- sign-offs waiting (the dashboard) ----------------------------------------------------
+
+
+def rounds_awaiting_approval() -> list[Round]:
+    """Open rounds whose settle waits for a pit boss's sign-off, the oldest request first."""
+    return list(
+        Round.objects.filter(status=Round.Status.OPEN, approval_requested_at__isnull=False)
+        .select_related("table", "dealer")
+        .order_by("approval_requested_at")
+    )

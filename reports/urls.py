@@ -11,6 +11,7 @@ urlpatterns = [
     path("rounds/<int:pk>/", views.round_record, name="round"),
     path("rounds/<int:pk>/void/", views.round_void_view, name="round_void"),
     path("rounds/<int:pk>/correct/", correction_form.correct, name="round_correct"),
+    path("rounds/<int:pk>/approve/", dashboard.round_approve, name="round_approve"),
     path("dashboard/", dashboard.dashboard, name="dashboard"),
     path("dashboard/floor/", dashboard.floor_partial, name="dashboard_floor"),
     path("dashboard/charts.json", dashboard.dashboard_charts, name="dashboard_charts"),

@@ -194,3 +194,29 @@ def test_going_back_to_fix_the_cards_before_confirm(floor: dict[str, Any]) -> No
     assert settled.entry["seats"][0]["cards"] == ["9d", "8h", "3s"]
     with pytest.raises(ServiceError):
         controls.round_step_back(round=settled, dealer=d, to="cards")
+
+
+def test_pending_approvals_show_on_the_dashboard_and_a_pit_boss_approves_there(
+    jackpot: dict[str, Any],
+) -> None:
+    from django.test import Client
+
+    f, r = jackpot, jackpot["round"]
+    with pytest.raises(ServiceError):
+        svc.round_settle(round=r, dealer=f["dealer2"])
+    boss = Client()
+    boss.force_login(f["pitboss"])
+    floor = boss.get("/audit/dashboard/floor/").content.decode()
+    assert f'data-round="{r.pk}"' in floor and "Approve and pay" in floor
+    assert "seat 1 wins the progressive jackpot" in floor.lower()
+    auditor = Client()
+    auditor.force_login(f["auditor"])
+    assert "Approve and pay" not in auditor.get("/audit/dashboard/").content.decode()
+    assert auditor.post(f"/audit/rounds/{r.pk}/approve/").status_code == 403
+    r.refresh_from_db()
+    assert r.status == "open"
+    done = boss.post(f"/audit/rounds/{r.pk}/approve/")
+    assert done.status_code == 303
+    r.refresh_from_db()
+    assert r.status == "settled" and r.approved_by == f["pitboss"]
+    assert f'data-round="{r.pk}"' not in boss.get("/audit/dashboard/floor/").content.decode()
