@@ -193,7 +193,7 @@ def hold_report(query: dict[str, Any]) -> dict[str, Any]:
         "total": total,
         "wagers": sorted(wagers, key=wager_sort_key),
         "headers": LABEL_HEADERS[query["by"]],
-        "columns": len(LABEL_HEADERS[query["by"]]) + 10 + len(wagers),
+        "columns": len(LABEL_HEADERS[query["by"]]) + 11,
     }
 
 
@@ -333,7 +333,7 @@ def reports_csv(request: HttpRequest) -> HttpResponse:
         + ["rounds", "hands", "handle"]
         + [f"handle_{w}" for w in wagers]
         + ["win", "hold_percent", "progressive_contributions", "jackpots_paid"]
-        + ["voids", "voided_handle", "corrections"]
+        + ["voids", "voided_handle", "corrections", "hold_percent_without_jackpots"]
     )
 
     def figures(row: dict[str, Any]) -> list[Any]:
@@ -348,6 +348,11 @@ def reports_csv(request: HttpRequest) -> HttpResponse:
                 row["voids"],
                 format_cents(row["voided_handle_cents"]),
                 row["corrections"],
+                (
+                    ""
+                    if row["hold_ex_jackpots_percent"] is None
+                    else str(row["hold_ex_jackpots_percent"])
+                ),
             ]
         )
 

@@ -65,6 +65,7 @@ def hold_rows(
     )
     for row in rows:
         row["hold_percent"] = hold_percent(row["win_cents"], row["handle_cents"])
+        row["hold_ex_jackpots_percent"] = hold_ex_jackpots(row)
         row["handle_by_wager"] = {
             w: row.pop(f"_w_{w}") for w in wagers if row.get(f"_w_{w}") is not None
         }
@@ -79,7 +80,16 @@ def totals(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
         for f in FIGURES:
             total[f] += row[f] or 0
     total["hold_percent"] = hold_percent(total["win_cents"], total["handle_cents"])
+    total["hold_ex_jackpots_percent"] = hold_ex_jackpots(total)
     return total
+
+
+def hold_ex_jackpots(row: dict[str, Any]) -> Any:
+    """The hold had no jackpot been paid from the meter: (win + jackpots paid) / handle. A
+    jackpot is the players' money the meter saved up, so the floor reads its hold both ways."""
+    return hold_percent(
+        (row["win_cents"] or 0) + (row["jackpots_paid_cents"] or 0), row["handle_cents"] or 0
+    )
 
 
 def periods(day: date) -> dict[str, tuple[date, date]]:
