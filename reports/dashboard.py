@@ -49,6 +49,7 @@ from .models import HoldAlertRule
 from .reporting import hold_percent
 from .selectors import (
     hold_rows,
+    large_payouts_on,
     open_rounds_at,
     periods,
     round_sums,
@@ -236,6 +237,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "reports_query": _query_string(query),
             "can_configure": has_role(request.user, Role.PIT_BOSS),
             "awaiting": rounds_awaiting_approval(),
+            "large_payouts": large_payouts_on(floor.gaming_day),
             "can_approve": has_role(request.user, Role.PIT_BOSS),
         },
     )
@@ -251,6 +253,8 @@ def floor_partial(request: HttpRequest) -> HttpResponse:
         {
             "floor": floor,
             "awaiting": rounds_awaiting_approval(),
+            "large_payouts": large_payouts_on(floor.gaming_day),
+            "large_payouts": large_payouts_on(floor.gaming_day),
             "can_approve": has_role(request.user, Role.PIT_BOSS),
         },
     )

@@ -173,3 +173,15 @@ def rounds_awaiting_approval() -> list[Round]:
         .select_related("table", "dealer")
         .order_by("approval_requested_at")
     )
+
+
+def large_payouts_on(day: date) -> list[Round]:
+    """The gaming day's rounds paid after a pit boss's sign-off (every jackpot and every seat
+    paid the table's threshold or more), newest first: the dashboard's payout alerts."""
+    return list(
+        Round.objects.filter(gaming_day=day, approved_by__isnull=False)
+        .exclude(status=Round.Status.OPEN)
+        .select_related("table", "dealer", "approved_by")
+        .defer("entry", "settlement", "house_way")
+        .order_by("-approved_at")[:20]
+    )

@@ -220,3 +220,35 @@ def test_pending_approvals_show_on_the_dashboard_and_a_pit_boss_approves_there(
     r.refresh_from_db()
     assert r.status == "settled" and r.approved_by == f["pitboss"]
     assert f'data-round="{r.pk}"' not in boss.get("/audit/dashboard/floor/").content.decode()
+
+
+def test_a_paid_jackpot_is_a_dashboard_alert_and_the_hold_reads_both_ways(
+    jackpot: dict[str, Any],
+) -> None:
+    from decimal import Decimal
+
+    from django.test import Client
+
+    from reports.reporting import hold_percent
+
+    f, r = jackpot, jackpot["round"]
+    with pytest.raises(ServiceError):
+        svc.round_settle(round=r, dealer=f["dealer2"])
+    r = controls.round_approve(round=r, by=f["pitboss"])
+    boss = Client()
+    boss.force_login(f["pitboss"])
+    floor = boss.get("/audit/dashboard/floor/").content.decode()
+    assert 'id="large-payouts"' in floor and "seat 1 wins the progressive jackpot" in floor.lower()
+    day = r.gaming_day.isoformat()
+    csv = boss.get(f"/audit/reports.csv?by=table&period=day&day={day}&table=LB-1")
+    rows = [line.split(",") for line in csv.content.decode().splitlines()]
+    header, row = rows[0], dict(zip(rows[0], rows[1], strict=True))
+    assert "hold_percent_without_jackpots" in header
+    jackpot_paid = r.lines.get(wager="progressive").net_cents + 100
+    win = -r.players_net_cents
+    assert Decimal(row["hold_percent"]) == hold_percent(win, r.handle_cents)
+    assert Decimal(row["hold_percent_without_jackpots"]) == hold_percent(
+        win + jackpot_paid, r.handle_cents
+    )
+    page = boss.get(f"/audit/reports/?by=table&period=day&day={day}").content.decode()
+    assert "Hold % without jackpots" in page and "Gaming day: gaming day" not in page
