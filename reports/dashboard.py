@@ -254,7 +254,6 @@ def floor_partial(request: HttpRequest) -> HttpResponse:
             "floor": floor,
             "awaiting": rounds_awaiting_approval(),
             "large_payouts": large_payouts_on(floor.gaming_day),
-            "large_payouts": large_payouts_on(floor.gaming_day),
             "can_approve": has_role(request.user, Role.PIT_BOSS),
         },
     )
