@@ -129,3 +129,36 @@ def test_a_dealer_cannot_void(settled: Round) -> None:
     assert response.status_code == 403
     settled.refresh_from_db()
     assert settled.status == "settled"
+
+
+@pytest.mark.parametrize(
+    ("username", "home"),
+    [
+        ("dealer", "/tablet/"),
+        ("pitboss", "/audit/dashboard/"),
+        ("auditor", "/audit/"),
+        ("admin", "/admin/"),
+    ],
+)
+def test_each_role_lands_on_its_home_with_one_navigation(
+    floor: Any, username: str, home: str
+) -> None:
+    c = client_for(username)
+    response = c.get("/")
+    assert response.status_code == 302 and response["Location"] == home
+    if home.startswith("/admin/"):
+        return
+    page = c.get(home).content.decode()
+    assert page.count('<nav aria-label="Main">') == 1
+    assert 'aria-current="page"' in page
+
+
+def test_refused_and_missing_pages_are_styled_with_the_navigation(floor: Any) -> None:
+    c = client_for("dealer")
+    refused = c.get("/audit/")
+    assert refused.status_code == 403
+    page = refused.content.decode()
+    assert '<nav aria-label="Main">' in page and "Not allowed" in page and "Dealer tablet" in page
+    missing = client_for("pitboss").get("/audit/rounds/999999/")
+    assert missing.status_code == 404 and "Nothing here" in missing.content.decode()
+    assert '<nav aria-label="Main">' in missing.content.decode()

@@ -497,7 +497,7 @@ def test_a_dealer_plays_only_at_the_table_they_are_signed_in_at(
     table = floor["SC-1"]
     sign_in(dealer, table)
     other = client_for("dealer2")
-    assert "Dealer tablet" in text(other.get("/"))
+    assert "Dealer tablet" in text(other.get("/", follow=True))
     page = text(other.get("/tablet/"))
     assert re.search(r'data-table="SC-1">.*?dealer is dealing here', page, re.S)
 
