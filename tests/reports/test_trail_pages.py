@@ -7,6 +7,7 @@ import csv
 import html
 import io
 import json
+from typing import Any
 
 import pytest
 from django.test import Client
