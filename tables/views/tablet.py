@@ -35,7 +35,7 @@ from tables import display as show
 from tables import games, selectors
 from tables.engine import cards as engine_cards
 from tables.engine.errors import EngineError
-from tables.engine.money import format_cents
+from tables.engine.money import format_cents, parse_cents
 from tables.models import Round, Table
 from tables.services import controls
 from tables.services import rounds as svc
@@ -440,10 +440,25 @@ def open_round(request: HttpRequest, table_id: int) -> HttpResponse:
     return _see_other(_table_url(table))
 
 
-def _wager_errors(table: Table, wagers: dict[int, dict[str, str]]) -> list[ServiceError]:
+def _wager_errors(table: Table, wagers: dict[int, dict[str, str]]) -> list[ServiceError | Refused]:
     """Every seat's refusal at once (each seat checked on its own, as the service will)."""
-    errors = []
+    errors: list[ServiceError | Refused] = []
     for n, seat in wagers.items():
+        typed_wrong = False
+        for wager, typed in seat.items():
+            try:
+                parse_cents(typed, where=wager)
+            except EngineError:
+                typed_wrong = True
+                errors.append(
+                    Refused(
+                        f"seat {n}'s {show.wager_label(wager).lower()} must be an amount in "
+                        f"dollars, like 10 or 12.50, not “{typed}”",
+                        field=f"seat {n} {wager}",
+                    )
+                )
+        if typed_wrong:
+            continue
         try:
             svc.validate_wagers(table, {n: seat})
         except ServiceError as err:
