@@ -19,15 +19,21 @@ from django.utils.dateparse import parse_date, parse_datetime
 from audit.chain import HASHED_FIELDS
 from audit.selectors import search_events
 from core.errors import ServiceError
+from core.money import dollars
 from core.roles import (
     RECORD_READERS,
     Role,
     has_role,
     require,
 )
+from tables import display as show
+from tables import games
+from tables.engine.errors import EngineError
+from tables.engine.money import parse_cents
 from tables.models import Round
 from tables.services.corrections import round_void
 
+from .replay import kind_label, lines_in_words, readable, replay_steps
 from .selectors import latest_rounds, round_for_record, round_replay
 
 CSV_FIELDS = [*HASHED_FIELDS, "hash"]  # every field the chain covers, then the hash
@@ -64,14 +70,29 @@ def _when(value: str, field: str, *, end: bool = False) -> datetime | None:
     return timezone.make_aware(parsed) if timezone.is_naive(parsed) else parsed
 
 
+def _dollars(value: str, field: str) -> int | None:
+    value = (value or "").strip().lstrip("$").replace(",", "")
+    if not value:
+        return None
+    try:
+        return parse_cents(value, where=field, allow_zero=True)
+    except EngineError:
+        raise BadFilter(
+            f"{field}: {value!r} is not an amount in dollars (like 1000 or 12.50)"
+        ) from None
+
+
 def _filters(request: HttpRequest) -> dict[str, Any]:
     q = request.GET
     return {
+        "words": q.get("q", ""),
         "table": q.get("table", ""),
         "user": q.get("user", ""),
         "kind": q.get("kind", ""),
         "since": _when(q.get("since", ""), "since"),
         "until": _when(q.get("until", ""), "until", end=True),
+        "min_cents": _dollars(q.get("min", ""), "smallest amount"),
+        "max_cents": _dollars(q.get("max", ""), "largest amount"),
     }
 
 
@@ -82,11 +103,13 @@ def _bad_filter(err: BadFilter) -> HttpResponse:
 @login_required
 def events(request: HttpRequest) -> HttpResponse:
     _require_reader(request)
+    error = None
     try:
         filters = _filters(request)
+        found = search_events(**filters).reverse()
     except BadFilter as err:
-        return _bad_filter(err)
-    page = Paginator(search_events(**filters).reverse(), 50).get_page(request.GET.get("page"))
+        error, found = str(err), search_events().none()
+    page = Paginator(found, 50).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     return render(
@@ -94,10 +117,15 @@ def events(request: HttpRequest) -> HttpResponse:
         "audit/events.html",
         {
             "page": page,
+            "rows": [
+                {"ev": ev, "label": kind_label(ev.kind), "rows": readable(ev.data)} for ev in page
+            ],
             "q": request.GET,
             "query": query.urlencode(),
             "rounds": latest_rounds(20),
+            "error": error,
         },
+        status=400 if error else 200,
     )
 
 
@@ -149,6 +177,21 @@ def round_record(request: HttpRequest, pk: int) -> HttpResponse:
     if round_ is None:
         raise Http404("no such round")
     context = round_replay(round_)
+    context["steps"] = replay_steps(round_, context["events"])
+    context["line_rows"] = lines_in_words(round_)
+    context["event_rows"] = [
+        {"ev": ev, "label": kind_label(ev.kind), "rows": readable(ev.data)}
+        for ev in context["events"]
+    ]
+    high_card = games.banked(round_.game).high_card_order
+    context["settlement"] = (
+        show.settlement(round_.settlement, high_card) if round_.settlement else None
+    )
+    context["money"] = {
+        "handle": dollars(round_.handle_cents),
+        "players": dollars(round_.players_net_cents, signed=True),
+        "house": dollars(round_.house_win_cents, signed=True),
+    }
     context["can_void"] = (
         has_role(request.user, Role.PIT_BOSS) and round_.status == Round.Status.SETTLED
     )

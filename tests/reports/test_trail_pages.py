@@ -49,7 +49,7 @@ def test_search_by_table_user_type_and_time(settled: Round) -> None:
     page = c.get(
         "/audit/", {"table": "SC-1", "user": "dealer", "kind": "round.settled"}
     ).content.decode()
-    assert "round.settled" in page and "round.opened" not in page
+    assert "Round settled" in page and "Round opened" not in page
     assert (
         "No events match"
         in c.get("/audit/", {"since": "2000-01-01", "until": "2000-01-02"}).content.decode()
@@ -59,19 +59,39 @@ def test_search_by_table_user_type_and_time(settled: Round) -> None:
 def test_round_replay_shows_cards_decisions_house_way_lines_who_and_when(settled: Round) -> None:
     page = client_for("auditor").get(f"/audit/rounds/{settled.pk}/").content.decode()
     for text in (
-        "9d",
-        "Ks",
+        'data-card="9d"',  # cards drawn as cards
+        'data-card="Ks"',
         "King-high or better",
-        "round.opened",
-        "round.cards_entered",
-        "round.decision",
-        "round.house_way",
-        "round.settled",
+        "Wagers placed, round #1 opened",  # the replay, step by step
+        "The deal",
+        "Seat 1 decides",
+        "The dealer plays the house way",
+        "Paid and closed",
+        "Round opened",  # each event in words
+        "Cards entered",
+        "Round settled",
         "dealer",
-        "ante",
+        "Ante $10.00",
+        "$10.00",
     ):
-        assert text in page
+        assert text in page, text
+    assert "cents" not in page.replace("Breakage (cents)", "")
+    assert "{&#x27;" not in page and "round.settled" not in page  # no Python dicts, no codes
     assert "Void this round" not in page  # auditors read; pit bosses void
+
+
+def test_search_by_words_partial_kind_table_dealer_and_amount_range(settled: Round) -> None:
+    c = client_for("auditor")
+    found = c.get("/audit/", {"q": "settled SC dealer"}).content.decode()
+    assert "Round settled" in found and "Round opened" not in found
+    assert "Round opened" in c.get("/audit/", {"kind": "open"}).content.decode()
+    handle = settled.handle_cents // 100
+    within = c.get("/audit/", {"min": str(handle), "max": str(handle)}).content.decode()
+    assert "Round settled" in within and "Round opened" not in within
+    none = c.get("/audit/", {"min": str(handle + 1), "kind": "settled"}).content.decode()
+    assert "No events match" in none
+    bad = c.get("/audit/", {"min": "lots"})
+    assert bad.status_code == 400 and "is not an amount in dollars" in bad.content.decode()
 
 
 def test_csv_export_has_every_matching_event(settled: Round) -> None:
