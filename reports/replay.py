@@ -173,6 +173,14 @@ def _money_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def _odds(odds: str) -> str:
+    """ "3/2" -> "3 to 2", "10" -> "10 to 1"."""
+    if not odds:
+        return ""
+    num, _, den = odds.partition("/")
+    return f"{num} to {den or 1}"
+
+
 def lines_in_words(round_: Round) -> list[dict[str, Any]]:
     """The settlement lines in dollars and words."""
     high_card = games.banked(round_.game).high_card_order
@@ -189,7 +197,7 @@ def lines_in_words(round_: Round) -> list[dict[str, Any]]:
             "result": line.result,
             "result_label": line.get_result_display(),
             "net": dollars(line.net_cents, signed=True),
-            "odds": f"{line.odds.replace('/', ' to ')}" if line.odds else "",
+            "odds": _odds(line.odds),
             "award": line.award.replace("_", " "),
             "breakage": line.breakage,
         }
