@@ -18,7 +18,7 @@ from django.utils.http import urlencode
 
 from core.errors import ServiceError
 from core.money import dollars
-from tables import games
+from tables import display, games
 from tables.engine.errors import EngineError
 from tables.engine.money import format_odds, parse_odds
 from tables.models import PaytableVersion
@@ -48,7 +48,81 @@ def _limit_field(wager: str, bound: str) -> str:
 
 
 def _wager_label(wager: str) -> str:
-    return wager.replace("_", " ").title()
+    return display.wager_label(wager)
+
+
+# Paytable lines that are not hand names, in words.
+LINE_WORDS = {
+    "win": "Win (the hand beats the dealer's)",
+    "push": "Push",
+    "ante_bonus": "Ante bonus",
+}
+
+
+def line_label(line: str) -> str:
+    """A paytable line in words: "a24_one_colour" -> "4-2-A one colour"."""
+    return (
+        LINE_WORDS.get(line) or display.HAND_LABEL.get(line) or line.replace("_", " ").capitalize()
+    )
+
+
+def version_in_use(version: PaytableVersion) -> PaytableVersion | None:
+    """The approved version a draft is compared with: the one tables of its game play under
+    (its own `based_on` when that one is in use), else the game's latest approved version."""
+    in_use = list(
+        PaytableVersion.objects.filter(
+            game=version.game, status=PaytableVersion.Status.APPROVED, tables__isnull=False
+        )
+        .exclude(pk=version.pk)
+        .distinct()
+        .order_by("-approved_at")
+    )
+    if version.based_on_id is not None and any(v.pk == version.based_on_id for v in in_use):
+        return next(v for v in in_use if v.pk == version.based_on_id)
+    if in_use:
+        return in_use[0]
+    return (
+        PaytableVersion.objects.filter(game=version.game, status=PaytableVersion.Status.APPROVED)
+        .exclude(pk=version.pk)
+        .order_by("-approved_at")
+        .first()
+    )
+
+
+def compare_versions(draft: PaytableVersion, current: PaytableVersion) -> list[tuple[str, ...]]:
+    """Line by line (and limit by limit): (what, in use, this version, change)."""
+    rows: list[tuple[str, ...]] = []
+    wagers = list(dict.fromkeys([*current.lines, *draft.lines]))
+    for wager in wagers:
+        old, new = current.lines.get(wager, {}), draft.lines.get(wager, {})
+        for line in dict.fromkeys([*old, *new]):
+            before = format_odds(parse_odds(old[line], where=line)) if line in old else "—"
+            after = format_odds(parse_odds(new[line], where=line)) if line in new else "—"
+            if line not in old:
+                change = "new line"
+            elif line not in new:
+                change = "removed"
+            elif parse_odds(old[line], where=line) == parse_odds(new[line], where=line):
+                change = "same"
+            elif parse_odds(new[line], where=line) > parse_odds(old[line], where=line):
+                change = "pays more"
+            else:
+                change = "pays less"
+            rows.append((f"{_wager_label(wager)}: {line_label(line)}", before, after, change))
+    for wager in dict.fromkeys([*current.limits, *draft.limits]):
+        for bound, word in (("min_cents", "minimum"), ("max_cents", "maximum")):
+            old_c = current.limits.get(wager, {}).get(bound)
+            new_c = draft.limits.get(wager, {}).get(bound)
+            change = "same" if old_c == new_c else "changed"
+            rows.append(
+                (
+                    f"{_wager_label(wager)} {word}",
+                    dollars(old_c) if old_c is not None else "—",
+                    dollars(new_c) if new_c is not None else "—",
+                    change,
+                )
+            )
+    return rows
 
 
 def _default_limits(game: str) -> dict[str, dict[str, int]]:
@@ -187,7 +261,7 @@ def draft_form_for(start: DraftStart) -> type[PaytableDraftForm]:
     for wager, names in games.banked(game).required_lines().items():
         for line in names:
             fields[_line_field(wager, line)] = forms.CharField(
-                label=line,
+                label=line_label(line),
                 required=False,
                 widget=forms.TextInput(attrs={"size": 8, "placeholder": "e.g. 3/2"}),
             )
@@ -255,6 +329,7 @@ class PaytableVersionAdmin(FloorAdmin):
         "paytable_lines",
         "table_limits",
         "tables_using",
+        "compared_with_in_use",
     ]
 
     # Permissions: a saved version is never edited; approving needs the admin role.
@@ -415,6 +490,10 @@ class PaytableVersionAdmin(FloorAdmin):
                 {"fields": [("drafted_by", "drafted_at"), ("approved_by", "approved_at")]},
             ),
             ("Paytable", {"fields": ["paytable_lines", "table_limits", "tables_using"]}),
+            (
+                "Compared with the version in use",
+                {"fields": ["compared_with_in_use"]},
+            ),
         ]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
@@ -457,11 +536,44 @@ class PaytableVersionAdmin(FloorAdmin):
         rows = []
         for wager, lines in obj.lines.items():
             for line, odds in lines.items():
-                rows.append((_wager_label(wager), line, format_odds(parse_odds(odds, where=line))))
+                rows.append(
+                    (
+                        _wager_label(wager),
+                        line_label(line),
+                        format_odds(parse_odds(odds, where=line)),
+                    )
+                )
         return format_html(
             "<table><thead><tr><th>wager</th><th>line</th><th>pays</th></tr></thead>"
             "<tbody>{}</tbody></table>",
             format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td></tr>", rows),
+        )
+
+    @admin.display(description="line by line")
+    def compared_with_in_use(self, obj: PaytableVersion) -> str:
+        current = version_in_use(obj)
+        if current is None:
+            return "No approved version of this game to compare with."
+        rows = compare_versions(obj, current)
+        changed = sum(1 for row in rows if row[3] != "same")
+        head = format_html(
+            "<p>{} {} v{} ({}): {} of {} lines and limits differ.</p>",
+            "In use:" if current.tables.exists() else "Latest approved:",
+            current.name,
+            current.version,
+            ", ".join(t.name for t in current.tables.all()) or "no table",
+            changed,
+            len(rows),
+        )
+        return format_html(
+            '{}<table class="paytable-diff"><thead><tr><th>line</th><th>in use</th>'
+            "<th>this version</th><th>change</th></tr></thead><tbody>{}</tbody></table>",
+            head,
+            format_html_join(
+                "",
+                '<tr class="{}"><td>{}</td><td>{}</td><td>{}</td><td><strong>{}</strong></td></tr>',
+                (("changed" if r[3] != "same" else "same", *r) for r in rows),
+            ),
         )
 
     @admin.display(description="table limits")
