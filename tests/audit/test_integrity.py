@@ -527,3 +527,14 @@ def test_lifting_the_guards_puts_back_exactly_what_was_there() -> None:
     with triggers.lifted(connection):
         assert triggers.installed(connection) == []
     assert triggers.installed(connection) == before
+
+
+def test_the_checkpoint_loop_stops_when_the_site_it_serves_is_gone(settings: Any) -> None:
+    import subprocess
+    import sys
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    audit_record(actor=None, actor_name="t", kind="test.event", data={})
+    call_command("audit_checkpoint", every=1, while_pid=gone.pid, stdout=StringIO())
+    assert AuditCheckpoint.objects.filter(seq=1).exists()

@@ -7,6 +7,7 @@ of the database the file lacks (after a crash between a commit and its append).
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
@@ -26,6 +27,12 @@ class Command(BaseCommand):
             metavar="SECONDS",
             help="keep making checkpoints this often (a quiet chain gets no new row)",
         )
+        parser.add_argument(
+            "--while-pid",
+            type=int,
+            metavar="PID",
+            help="with --every: stop when this process is gone (bin/run passes the site's)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         every = options["every"]
@@ -43,4 +50,16 @@ class Command(BaseCommand):
                 )
                 return
             time.sleep(every)
+            if options["while_pid"] and not _alive(options["while_pid"]):
+                return
             close_old_connections()  # a long-running loop: never keep a dead connection
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
