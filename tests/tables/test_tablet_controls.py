@@ -169,3 +169,37 @@ def test_every_seat_wager_refused_is_shown_at_once(floor: dict[str, Any], dealer
     )
     assert 'id="err-seat-1-ante"' in page and 'id="err-seat-3-ante"' in page
     assert not Round.objects.exists()
+
+
+def test_pyramid_payouts_say_which_hand_won_and_which_lost() -> None:
+    from tables.display import settlement
+
+    shown = settlement(
+        {
+            "game": "pyramid",
+            "dealer": {
+                "cards": ["Kc", "9d", "5h"],
+                "action": "set",
+                "two_card": ["Kc", "5h"],
+                "one_card": "9d",
+            },
+            "seats": [
+                {
+                    "seat": 2,
+                    "final": ["Jh", "Js", "4c"],
+                    "two_card": ["Js", "4c"],
+                    "one_card": "Jh",
+                    "hand": "high_card",
+                    "lines": [{"wager": "ante", "stake": "10.00", "result": "push", "net": "0.00"}],
+                    "net": "0.00",
+                }
+            ],
+        },
+        None,
+    )
+    seat = shown["seats"][0]
+    assert [(h["label"], h["words"]) for h in seat["hands"]] == [
+        ("Two-card hand", "loses"),
+        ("One-card hand", "wins"),
+    ]
+    assert seat["verdict"] == "Push: the one-card hand wins, the two-card hand loses"
