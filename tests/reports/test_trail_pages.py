@@ -183,3 +183,67 @@ def test_refused_and_missing_pages_are_styled_with_the_navigation(floor: Any) ->
     missing = client_for("pitboss").get("/audit/rounds/999999/")
     assert missing.status_code == 404 and "Nothing here" in missing.content.decode()
     assert '<nav aria-label="Main">' in missing.content.decode()
+
+
+def test_the_administration_carries_the_sites_navigation(floor: Any) -> None:
+    page = client_for("admin").get("/admin/").content.decode()
+    assert page.count('<nav aria-label="Main"') == 1 and 'aria-current="page"' in page
+
+
+def test_a_lowball_and_a_pyramid_round_are_corrected_through_the_form(floor: Any) -> None:
+    from tables.services import rounds as svc
+    from tables.services.corrections import round_void
+    from tables.services.sessions import dealer_sign_in
+
+    boss = client_for("pitboss")
+    dealer_sign_in(dealer=floor["dealer"], table=floor["LB-1"])
+    d = floor["dealer"]
+    r = svc.round_open(table=floor["LB-1"], dealer=d, wagers={2: {"ante": "10.00"}})
+    r = svc.round_deal(round=r, dealer=d, seat_cards={2: "Qh Qd 6s"}, dealer_cards="5s 5c Kh")
+    r = svc.round_decide(
+        round=r, dealer=d, seat=2, decision={"discard": ["Qh", "Qd"], "draw": ["6h", "7d"]}
+    )
+    r = svc.round_dealer(round=r, dealer=d, draw=["8d", "9c"], discard=["5c", "Kh"])
+    r = round_void(round=svc.round_settle(round=r, dealer=d), by=floor["pitboss"], reason="x")
+    url = f"/audit/rounds/{r.pk}/correct/"
+    form = html.unescape(boss.get(url).content.decode())
+    assert (
+        'name="seat-2-discard" value="Qh Qd"' in form and 'name="seat-2-draw" value="6h 7d"' in form
+    )
+    assert (
+        'name="dealer-discard" value="5c Kh"' in form
+        and 'name="seat-2-bonus" value="10.00"' in form
+    )
+    post = {
+        "seat-2-ante": "10.00",
+        "seat-2-bonus": "10.00",
+        "seat-2-cards": "Qh Qd 6s",
+        "seat-2-discard": "Qh",
+        "seat-2-draw": "2h",
+        "dealer-cards": "5s 5c Kh",
+        "dealer-discard": "5c Kh",
+        "dealer-draw": "8d 9c",
+    }
+    done = boss.post(url, post)
+    assert done.status_code == 303, html.unescape(boss.get(url).content.decode())[-3000:]
+    corrected = Round.objects.get(corrects=r)
+    assert corrected.entry["seats"][0]["discard"] == ["Qh"] and corrected.number == r.number
+
+    dealer_sign_in(dealer=floor["dealer2"], table=floor["PY-1"])
+    d2 = floor["dealer2"]
+    p = svc.round_open(table=floor["PY-1"], dealer=d2, wagers={1: {"ante": "10.00"}})
+    p = svc.round_deal(round=p, dealer=d2, seat_cards={1: "Ah Qs 7c"}, dealer_cards="Kc 9d 5h")
+    p = svc.round_decide(round=p, dealer=d2, seat=1, decision={"house_way": True})
+    p = svc.round_dealer(round=p, dealer=d2)
+    p = round_void(round=svc.round_settle(round=p, dealer=d2), by=floor["pitboss"], reason="x")
+    url = f"/audit/rounds/{p.pk}/correct/"
+    form = html.unescape(boss.get(url).content.decode())
+    assert 'name="seat-1-house_way" value="1" checked' in form
+    post = {
+        "seat-1-ante": "10.00",
+        "seat-1-cards": "Ah Qs 7c",
+        "seat-1-one_card": "Qs",
+        "dealer-cards": "Kc 9d 5h",
+    }
+    assert boss.post(url, post).status_code == 303
+    assert Round.objects.get(corrects=p).entry["seats"][0]["one_card"] == "Qs"
