@@ -252,3 +252,17 @@ def test_a_paid_jackpot_is_a_dashboard_alert_and_the_hold_reads_both_ways(
     )
     page = boss.get(f"/audit/reports/?by=table&period=day&day={day}").content.decode()
     assert "Hold % without jackpots" in page and "Gaming day: gaming day" not in page
+
+
+def test_the_simulation_has_its_large_payouts_signed_off_by_a_pit_boss(
+    floor: dict[str, Any],
+) -> None:
+    from tables.simulation import simulate
+
+    table = floor["SC-1"]
+    table.approval_threshold_cents = 1  # every win waits for a sign-off
+    table.save()
+    summary = simulate([table], 5, seed=3)
+    assert summary["rounds"] == 5
+    approved = Round.objects.filter(table=table, approved_by__username="sim-pitboss")
+    assert approved.exists() and not Round.objects.filter(table=table, status="open").exists()
