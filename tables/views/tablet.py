@@ -30,7 +30,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.errors import ServiceError
-from core.roles import DEALERS, require
+from core.roles import DEALERS, Role, has_role, require
 from tables import display as show
 from tables import games, selectors
 from tables.engine import cards as engine_cards
@@ -73,7 +73,10 @@ class Refused(Exception):
 
 
 def _forbidden(request: HttpRequest, message: str) -> HttpResponse:
-    return render(request, "tablet/forbidden.html", {"message": message}, status=403)
+    dealer = has_role(request.user, Role.DEALER)  # a dealer elsewhere: back to the tables
+    return render(
+        request, "tablet/forbidden.html", {"message": message, "perms_dealer": dealer}, status=403
+    )
 
 
 def dealer_only(view: View) -> View:
