@@ -30,6 +30,7 @@ class EventKind(models.TextChoices):
     PAYTABLE_DRAFTED = "paytable.drafted", "Paytable drafted"
     PAYTABLE_APPROVED = "paytable.approved", "Paytable approved"
     PAYTABLE_ASSIGNED = "paytable.assigned", "Paytable assigned"
+    PAYTABLE_FIGURES = "paytable.figures", "Paytable's theoretical figures computed"
     PIT_CREATED = "pit.created", "Pit created"
     PIT_CHANGED = "pit.changed", "Pit changed"
     TABLE_CREATED = "table.created", "Table created"
@@ -44,6 +45,7 @@ class EventKind(models.TextChoices):
     HOLD_ALERT_CHANGED = "hold_alert.changed", "Hold alert changed"
     HOLD_ALERT_ACTIVATED = "hold_alert.activated", "Hold alert switched on"
     HOLD_ALERT_DEACTIVATED = "hold_alert.deactivated", "Hold alert switched off"
+    HOLD_OUTSIDE_BAND = "hold_alert.outside_band", "Win outside the theoretical band"
     # accounts, sign-in, tokens (accounts)
     ACCOUNT_CREATED = "account.created", "Account created"
     ACCOUNT_CHANGED = "account.changed", "Account changed"

@@ -265,7 +265,20 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # after a failure the web process stops trying for CELERY_ENQUEUE_PAUSE seconds.
 CELERY_ENQUEUE_TIMEOUT = env.float("CELERY_ENQUEUE_TIMEOUT", default=0.1)
 CELERY_ENQUEUE_PAUSE = env.float("CELERY_ENQUEUE_PAUSE", default=30.0)
+# A paytable version's theoretical figures (computed when it is approved): Monte Carlo deals of
+# a wager that cannot be exact (0: the engine's own count, about +/-0.002 at 95%).
+CASINO_EDGE_SAMPLES = env.int("CASINO_EDGE_SAMPLES", default=0)
+# ... and the simulated rounds of seven seats that measure how two seats' results move together.
+CASINO_EDGE_SEAT_ROUNDS = env.int("CASINO_EDGE_SEAT_ROUNDS", default=4000)
+if CASINO_EDGE_SAMPLES < 0 or CASINO_EDGE_SEAT_ROUNDS < 1:
+    raise environ.ImproperlyConfigured(
+        "CASINO_EDGE_SAMPLES must be 0 or more and CASINO_EDGE_SEAT_ROUNDS at least 1"
+    )
 CELERY_BEAT_SCHEDULE = {
+    "paytable-figures": {
+        "task": "tables.tasks.compute_missing_paytable_figures",
+        "schedule": 600.0,
+    },
     "audit-checkpoint": {"task": "audit.tasks.checkpoint_audit_chain", "schedule": 300.0},
     "hold-catch-up": {"task": "reports.tasks.refresh_stale_reports", "schedule": 60.0},
     "hold-closed-days": {"task": "reports.tasks.recompute_closed_days", "schedule": 3600.0},

@@ -25,6 +25,7 @@ from .alerts import applicable_rule, breach
 from .models import HoldAlertRule, StaleReport
 from .reporting import hold_percent, rebuild
 from .selectors import FIGURES, hold_rows
+from .theory import Theory, theory_by_table
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +58,12 @@ class FloorTable:
     rule: HoldAlertRule | None
     alert: str | None  # "low" or "high" when the hold left the rule's band
     updating: bool
+    theory: Theory = field(default_factory=Theory)  # theoretical win and its 95% band
+
+    @property
+    def band_alert(self) -> str | None:
+        """ "low" or "high" when the day's actual win left its theoretical band."""
+        return self.theory.outside(self.win_cents)
 
 
 @dataclass
@@ -76,13 +83,14 @@ class Floor:
             "handle_cents": handle,
             "win_cents": win,
             "hold_percent": hold_percent(win, handle),
-            "alerts": sum(1 for t in self.tables if t.alert),
+            "alerts": sum(1 for t in self.tables if t.alert or t.band_alert),
         }
 
 
 def floor_status(*, now: datetime, gaming_day: date) -> Floor:
     """Every table: open or closed, the dealer signed in, rounds settled in the last hour, and
-    the gaming day's rounds, handle, win and hold % with the alert its rule raises."""
+    the gaming day's rounds, handle, win and hold % with the alert its rule raises, and its
+    theoretical win with the 95% band (an alert too when the win left it)."""
     still_stale = refresh_stale(gaming_day, gaming_day)
     dealers = {
         s.table_id: s.dealer.get_username()
@@ -105,6 +113,9 @@ def floor_status(*, now: datetime, gaming_day: date) -> Floor:
     for row in hold_rows(start=gaming_day, end=gaming_day, by="table"):
         for f in FIGURES:  # one row per (table, game): a table that changed game adds up
             figures[row["table__name"]][f] += row[f] or 0
+    theories: dict[str, Theory] = defaultdict(Theory)
+    for (name, _game), part in theory_by_table(day=gaming_day).items():
+        theories[name].add(part)
     rules = list(HoldAlertRule.objects.filter(is_active=True))
     floor = Floor(gaming_day=gaming_day, now=now)
     for table in Table.objects.select_related("pit").order_by("pit__name", "name"):
@@ -123,6 +134,7 @@ def floor_status(*, now: datetime, gaming_day: date) -> Floor:
                 rule=rule,
                 alert=breach(rule, hold_percent=hold, handle_cents=day["handle_cents"]),
                 updating=(gaming_day, table.pk) in still_stale,
+                theory=theories[table.name],
             )
         )
     return floor

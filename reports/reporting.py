@@ -6,6 +6,9 @@ nothing. A settled, voided or corrected round marks its (day, table) stale in it
 transaction (`mark_stale`) and asks Celery for a rebuild once committed; if the broker is down
 the mark stays and the periodic catch-up job rebuilds it later.
 
+After each rebuild the table's actual win is checked against its theoretical band
+(`theory.band_alert`, recorded on the audit chain when it left it).
+
 Figures: handle = every stake settled (ante, raise, bonus, pair plus, progressive...); win =
 the house's win (minus the players' net); hold % = win / handle. Voided rounds leave handle
 and win and are counted as voids; a correction counts on the day of the round it corrects.
@@ -28,6 +31,7 @@ from tables.models import MeterEntry, Round, SettlementLine, Table
 
 from .models import HoldSummary, StaleReport
 from .tasks import refresh_hold_report
+from .theory import band_alert
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +149,7 @@ def rebuild(day: date, table_id: int) -> int:
     )
     if mark is not None:
         StaleReport.objects.filter(pk=mark.pk, version=seen_version).delete()
+    band_alert(day=day, table_id=table_id)  # on the chain when the win left its band
     return len(rows)
 
 

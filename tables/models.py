@@ -95,6 +95,36 @@ class PaytableVersion(models.Model):
         return self.status == self.Status.APPROVED
 
 
+class PaytableEdge(models.Model):
+    """A paytable version's theoretical figures under one player strategy (issue 14), computed
+    by the engine's house-edge analysis once the version is approved (a Celery job).
+
+    `figures` is the analysis's JSON (`tables.engine.house_edge.edge_for_lines`): per wager its
+    edge, standard deviation, method and, if sampled, the seed and sample count. Append-only:
+    a version's figures never change once computed (database triggers refuse UPDATE and
+    DELETE); one row per (version, strategy)."""
+
+    class Method(models.TextChoices):
+        EXACT = "exact", "Exact"
+        MONTE_CARLO = "monte_carlo", "Monte Carlo"
+        MIXED = "mixed", "Exact and Monte Carlo"
+
+    version = models.ForeignKey(PaytableVersion, on_delete=models.PROTECT, related_name="edges")
+    strategy = models.CharField(max_length=20)
+    method = models.CharField(max_length=12, choices=Method.choices)
+    figures = models.JSONField()
+    computed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["version", "strategy"]
+        constraints = [
+            models.UniqueConstraint(fields=["version", "strategy"], name="paytable_edge_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.version} {self.strategy} figures"
+
+
 class ProgressiveMeter(models.Model):
     """A progressive jackpot meter shared by the tables linked to it.
 

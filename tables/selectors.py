@@ -24,7 +24,14 @@ from tables.engine.paytables import Paytable
 from tables.engine.progressive import Award, JackpotSplit, MeterConfig
 from tables.engine.settlement import Settlement
 from tables.games.base import engine_call
-from tables.models import DealerSession, PaytableVersion, ProgressiveMeter, Round, Table
+from tables.models import (
+    DealerSession,
+    PaytableEdge,
+    PaytableVersion,
+    ProgressiveMeter,
+    Round,
+    Table,
+)
 
 STEP_CARDS = "cards"
 STEP_DECISIONS = "decisions"
@@ -169,3 +176,25 @@ def open_tables() -> Any:
 def round_at(table: Table, round_id: int | None) -> Round | None:
     """The round of that id, if it is at this table."""
     return Round.objects.filter(table=table, pk=round_id or 0).first()
+
+
+# --- a paytable version's theoretical figures (issue 14) -------------------------------------
+
+
+def version_figures(version: PaytableVersion, strategy: str = "optimal") -> PaytableEdge | None:
+    """The figures stored with a version under `strategy` (None until its job has run)."""
+    return version.edges.filter(strategy=strategy).first()
+
+
+def version_in_use(draft: PaytableVersion) -> PaytableVersion | None:
+    """The approved version a draft would replace: the one it was drafted from if approved,
+    else the newest approved version of the same game and name."""
+    if draft.based_on is not None and draft.based_on.is_approved:
+        return draft.based_on
+    return (
+        PaytableVersion.objects.filter(
+            game=draft.game, name=draft.name, status=PaytableVersion.Status.APPROVED
+        )
+        .order_by("-version")
+        .first()
+    )

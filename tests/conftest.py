@@ -34,6 +34,14 @@ def _fast_password_hashing(settings):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(autouse=True)
+def _quick_paytable_figures(settings):  # type: ignore[no-untyped-def]
+    """An approval computes the version's figures: few Monte Carlo deals in tests (a test of
+    the figures themselves asks for more)."""
+    settings.CASINO_EDGE_SAMPLES = 300
+    settings.CASINO_EDGE_SEAT_ROUNDS = 300
+
+
+@pytest.fixture(autouse=True)
 def _fresh_counters(request: pytest.FixtureRequest) -> Any:
     """Throttle and sign-in counters live in the shared cache, which a test's rollback does not
     always undo (Redis; the database cache after a transactional test): each test starts with

@@ -42,6 +42,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "tables.signals",
         "tables.gaming_day",
         "tables.services",
+        "tables.tasks",
+        "casino.enqueue",
     ),
     "reports": ("core", "audit", "accounts", "tables", "casino.enqueue"),
     "casino": ("core", "audit", "accounts", "tables", "reports", "casino"),

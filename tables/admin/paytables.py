@@ -4,6 +4,7 @@ by a second admin, never edited; a change is a new version drafted from an exist
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, ClassVar
 
 from django import forms
@@ -21,7 +22,10 @@ from core.money import dollars
 from tables import display, games
 from tables.engine.errors import EngineError
 from tables.engine.money import format_odds, parse_odds
+from tables.engine.strategies import Strategy
 from tables.models import PaytableVersion
+from tables.selectors import version_figures, version_in_use
+from tables.services.figures import FLOOR_STRATEGY, compute_figures, has_figures
 from tables.services.paytables import paytable_approve, paytable_draft, validate_limits
 
 from .common import (
@@ -63,29 +67,6 @@ def line_label(line: str) -> str:
     """A paytable line in words: "a24_one_colour" -> "4-2-A one colour"."""
     return (
         LINE_WORDS.get(line) or display.HAND_LABEL.get(line) or line.replace("_", " ").capitalize()
-    )
-
-
-def version_in_use(version: PaytableVersion) -> PaytableVersion | None:
-    """The approved version a draft is compared with: the one tables of its game play under
-    (its own `based_on` when that one is in use), else the game's latest approved version."""
-    in_use = list(
-        PaytableVersion.objects.filter(
-            game=version.game, status=PaytableVersion.Status.APPROVED, tables__isnull=False
-        )
-        .exclude(pk=version.pk)
-        .distinct()
-        .order_by("-approved_at")
-    )
-    if version.based_on_id is not None and any(v.pk == version.based_on_id for v in in_use):
-        return next(v for v in in_use if v.pk == version.based_on_id)
-    if in_use:
-        return in_use[0]
-    return (
-        PaytableVersion.objects.filter(game=version.game, status=PaytableVersion.Status.APPROVED)
-        .exclude(pk=version.pk)
-        .order_by("-approved_at")
-        .first()
     )
 
 
@@ -327,6 +308,7 @@ class PaytableVersionAdmin(FloorAdmin):
         "approved_by",
         "approved_at",
         "paytable_lines",
+        "theoretical_figures",
         "table_limits",
         "tables_using",
         "compared_with_in_use",
@@ -489,7 +471,17 @@ class PaytableVersionAdmin(FloorAdmin):
                 "Drafted and approved",
                 {"fields": [("drafted_by", "drafted_at"), ("approved_by", "approved_at")]},
             ),
-            ("Paytable", {"fields": ["paytable_lines", "table_limits", "tables_using"]}),
+            (
+                "Paytable",
+                {
+                    "fields": [
+                        "paytable_lines",
+                        "theoretical_figures",
+                        "table_limits",
+                        "tables_using",
+                    ]
+                },
+            ),
             (
                 "Compared with the version in use",
                 {"fields": ["compared_with_in_use"]},
@@ -587,3 +579,86 @@ class PaytableVersionAdmin(FloorAdmin):
             "<tbody>{}</tbody></table>",
             format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td></tr>", rows),
         )
+
+    @admin.display(description="theoretical figures")
+    def theoretical_figures(self, obj: PaytableVersion) -> str:
+        """The version's house edge and spread per wager (the player playing the floor's
+        strategy); a draft's, computed now, beside those of the version in use."""
+        if not has_figures(obj.game):
+            return "—"
+        strategy = FLOOR_STRATEGY.value
+        columns: list[tuple[str, dict[str, Any] | None]] = []
+        if obj.is_approved:
+            stored = version_figures(obj, strategy)
+            if stored is None:
+                return "Being computed: a worker computes them once the version is approved."
+            columns.append((f"v{obj.version}", stored.figures))
+        else:
+            (draft,) = compute_figures(
+                game=obj.game, lines=obj.lines, name=obj.name, strategies=[Strategy(strategy)]
+            )
+            columns.append((f"this draft (v{obj.version}, computed now)", draft))
+            current = version_in_use(obj)
+            if current is not None:
+                stored = version_figures(current, strategy)
+                columns.append((f"v{current.version} in use", stored.figures if stored else None))
+        return figures_table(columns, strategy)
+
+
+def _figure_cells(report: dict[str, Any] | None, wager: str) -> tuple[str, str, str, str]:
+    if report is None:
+        return ("computing…", "", "", "")
+    found = next((w for w in report["wagers"] if w["wager"] == wager), None)
+    if found is None:
+        return ("—", "", "", "")
+    edge = found["house_edge"]
+    method = found["method"].replace("_", " ")
+    if "samples" in found:
+        method += f", {found['samples']:,} samples"
+    return (
+        f"{Decimal(edge['per_initial_wager']) * 100:.4f}%",
+        f"{Decimal(edge['per_total_wagered']) * 100:.4f}%",
+        f"{Decimal(found['std_dev']):.4f}",
+        method,
+    )
+
+
+def figures_table(columns: list[tuple[str, dict[str, Any] | None]], strategy: str) -> str:
+    """Per wager: the edge per initial wager and per total wagered, the standard deviation per
+    unit and the method, for each version shown side by side."""
+    wagers: list[str] = []
+    for _label, report in columns:
+        for w in (report or {}).get("wagers", []):
+            if w["wager"] not in wagers:
+                wagers.append(w["wager"])
+    head = format_html_join("", '<th colspan="4">{}</th>', ((label,) for label, _report in columns))
+    sub = format_html_join(
+        "",
+        "<th>{}</th><th>{}</th><th>{}</th><th>{}</th>",
+        (("edge", "per total wagered", "std dev", "method") for _ in columns),
+    )
+    rows = format_html_join(
+        "",
+        "<tr><td>{}</td>{}</tr>",
+        (
+            (
+                _wager_label(w),
+                format_html_join(
+                    "",
+                    "<td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
+                    (_figure_cells(report, w) for _label, report in columns),
+                ),
+            )
+            for w in wagers
+        ),
+    )
+    return format_html(
+        '<table class="theoretical-figures"><thead><tr><th rowspan="2">wager</th>{}</tr>'
+        "<tr>{}</tr></thead><tbody>{}</tbody></table>"
+        '<p class="help">The house edge is the player\'s expected loss per unit; the player '
+        "plays the {} strategy (see docs/house_edge.md).</p>",
+        head,
+        sub,
+        rows,
+        strategy,
+    )

@@ -321,12 +321,18 @@ def _ratio_spread(s: Sampler) -> float:
 
 
 def _second_chance(
-    paytable: Paytable, strategy: Strategy, *, exact: bool, samples: int | None, rng: random.Random
+    paytable: Paytable,
+    strategy: Strategy,
+    *,
+    exact: bool,
+    samples: int | None,
+    rng: random.Random,
+    default_samples: int | None = None,
 ) -> tuple[WagerEdge, ...]:
     mix = strategies.SECOND_CHANCE[strategy]
     wagers: list[WagerEdge] = []
     if not exact:
-        n = samples or DEFAULT_SAMPLES["second_chance"]
+        n = samples or default_samples or DEFAULT_SAMPLES["second_chance"]
         wagers.append(
             WagerEdge(
                 "ante_raise",
@@ -377,6 +383,7 @@ def _lowball(
     samples: int | None,
     rng: random.Random,
     meter: MeterConfig,
+    default_samples: int | None = None,
 ) -> tuple[WagerEdge, ...]:
     if exact:
         raise _refuse(
@@ -386,7 +393,7 @@ def _lowball(
             "exact",
         )
     mix = strategies.LOWBALL[strategy]
-    n = samples or DEFAULT_SAMPLES["lowball"]
+    n = samples or default_samples or DEFAULT_SAMPLES["lowball"]
     t = edge_lowball.lowball_tables(paytable, mix, meter)
     main, prog = edge_lowball.sample(t, n, rng)
     strata = [(1.0, prog)]
@@ -437,11 +444,13 @@ def house_edge(
     rake_percent: Decimal = edge_rake.DEFAULT_RAKE_PERCENT,
     rake_cap: int | None = None,
     players: int = 2,
+    monte_carlo_samples: int | None = None,
 ) -> EdgeReport:
     """Every wager of `game` under `paytable` (a name, a built one, or the default) with the
     player playing `strategy` (default: `optimal` in a house game, `typical` in a game between
     players, the only one those have). `exact` refuses a figure that cannot be exact; `samples`
-    samples every wager (also the exact ones: to check them). Refuses (EngineError) an
+    samples every wager (also the exact ones: to check them); `monte_carlo_samples` is the
+    count of a wager that cannot be exact when `samples` is not given. Refuses (EngineError) an
     unknown game, paytable or strategy, naming it."""
     _game(game)
     if strategy is None:
@@ -449,6 +458,8 @@ def house_edge(
     chosen = strategies.parse_strategy(strategy)
     if exact and samples is not None:
         raise _refuse("give either exact or samples, not both", "samples")
+    if monte_carlo_samples is not None and monte_carlo_samples < 1:
+        raise _refuse(f"samples must be at least 1, not {monte_carlo_samples}", "samples")
     if samples is not None and samples < 1:
         raise _refuse(f"samples must be at least 1, not {samples}", "samples")
     if seed is None:
@@ -476,7 +487,14 @@ def house_edge(
         else:
             wagers = (_pyramid_exact(table, chosen),)
     elif game == "second_chance":
-        wagers = _second_chance(table, chosen, exact=exact, samples=samples, rng=rng)
+        wagers = _second_chance(
+            table,
+            chosen,
+            exact=exact,
+            samples=samples,
+            rng=rng,
+            default_samples=monte_carlo_samples,
+        )
     else:
         m = meter or default_meter()
         settings["progressive"] = {
@@ -484,7 +502,15 @@ def house_edge(
             "wager": _money(m.wager_cents),
             "awards": {a.value: _money(c) for a, c in m.awards_cents.items()},
         }
-        wagers = _lowball(table, chosen, exact=exact, samples=samples, rng=rng, meter=m)
+        wagers = _lowball(
+            table,
+            chosen,
+            exact=exact,
+            samples=samples,
+            rng=rng,
+            meter=m,
+            default_samples=monte_carlo_samples,
+        )
     uses_rng = any(w.method is not Method.EXACT for w in wagers)
     return EdgeReport(
         game=game,
@@ -560,16 +586,25 @@ def edge_for_lines(
     samples: int | None = None,
     seed: int | None = None,
     meter: MeterConfig | None = None,
+    monte_carlo_samples: int | None = None,
 ) -> list[dict[str, Any]]:
     """The figures of a paytable given as its lines (`make_paytable` form, e.g. an approved
-    paytable version's), one report per strategy, as plain JSON-ready data."""
+    paytable version's), one report per strategy, as plain JSON-ready data: exact where they
+    can be, else by Monte Carlo over `monte_carlo_samples` (default: the engine's count), or
+    every wager sampled with `samples`."""
     _game(game)
     if game not in HOUSE_GAMES:
         raise _refuse(f"{game} has no paytable", "game")
     table = make_paytable(Game(game), name, tables)
     return [
         house_edge(
-            game, paytable=table, strategy=s, samples=samples, seed=seed, meter=meter
+            game,
+            paytable=table,
+            strategy=s,
+            samples=samples,
+            seed=seed,
+            meter=meter,
+            monte_carlo_samples=monte_carlo_samples,
         ).as_data()
         for s in strategies_wanted
     ]

@@ -96,6 +96,10 @@ class BankedGame(GameDefinition):
     limited_wagers: ClassVar[tuple[str, ...]]
     # The wagers a settled round may have lines for (the hold report's columns), in order.
     report_wagers: ClassVar[tuple[str, ...]]
+    # The house-edge analysis's wagers (`tables.engine.house_edge`) and the settlement lines
+    # each one settles, the first being its unit (its "initial wager"): a table's theoretical
+    # win is each unit stake times its edge. Empty: the game has no theoretical figures.
+    edge_wagers: ClassVar[Mapping[str, tuple[str, ...]]] = {}
 
     # --- the round's entry (the settle contract's input form) ------------------------------
     seat_keys: ClassVar[frozenset[str]]  # the fields a seat may have

@@ -24,6 +24,7 @@ from tables.engine.errors import EngineError
 from tables.models import PaytableVersion, Table
 
 from . import ServiceError
+from .figures import request_figures
 
 
 def validate_limits(game: str, limits: Any) -> dict[str, dict[str, int]]:
@@ -140,6 +141,7 @@ def paytable_approve(*, version: PaytableVersion, approver: AbstractBaseUser) ->
             "drafted_by": version.drafted_by.get_username(),
         },
     )
+    request_figures(version)  # the theoretical figures, computed by a worker once committed
     return version
 
 

@@ -406,7 +406,7 @@ def test_a_void_changes_only_the_voids_own_fields(floor: Any, settled: Round) ->
 
 
 def test_the_sqlite_allow_list_names_every_column_of_a_round() -> None:
-    migration = importlib.import_module("tables.migrations.0007_round_controls")
+    migration = importlib.import_module("tables.migrations.0008_round_controls")
     columns = {f.column for f in Round._meta.concrete_fields}
     assert columns == set(migration.ROUND_COLUMNS), "add the new column to a new trigger"
 
@@ -486,6 +486,8 @@ EXPECTED_GUARDS = {
         "casino_meter_value_is_ledger",
         "casino_paytableversion_no_update",
         "casino_paytableversion_no_delete",
+        "casino_paytableedge_no_update",
+        "casino_paytableedge_no_delete",
     },
     "postgresql": {
         *(
@@ -512,6 +514,8 @@ EXPECTED_GUARDS = {
         "casino_meterentry_ledger",
         "casino_meter_value_is_ledger",
         "casino_paytableversion_frozen",
+        "casino_paytableedge_no_change",
+        "casino_paytableedge_no_truncate",
     },
 }
 

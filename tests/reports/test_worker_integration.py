@@ -58,6 +58,9 @@ def worker_env() -> Iterator[dict[str, str]]:
         "CELERY_BROKER_URL": REDIS,
         "CELERY_TASK_DEFAULT_QUEUE": queue,
         "DJANGO_DEBUG": "true",
+        # seed_demo's approvals send the figures' jobs: few samples, as in-process tests use
+        "CASINO_EDGE_SAMPLES": "300",
+        "CASINO_EDGE_SEAT_ROUNDS": "300",
     }
     saved = (app.conf.task_always_eager, app.conf.broker_url, app.conf.task_default_queue)
     app.conf.task_always_eager = False

@@ -1,6 +1,9 @@
 """`manage.py hold_report --day YYYY-MM-DD [--table NAME] --json`: a gaming day's hold per table
 (rounds, handle and win in cents, hold %), from the summaries the dashboard shows. Stale
-summaries of that day are rebuilt first, so the figures agree with the day's settlements."""
+summaries of that day are rebuilt first, so the figures agree with the day's settlements.
+Beside the actual win: the theoretical win and its 95% band (`theoretical_win_cents`,
+`band_cents` [low, high], from the paytable versions' figures under `band_strategy`, and
+`outside_band` "low"/"high" when the actual left it; see reports.theory)."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from reports import reporting
 from reports.models import StaleReport
 from reports.selectors import hold_rows, totals
+from reports.theory import Theory, theory_by_table
 from tables.engine.money import format_cents
 
 
@@ -43,22 +47,13 @@ class Command(BaseCommand):
 
             if not Table.objects.filter(name=options["table"]).exists():
                 raise CommandError(f"no table named {options['table']!r}")
-        tables = [
-            {
-                "table": r["table__name"],
-                "game": r["game"],
-                "rounds": r["rounds"],
-                "hands": r["hands"],
-                "handle_cents": r["handle_cents"],
-                "win_cents": r["win_cents"],
-                "hold_percent": None if r["hold_percent"] is None else str(r["hold_percent"]),
-                "handle_by_wager_cents": r["handle_by_wager"],
-                "voids": r["voids"],
-                "progressive_contributions_cents": r["progressive_contributions_cents"],
-                "jackpots_paid_cents": r["jackpots_paid_cents"],
-            }
-            for r in rows
-        ]
+        theory = theory_by_table(day=day, table=options.get("table"))
+        tables = []
+        total_theory = Theory()
+        for r in rows:
+            t = theory.get((r["table__name"], r["game"]), Theory())
+            total_theory.add(t)
+            tables.append(self.row(r, t))
         total = totals(rows)
         report = {
             "gaming_day": day.isoformat(),
@@ -70,15 +65,47 @@ class Command(BaseCommand):
                 "hold_percent": None
                 if total["hold_percent"] is None
                 else str(total["hold_percent"]),
+                **total_theory.as_data(),
+                "outside_band": total_theory.outside(total["win_cents"]),
             },
         }
         if options["json"]:
             self.stdout.write(json.dumps(report, indent=2))
             return
         self.stdout.write(f"Gaming day {day}")
-        self.stdout.write(f"{'table':<12}{'rounds':>8}{'handle':>14}{'win':>14}{'hold %':>9}")
+        self.stdout.write(
+            f"{'table':<12}{'rounds':>8}{'handle':>14}{'win':>14}{'hold %':>9}"
+            f"{'theoretical':>14}  95% band ({total_theory.strategy} strategy)"
+        )
         for t in tables + [{"table": "TOTAL", **report["total"]}]:
+            band = t["band_cents"]
+            theo = t["theoretical_win_cents"]
             self.stdout.write(
                 f"{t['table']:<12}{t['rounds']:>8}{format_cents(t['handle_cents']):>14}"
                 f"{format_cents(t['win_cents']):>14}{t['hold_percent'] or '-':>9}"
+                f"{'-' if theo is None else format_cents(theo):>14}  "
+                + (
+                    "-"
+                    if band is None
+                    else f"{format_cents(band[0])} to {format_cents(band[1])}"
+                    + (f" OUTSIDE ({t['outside_band']})" if t["outside_band"] else "")
+                )
             )
+
+    @staticmethod
+    def row(r: dict[str, Any], theory: Theory) -> dict[str, Any]:
+        return {
+            "table": r["table__name"],
+            "game": r["game"],
+            "rounds": r["rounds"],
+            "hands": r["hands"],
+            "handle_cents": r["handle_cents"],
+            "win_cents": r["win_cents"],
+            "hold_percent": None if r["hold_percent"] is None else str(r["hold_percent"]),
+            "handle_by_wager_cents": r["handle_by_wager"],
+            "voids": r["voids"],
+            "progressive_contributions_cents": r["progressive_contributions_cents"],
+            "jackpots_paid_cents": r["jackpots_paid_cents"],
+            **theory.as_data(),
+            "outside_band": theory.outside(r["win_cents"]),
+        }

@@ -23,6 +23,7 @@ class Lowball(RulesEngineGame):
     typed_wagers = ("ante",)
     limited_wagers = ("ante",)
     report_wagers = ("ante", "bonus", "progressive")
+    edge_wagers = {"ante_bonus": ("ante", "bonus"), "progressive": ("progressive",)}
     takes_progressive = True
     seat_keys = frozenset({"seat", "wagers", "cards", "discard", "draw"})
     decision_keys = ("discard", "draw")

@@ -33,6 +33,7 @@ class Pyramid(RulesEngineGame):
     typed_wagers = ("ante",)
     limited_wagers = ("ante",)
     report_wagers = ("ante",)
+    edge_wagers = {"ante": ("ante",)}
     seat_keys = frozenset({"seat", "wagers", "cards", "one_card", "house_way"})
     decision_keys = ("one_card", "house_way")
     decide_template = "games/pyramid.html"

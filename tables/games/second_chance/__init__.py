@@ -27,6 +27,11 @@ class SecondChance(RulesEngineGame):
     typed_wagers = ("ante", "pair_plus")
     limited_wagers = ("ante", "pair_plus")
     report_wagers = ("ante", "raise", "pair_plus", "mulligan_pair_plus")
+    edge_wagers = {
+        "ante_raise": ("ante", "raise"),
+        "pair_plus": ("pair_plus",),
+        "mulligan_pair_plus": ("mulligan_pair_plus",),
+    }
     seat_keys = frozenset({"seat", "wagers", "cards", "mulligan"})
     decision_keys = ("mulligan",)
     decide_template = "games/second_chance.html"

@@ -104,7 +104,7 @@ def install(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tables", "0006_game_choices_from_the_registry"),
+        ("tables", "0007_paytable_edge"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

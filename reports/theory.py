@@ -1,0 +1,201 @@
+"""Theoretical win: what a table's stakes should have won, and the 95% band the actual should
+fall in (issue 14; the formula is explained in docs/house_edge.md).
+
+For each settled stake s on a wager the analysis covers (the game's `edge_wagers`: its unit is
+the stake of one settlement line, e.g. 2nd Chance's Ante for the Ante+Raise), with the figures
+stored with the round's paytable version under the floor's strategy (`optimal`): its edge e,
+standard deviation sd, and the covariance c of two seats' results in the same round (they play
+against one dealer hand); S is a round's stake on the wager over all its seats:
+
+    theoretical win = sum of  s x e
+    variance        = sum of  s^2 x sd^2  +  c x (sum over rounds of S^2  -  sum of s^2)
+    band            = theoretical win -/+ 1.96 x sqrt(variance)
+
+Rounds are independent, so their variances add; within a round the seats' results covary (c),
+the different wagers of one round are taken as independent. Exact arithmetic in Decimal; the
+theoretical win is rounded to the cent, the band's ends outwards. A table whose stakes include
+a version without figures yet (the job not run) has no theoretical figures: `pending` says why.
+
+`band_alert` records on the audit chain, once per gaming day, table and side, that a table's
+actual win left its band (`hold_alert.outside_band`); `reporting.rebuild` calls it after each
+rebuild, in the same transaction, under the table's row lock.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal
+from typing import Any
+
+from django.db.models import F, Sum
+
+from audit.kinds import EventKind
+from audit.models import AuditEvent
+from audit.services import audit_record
+from tables import games
+from tables.models import PaytableEdge, Round, SettlementLine, Table
+
+Z95 = Decimal("1.96")
+STRATEGY = "optimal"  # the floor's strategy: tables.services.figures.FLOOR_STRATEGY
+
+
+@dataclass
+class Theory:
+    """One table's (and game's) theoretical figures for a gaming day."""
+
+    strategy: str = STRATEGY
+    expected: Decimal = Decimal(0)
+    variance: Decimal = Decimal(0)
+    pending: list[str] = field(default_factory=list)  # versions without figures
+
+    @property
+    def theoretical_win_cents(self) -> int | None:
+        if self.pending:
+            return None
+        return int(self.expected.quantize(Decimal(1), rounding=ROUND_HALF_EVEN))
+
+    @property
+    def band_cents(self) -> list[int] | None:
+        if self.pending:
+            return None
+        half = Z95 * self.variance.sqrt()
+        return [
+            int((self.expected - half).to_integral_value(rounding=ROUND_FLOOR)),
+            int((self.expected + half).to_integral_value(rounding=ROUND_CEILING)),
+        ]
+
+    def outside(self, win_cents: int) -> str | None:
+        """ "low" or "high" when the actual win left the band."""
+        band = self.band_cents
+        if band is None:
+            return None
+        if win_cents < band[0]:
+            return "low"
+        if win_cents > band[1]:
+            return "high"
+        return None
+
+    def add(self, other: Theory) -> None:
+        self.expected += other.expected
+        self.variance += other.variance
+        self.pending += [p for p in other.pending if p not in self.pending]
+
+    def as_data(self) -> dict[str, Any]:
+        return {
+            "theoretical_win_cents": self.theoretical_win_cents,
+            "band_cents": self.band_cents,
+            "band_strategy": self.strategy,
+            **({"theoretical_pending": self.pending} if self.pending else {}),
+        }
+
+
+Figures = dict[str, tuple[Decimal, Decimal, Decimal]]  # wager -> edge, std dev, covariance
+
+
+def _figures(version_ids: set[int], strategy: str) -> dict[int, Figures]:
+    """version -> wager -> (house edge, standard deviation, two seats' covariance), per unit."""
+    out: dict[int, Figures] = {}
+    for edge in PaytableEdge.objects.filter(version_id__in=version_ids, strategy=strategy):
+        seats = edge.figures.get("seat_covariance", {}).get("wagers", {})
+        out[edge.version_id] = {
+            w["wager"]: (
+                Decimal(w["house_edge"]["per_initial_wager"]),
+                Decimal(w["std_dev"]),
+                Decimal(seats.get(w["wager"], {}).get("covariance", "0")),
+            )
+            for w in edge.figures["wagers"]
+        }
+    return out
+
+
+def theory_by_table(
+    *, day: date, table_id: int | None = None, table: str | None = None, strategy: str = STRATEGY
+) -> dict[tuple[str, str], Theory]:
+    """(table name, game) -> its theoretical figures for the gaming day's settled rounds, from
+    the versions' figures under `strategy` (the floor's: `optimal`)."""
+    lines = SettlementLine.objects.filter(round__gaming_day=day, round__status=Round.Status.SETTLED)
+    if table_id is not None:
+        lines = lines.filter(round__table_id=table_id)
+    if table is not None:
+        lines = lines.filter(round__table__name=table)
+    # One row per round and wager: its stake S (all seats) and its seats' stakes squared.
+    rows = (
+        lines.values(
+            "round", "round__table__name", "round__game", "round__paytable_version", "wager"
+        )
+        .annotate(stake=Sum("stake_cents"), square=Sum(F("stake_cents") * F("stake_cents")))
+        .order_by()
+    )
+    # (table, game, version, line wager) -> [sum of s, sum of s^2, sum over rounds of S^2]
+    sums: dict[tuple[str, str, int, str], list[int]] = defaultdict(lambda: [0, 0, 0])
+    for r in rows:
+        key = (r["round__table__name"], r["round__game"], r["round__paytable_version"], r["wager"])
+        acc = sums[key]
+        acc[0] += r["stake"]
+        acc[1] += r["square"]
+        acc[2] += r["stake"] * r["stake"]
+    figures = _figures({key[2] for key in sums}, strategy)
+    out: dict[tuple[str, str], Theory] = defaultdict(lambda: Theory(strategy=strategy))
+    for (name, game, version, line), (stake, square, round_square) in sums.items():
+        theory = out[(name, game)]
+        units = {parts[0]: w for w, parts in getattr(games.get(game), "edge_wagers", {}).items()}
+        if not units:
+            note = f"{games.get(game).label} has no theoretical figures"
+            if note not in theory.pending:
+                theory.pending.append(note)
+            continue
+        wager = units.get(line)
+        if wager is None:  # e.g. the Raise: part of the Ante+Raise's outcome
+            continue
+        if version not in figures or wager not in figures[version]:
+            note = f"paytable version {version}: {strategy} figures not computed yet"
+            if note not in theory.pending:
+                theory.pending.append(note)
+            continue
+        edge, std_dev, covariance = figures[version][wager]
+        theory.expected += edge * stake
+        theory.variance += std_dev * std_dev * square + covariance * (round_square - square)
+    return dict(out)
+
+
+def band_alert(*, day: date, table_id: int) -> str | None:
+    """Within the rebuild's transaction: record on the chain that the table's actual win left
+    its band ("low" or "high"), once per gaming day, table and side; returns the side."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return None
+    win = -(
+        Round.objects.filter(
+            gaming_day=day, table_id=table_id, status=Round.Status.SETTLED
+        ).aggregate(net=Sum("players_net_cents"))["net"]
+        or 0
+    )
+    theory = Theory()
+    for part in theory_by_table(day=day, table_id=table_id).values():
+        theory.add(part)
+    side = theory.outside(win)
+    if side is None:
+        return None
+    already = AuditEvent.objects.filter(
+        kind=EventKind.HOLD_OUTSIDE_BAND,
+        table_name=table.name,
+        data__gaming_day=day.isoformat(),
+        data__side=side,
+    ).exists()
+    if not already:
+        audit_record(
+            actor=None,
+            actor_name="system",
+            kind=EventKind.HOLD_OUTSIDE_BAND,
+            obj=table,
+            table_name=table.name,
+            data={
+                "gaming_day": day.isoformat(),
+                "side": side,
+                "win_cents": win,
+                **theory.as_data(),
+            },
+        )
+    return side
