@@ -24,6 +24,11 @@ class EventKind(models.TextChoices):
     HAND_FINISHED = "hand.finished", "Hand finished"
     HAND_VOIDED = "hand.voided", "Hand voided"
     HAND_ASSERTION_FAILED = "hand.assertion_failed", "Hand: a game assertion failed (a bug)"
+    ROUND_APPROVAL_REQUESTED = "round.approval_requested", "Sign-off requested"
+    ROUND_APPROVED = "round.approved", "Payout approved by a pit boss"
+    ROUND_APPROVAL_REFUSED = "round.approval_refused", "Sign-off refused (wrong credentials)"
+    ROUND_CANCELLED = "round.cancelled", "Round cancelled (misdeal)"
+    ROUND_STEP_BACK = "round.step_back", "Went back a step to fix the round"
     # dealers at tables
     DEALER_SIGNED_IN = "dealer.signed_in", "Dealer signed in"
     DEALER_SIGNED_OUT = "dealer.signed_out", "Dealer signed out"

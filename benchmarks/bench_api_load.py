@@ -217,6 +217,7 @@ def prepare_floor(clients: int) -> list[dict[str, Any]]:
         call_command("seed_demo", stdout=quiet)
     pit = Pit.objects.get(name="Main pit")
     meter = ProgressiveMeter.objects.get(name="Lowball progressive")
+    ProgressiveMeter.objects.filter(pk=meter.pk).update(approval_award_cents=10**12)
     dealers = Group.objects.get(name=Role.DEALER.value)
     games = [Game.SECOND_CHANCE, Game.LOWBALL, Game.PYRAMID]
     versions = {
@@ -234,6 +235,8 @@ def prepare_floor(clients: int) -> list[dict[str, Any]]:
             seats=SEATS,
             paytable_version=versions[game],
             meter=meter if game == Game.LOWBALL else None,
+            # The dealer's settle is measured: no payout waits for a pit boss's sign-off here.
+            approval_threshold_cents=10**12,
         )
         user = User.objects.create(username=f"bench-dealer-{i:02d}")
         user.set_unusable_password()

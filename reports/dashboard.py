@@ -19,16 +19,18 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounting import selectors as accounting_selectors
 from accounting.selectors import GROUPED, empty_accounting
 from core.errors import ServiceError
+from core.money import dollars
 from core.roles import (
     PIT_BOSSES,
     RECORD_READERS,
@@ -40,7 +42,8 @@ from tables import games
 from tables.engine.errors import EngineError
 from tables.engine.money import format_cents, parse_cents
 from tables.gaming_day import gaming_day_of
-from tables.models import Table
+from tables.models import Round, Table
+from tables.services import controls as control_services
 
 from .alerts import alert_rule_save, alert_rule_set_active, applicable_rule
 from .floor import CHART_DAYS, chart_series, floor_status, refresh_stale
@@ -49,9 +52,11 @@ from .reporting import hold_percent
 from .selectors import (
     hand_sums,
     hold_rows,
+    large_payouts_on,
     open_rounds_at,
     periods,
     round_sums,
+    rounds_awaiting_approval,
     table_hands_of,
     table_rounds_of,
     totals,
@@ -199,7 +204,7 @@ def hold_report(query: dict[str, Any]) -> dict[str, Any]:
         "wagers": sorted(wagers, key=wager_sort_key),
         "headers": LABEL_HEADERS[query["by"]],
         "accounting": counted,
-        "columns": len(LABEL_HEADERS[query["by"]]) + 13 + len(wagers) + (7 if counted else 0),
+        "columns": len(LABEL_HEADERS[query["by"]]) + 14 + (7 if counted else 0),
     }
 
 
@@ -242,6 +247,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "reports_query": _query_string(query),
             "can_configure": has_role(request.user, Role.PIT_BOSS),
             "count": count_panel(today()),
+            "awaiting": rounds_awaiting_approval(),
+            "large_payouts": large_payouts_on(floor.gaming_day),
+            "can_approve": has_role(request.user, Role.PIT_BOSS),
         },
     )
 
@@ -264,7 +272,34 @@ def count_panel(day: date) -> dict[str, Any]:
 @reader_required
 def floor_partial(request: HttpRequest) -> HttpResponse:
     floor = floor_status(now=timezone.now(), gaming_day=today())
-    return render(request, "audit/_floor.html", {"floor": floor})
+    return render(
+        request,
+        "audit/_floor.html",
+        {
+            "floor": floor,
+            "awaiting": rounds_awaiting_approval(),
+            "large_payouts": large_payouts_on(floor.gaming_day),
+            "can_approve": has_role(request.user, Role.PIT_BOSS),
+        },
+    )
+
+
+@reader_required
+@require_POST
+def round_approve(request: HttpRequest, pk: int) -> HttpResponse:
+    """A pit boss signs off a payout from the dashboard (signed in as themselves)."""
+    round_ = get_object_or_404(Round, pk=pk)
+    try:
+        approved = control_services.round_approve(round=round_, by=request.user)
+    except ServiceError as err:
+        messages.error(request, err.message)
+    else:
+        messages.success(
+            request,
+            f"Round #{approved.number} at {approved.table} approved and paid "
+            f"(players {dollars(approved.players_net_cents, signed=True)}).",
+        )
+    return HttpResponseRedirect(reverse("audit:dashboard"), status=303)
 
 
 @never_cache
@@ -328,7 +363,7 @@ def reports_csv(request: HttpRequest) -> HttpResponse:
         + ["rounds", "hands", "handle"]
         + [f"handle_{w}" for w in wagers]
         + ["win", "hold_percent", "progressive_contributions", "jackpots_paid"]
-        + ["voids", "voided_handle", "corrections"]
+        + ["voids", "voided_handle", "corrections", "hold_percent_without_jackpots"]
         + ["poker_hands", "pots", "rake"]
         + (
             ["drop", "fills", "credits", "count_win", "hold_percent_drop", "variance"]
@@ -353,6 +388,11 @@ def reports_csv(request: HttpRequest) -> HttpResponse:
                 row["voids"],
                 format_cents(row["voided_handle_cents"]),
                 row["corrections"],
+                (
+                    ""
+                    if row["hold_ex_jackpots_percent"] is None
+                    else str(row["hold_ex_jackpots_percent"])
+                ),
                 row["pvp_hands"],
                 format_cents(row["pots_cents"]),
                 format_cents(row["rake_cents"]),

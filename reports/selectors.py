@@ -71,6 +71,7 @@ def hold_rows(
         row["hold_percent"] = hold_percent(
             row["win_cents"] - row["rake_cents"], row["handle_cents"]
         )
+        row["hold_ex_jackpots_percent"] = hold_ex_jackpots(row)
         row["handle_by_wager"] = {
             w: row.pop(f"_w_{w}") for w in wagers if row.get(f"_w_{w}") is not None
         }
@@ -105,7 +106,18 @@ def totals(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
         total["hold_percent_drop"] = hold_percent_drop(
             total["count_win_cents"], total["drop_cents"]
         )
+    total["hold_ex_jackpots_percent"] = hold_ex_jackpots(total)
     return total
+
+
+def hold_ex_jackpots(row: dict[str, Any]) -> Any:
+    """The hold had no jackpot been paid from the meter: (win - rake + jackpots paid) / handle
+    (the rake of poker hands, which have no handle, stays out as in the hold itself). A jackpot
+    is the players' money the meter saved up, so the floor reads its hold both ways."""
+    return hold_percent(
+        (row["win_cents"] or 0) - (row.get("rake_cents") or 0) + (row["jackpots_paid_cents"] or 0),
+        row["handle_cents"] or 0,
+    )
 
 
 def periods(day: date) -> dict[str, tuple[date, date]]:
@@ -215,3 +227,27 @@ def hand_for_record(pk: int) -> Hand | None:
 def hand_events(hand: Hand) -> QuerySet[Any]:
     """Every audit event of a hand, in order: opened, each step, finished or voided."""
     return search_events().filter(object_type="tables.hand", object_id=str(hand.pk))
+
+
+# --- sign-offs waiting (the dashboard) ----------------------------------------------------
+
+
+def rounds_awaiting_approval() -> list[Round]:
+    """Open rounds whose settle waits for a pit boss's sign-off, the oldest request first."""
+    return list(
+        Round.objects.filter(status=Round.Status.OPEN, approval_requested_at__isnull=False)
+        .select_related("table", "dealer")
+        .order_by("approval_requested_at")
+    )
+
+
+def large_payouts_on(day: date) -> list[Round]:
+    """The gaming day's rounds paid after a pit boss's sign-off (every jackpot and every seat
+    paid the table's threshold or more), newest first: the dashboard's payout alerts."""
+    return list(
+        Round.objects.filter(gaming_day=day, approved_by__isnull=False)
+        .exclude(status=Round.Status.OPEN)
+        .select_related("table", "dealer", "approved_by")
+        .defer("entry", "settlement", "house_way")
+        .order_by("-approved_at")[:20]
+    )

@@ -15,23 +15,26 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
-from rest_framework.exceptions import ValidationError
 
-from accounts.parsers import check_json, loads
 from audit.chain import HASHED_FIELDS
 from audit.selectors import search_events
 from core.errors import ServiceError
+from core.money import dollars
 from core.roles import (
     RECORD_READERS,
     Role,
     has_role,
     require,
 )
+from tables import display as show
 from tables import games
+from tables.engine.errors import EngineError
+from tables.engine.money import parse_cents
 from tables.models import Hand, Round
-from tables.services.corrections import round_correct, round_void
+from tables.services.corrections import round_void
 from tables.services.hands import hand_void
 
+from .replay import kind_label, lines_in_words, readable, replay_steps
 from .selectors import hand_events, hand_for_record, latest_rounds, round_for_record, round_replay
 
 CSV_FIELDS = [*HASHED_FIELDS, "hash"]  # every field the chain covers, then the hash
@@ -68,14 +71,29 @@ def _when(value: str, field: str, *, end: bool = False) -> datetime | None:
     return timezone.make_aware(parsed) if timezone.is_naive(parsed) else parsed
 
 
+def _dollars(value: str, field: str) -> int | None:
+    value = (value or "").strip().lstrip("$").replace(",", "")
+    if not value:
+        return None
+    try:
+        return parse_cents(value, where=field, allow_zero=True)
+    except EngineError:
+        raise BadFilter(
+            f"{field}: {value!r} is not an amount in dollars (like 1000 or 12.50)"
+        ) from None
+
+
 def _filters(request: HttpRequest) -> dict[str, Any]:
     q = request.GET
     return {
+        "words": q.get("q", ""),
         "table": q.get("table", ""),
         "user": q.get("user", ""),
         "kind": q.get("kind", ""),
         "since": _when(q.get("since", ""), "since"),
         "until": _when(q.get("until", ""), "until", end=True),
+        "min_cents": _dollars(q.get("min", ""), "smallest amount"),
+        "max_cents": _dollars(q.get("max", ""), "largest amount"),
     }
 
 
@@ -86,11 +104,13 @@ def _bad_filter(err: BadFilter) -> HttpResponse:
 @login_required
 def events(request: HttpRequest) -> HttpResponse:
     _require_reader(request)
+    error = None
     try:
         filters = _filters(request)
+        found = search_events(**filters).reverse()
     except BadFilter as err:
-        return _bad_filter(err)
-    page = Paginator(search_events(**filters).reverse(), 50).get_page(request.GET.get("page"))
+        error, found = str(err), search_events().none()
+    page = Paginator(found, 50).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     return render(
@@ -98,10 +118,15 @@ def events(request: HttpRequest) -> HttpResponse:
         "audit/events.html",
         {
             "page": page,
+            "rows": [
+                {"ev": ev, "label": kind_label(ev.kind), "rows": readable(ev.data)} for ev in page
+            ],
             "q": request.GET,
             "query": query.urlencode(),
             "rounds": latest_rounds(20),
+            "error": error,
         },
+        status=400 if error else 200,
     )
 
 
@@ -153,6 +178,21 @@ def round_record(request: HttpRequest, pk: int) -> HttpResponse:
     if round_ is None:
         raise Http404("no such round")
     context = round_replay(round_)
+    context["steps"] = replay_steps(round_, context["events"])
+    context["line_rows"] = lines_in_words(round_)
+    context["event_rows"] = [
+        {"ev": ev, "label": kind_label(ev.kind), "rows": readable(ev.data)}
+        for ev in context["events"]
+    ]
+    high_card = games.banked(round_.game).high_card_order
+    context["settlement"] = (
+        show.settlement(round_.settlement, high_card) if round_.settlement else None
+    )
+    context["money"] = {
+        "handle": dollars(round_.handle_cents),
+        "players": dollars(round_.players_net_cents, signed=True),
+        "house": dollars(round_.house_win_cents, signed=True),
+    }
     context["can_void"] = (
         has_role(request.user, Role.PIT_BOSS) and round_.status == Round.Status.SETTLED
     )
@@ -161,9 +201,6 @@ def round_record(request: HttpRequest, pk: int) -> HttpResponse:
         and round_.status == Round.Status.VOIDED
         and not context["corrections"]
     )
-    entry = {k: v for k, v in round_.entry.items() if k not in ("decided", "dealer_done")}
-    context["correction_json"] = request.POST.get("entry") or json.dumps(entry, indent=2)
-    context["entry_json"] = json.dumps(entry, indent=2)
     return render(request, "audit/round.html", context)
 
 
@@ -178,30 +215,6 @@ def round_void_view(request: HttpRequest, pk: int) -> HttpResponse:
     except ServiceError as err:
         messages.error(request, err.message)
     return redirect("audit:round", pk=pk)
-
-
-@login_required
-def round_correct_view(request: HttpRequest, pk: int) -> HttpResponse:
-    round_ = get_object_or_404(Round, pk=pk)
-    if request.method != "POST":
-        return redirect("audit:round", pk=pk)
-    try:
-        data = loads(request.POST.get("entry", ""))
-    except ValueError:
-        messages.error(request, "The corrected round is not valid JSON.")
-        return round_record(request, pk)
-    try:
-        check_json(data)
-    except ValidationError as err:
-        messages.error(request, f"The corrected round is refused: {err.detail}")
-        return round_record(request, pk)
-    try:
-        corrected = round_correct(voided=round_, by=request.user, entry=data)
-    except ServiceError as err:
-        messages.error(request, err.message)
-        return round_record(request, pk)
-    messages.success(request, f"Correction {corrected} settled.")
-    return redirect("audit:round", pk=corrected.pk)
 
 
 @login_required

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import dashboard
+from . import correction_form, dashboard
 from . import trail as views
 
 app_name = "audit"
@@ -10,7 +10,8 @@ urlpatterns = [
     path("events.csv", views.events_csv, name="events_csv"),
     path("rounds/<int:pk>/", views.round_record, name="round"),
     path("rounds/<int:pk>/void/", views.round_void_view, name="round_void"),
-    path("rounds/<int:pk>/correct/", views.round_correct_view, name="round_correct"),
+    path("rounds/<int:pk>/correct/", correction_form.correct, name="round_correct"),
+    path("rounds/<int:pk>/approve/", dashboard.round_approve, name="round_approve"),
     path("hands/<int:pk>/", views.hand_record, name="hand"),
     path("hands/<int:pk>/void/", views.hand_void_view, name="hand_void"),
     path("dashboard/", dashboard.dashboard, name="dashboard"),

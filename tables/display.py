@@ -213,6 +213,9 @@ def settlement(data: dict[str, Any], high_card_order: str | None) -> dict[str, A
         if "two_card" in s:
             seat["two_card"] = cards(s["two_card"])
             seat["one_card"] = card(s["one_card"])
+            if "two_card" in d:
+                seat["hands"] = split_hands(s, d)
+                seat["verdict"] = split_verdict(seat["hands"], seat["verdict"])
         seats.append(seat)
     out: dict[str, Any] = {
         "dealer": dealer,
@@ -226,6 +229,44 @@ def settlement(data: dict[str, Any], high_card_order: str | None) -> dict[str, A
     if p:
         out["progressive"] = {k: amount(v) for k, v in p.items()}
     return out
+
+
+def _two_card_score(two: list[str]) -> tuple[int, int, int]:
+    """A Pyramid two-card hand's strength as the engine ranks it (a pair above any high card)."""
+    hi, lo = sorted((parse_card(c).rank for c in two), reverse=True)
+    return (1, hi, 0) if hi == lo else (0, hi, lo)
+
+
+def split_hands(seat: dict[str, Any], dealer: dict[str, Any]) -> list[dict[str, Any]]:
+    """A split game's two hands against the dealer's, each with its own result (a tie loses:
+    the player must beat the dealer's hand)."""
+    two_wins = _two_card_score(seat["two_card"]) > _two_card_score(dealer["two_card"])
+    one_wins = parse_card(seat["one_card"]).rank > parse_card(dealer["one_card"]).rank
+    return [
+        {
+            "label": "Two-card hand",
+            "cards": cards(seat["two_card"]),
+            "result": "win" if two_wins else "lose",
+            "words": "wins" if two_wins else "loses",
+        },
+        {
+            "label": "One-card hand",
+            "cards": cards([seat["one_card"]]),
+            "result": "win" if one_wins else "lose",
+            "words": "wins" if one_wins else "loses",
+        },
+    ]
+
+
+def split_verdict(hands: list[dict[str, Any]], verdict: str) -> str:
+    """ "Push" says which hand won and which lost."""
+    won = [h["label"].lower() for h in hands if h["result"] == "win"]
+    lost = [h["label"].lower() for h in hands if h["result"] == "lose"]
+    if won and lost:
+        return f"Push: the {won[0]} wins, the {lost[0]} loses"
+    if won:
+        return f"{verdict}: both hands win"
+    return f"{verdict}: both hands lose"
 
 
 def field_key(field: str | None) -> str:

@@ -160,6 +160,12 @@ class ProgressiveMeter(models.Model):
     split = models.CharField(max_length=12, choices=Split.choices, default=Split.EQUAL)
     cap_cents = models.BigIntegerField(null=True, blank=True)
     overflow_cents = models.BigIntegerField(default=0)
+    approval_award_cents = models.BigIntegerField(
+        null=True,
+        blank=True,
+        help_text="a progressive award of this much or more waits for a pit boss's sign-off "
+        "(empty: the jackpot, the one-colour award paid from the meter)",
+    )
 
     class Meta:
         ordering = ["name"]
@@ -234,12 +240,20 @@ class Table(models.Model):
         ProgressiveMeter, on_delete=models.PROTECT, related_name="tables", null=True, blank=True
     )
     is_open = models.BooleanField(default=True)
+    approval_threshold_cents = models.BigIntegerField(
+        default=100_000,
+        help_text="a seat paid this much or more in one round waits for a pit boss's sign-off",
+    )
 
     class Meta:
         ordering = ["name"]
         constraints = [
             models.CheckConstraint(
                 condition=Q(seats__gte=1, seats__lte=7), name="table_seats_1_to_7"
+            ),
+            models.CheckConstraint(
+                condition=Q(approval_threshold_cents__gt=0),
+                name="table_approval_threshold_positive",
             ),
             models.CheckConstraint(condition=_games_valid(), name="table_game_valid"),
             models.CheckConstraint(
@@ -288,6 +302,7 @@ class Round(models.Model):
         OPEN = "open", "Open"
         SETTLED = "settled", "Settled"
         VOIDED = "voided", "Voided"
+        CANCELLED = "cancelled", "Cancelled (misdeal)"
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
     number = models.PositiveIntegerField()
@@ -321,12 +336,38 @@ class Round(models.Model):
         related_name="voids",
     )
     void_reason = models.TextField(blank=True)
+    # Sign-off: a settle that pays a large award waits (still open) until a pit boss approves.
+    approval_requested_at = models.DateTimeField(null=True, blank=True)
+    approval_reasons = models.JSONField(default=list, blank=True)
+    approved_at = models.DateTimeField(null=True, blank=True)
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="round_approvals",
+    )
+    # Misdeal: an open round cancelled with a reason (nothing paid, the table free).
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+    cancelled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="round_cancels",
+    )
+    cancel_reason = models.TextField(blank=True)
 
     class Meta:
         ordering = ["-id"]
         indexes = [models.Index(fields=["gaming_day", "table"], name="round_day_table")]
         constraints = [
-            models.UniqueConstraint(fields=["table", "number"], name="round_number_per_table"),
+            # A correction keeps the number of the round it corrects (shown "correction of #N").
+            models.UniqueConstraint(
+                fields=["table", "number"],
+                condition=Q(corrects__isnull=True),
+                name="round_number_per_table",
+            ),
             # A correction is entered open and settled in one transaction, beside live play.
             models.UniqueConstraint(
                 fields=["table"],
@@ -334,14 +375,27 @@ class Round(models.Model):
                 name="one_open_round_per_table",
             ),
             models.CheckConstraint(
-                condition=Q(status__in=["open", "settled", "voided"]), name="round_status_valid"
+                condition=Q(status__in=["open", "settled", "voided", "cancelled"]),
+                name="round_status_valid",
             ),
             models.CheckConstraint(
                 condition=Q(status="open", settlement__isnull=True, settled_at__isnull=True)
                 | Q(status="settled", settlement__isnull=False, settled_at__isnull=False)
                 | Q(status="voided", voided_at__isnull=False, voided_by__isnull=False)
-                & ~Q(void_reason=""),
+                & ~Q(void_reason="")
+                | Q(
+                    status="cancelled",
+                    settlement__isnull=True,
+                    cancelled_at__isnull=False,
+                    cancelled_by__isnull=False,
+                )
+                & ~Q(cancel_reason=""),
                 name="round_settlement_matches_status",
+            ),
+            models.CheckConstraint(
+                condition=Q(approved_by__isnull=True, approved_at__isnull=True)
+                | Q(approved_by__isnull=False, approved_at__isnull=False),
+                name="round_approval_complete",
             ),
             models.CheckConstraint(
                 condition=Q(handle_cents__gte=0), name="round_handle_nonnegative"
@@ -349,7 +403,13 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
+        if self.corrects_id is not None:
+            return f"{self.table} correction of #{self.number}"
         return f"{self.table} #{self.number}"
+
+    @property
+    def awaiting_approval(self) -> bool:
+        return self.status == self.Status.OPEN and self.approval_requested_at is not None
 
     @property
     def house_win_cents(self) -> int:

@@ -1,28 +1,30 @@
-"""The landing page: each role is sent where its work is."""
+"""The landing page: each role is sent to its home (a dealer to the tablet, a pit boss to the
+dashboard, an auditor to the audit trail, an admin or security officer to the administration,
+the cage and the count team to the slips desk); someone in no role sees where they stand."""
 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 
-from core.roles import (
-    RECORD_READERS,
-    Role,
-    has_any_role,
-    has_role,
+from core.roles import Role, has_role
+
+HOMES = (
+    (Role.DEALER, "tablet:home"),
+    (Role.PIT_BOSS, "audit:dashboard"),
+    (Role.AUDITOR, "audit:events"),
+    (Role.ADMIN, "admin:index"),
+    (Role.SECURITY, "admin:index"),
+    (Role.CAGE, "accounting:desk"),
+    (Role.COUNT, "accounting:desk"),
 )
 
 
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    user = request.user
-    return render(
-        request,
-        "home.html",
-        {
-            "is_dealer": has_role(user, Role.DEALER),
-            "is_reader": has_any_role(user, RECORD_READERS),
-            "has_slips": has_any_role(user, (Role.PIT_BOSS, Role.AUDITOR, Role.CAGE, Role.COUNT)),
-        },
-    )
+    for role, url in HOMES:
+        if has_role(request.user, role):
+            return redirect(reverse(url))
+    return render(request, "home.html")

@@ -19,7 +19,7 @@ from django.utils.http import urlencode
 
 from core.errors import ServiceError
 from core.money import dollars
-from tables import games
+from tables import display, games
 from tables.engine.errors import EngineError
 from tables.engine.money import format_odds, parse_odds
 from tables.engine.strategies import Strategy
@@ -52,7 +52,58 @@ def _limit_field(wager: str, bound: str) -> str:
 
 
 def _wager_label(wager: str) -> str:
-    return wager.replace("_", " ").title()
+    return display.wager_label(wager)
+
+
+# Paytable lines that are not hand names, in words.
+LINE_WORDS = {
+    "win": "Win (the hand beats the dealer's)",
+    "push": "Push",
+    "ante_bonus": "Ante bonus",
+}
+
+
+def line_label(line: str) -> str:
+    """A paytable line in words: "a24_one_colour" -> "4-2-A one colour"."""
+    return (
+        LINE_WORDS.get(line) or display.HAND_LABEL.get(line) or line.replace("_", " ").capitalize()
+    )
+
+
+def compare_versions(draft: PaytableVersion, current: PaytableVersion) -> list[tuple[str, ...]]:
+    """Line by line (and limit by limit): (what, in use, this version, change)."""
+    rows: list[tuple[str, ...]] = []
+    wagers = list(dict.fromkeys([*current.lines, *draft.lines]))
+    for wager in wagers:
+        old, new = current.lines.get(wager, {}), draft.lines.get(wager, {})
+        for line in dict.fromkeys([*old, *new]):
+            before = format_odds(parse_odds(old[line], where=line)) if line in old else "—"
+            after = format_odds(parse_odds(new[line], where=line)) if line in new else "—"
+            if line not in old:
+                change = "new line"
+            elif line not in new:
+                change = "removed"
+            elif parse_odds(old[line], where=line) == parse_odds(new[line], where=line):
+                change = "same"
+            elif parse_odds(new[line], where=line) > parse_odds(old[line], where=line):
+                change = "pays more"
+            else:
+                change = "pays less"
+            rows.append((f"{_wager_label(wager)}: {line_label(line)}", before, after, change))
+    for wager in dict.fromkeys([*current.limits, *draft.limits]):
+        for bound, word in (("min_cents", "minimum"), ("max_cents", "maximum")):
+            old_c = current.limits.get(wager, {}).get(bound)
+            new_c = draft.limits.get(wager, {}).get(bound)
+            change = "same" if old_c == new_c else "changed"
+            rows.append(
+                (
+                    f"{_wager_label(wager)} {word}",
+                    dollars(old_c) if old_c is not None else "—",
+                    dollars(new_c) if new_c is not None else "—",
+                    change,
+                )
+            )
+    return rows
 
 
 def _default_limits(game: str) -> dict[str, dict[str, int]]:
@@ -191,7 +242,7 @@ def draft_form_for(start: DraftStart) -> type[PaytableDraftForm]:
     for wager, names in games.banked(game).required_lines().items():
         for line in names:
             fields[_line_field(wager, line)] = forms.CharField(
-                label=line,
+                label=line_label(line),
                 required=False,
                 widget=forms.TextInput(attrs={"size": 8, "placeholder": "e.g. 3/2"}),
             )
@@ -260,6 +311,7 @@ class PaytableVersionAdmin(FloorAdmin):
         "theoretical_figures",
         "table_limits",
         "tables_using",
+        "compared_with_in_use",
     ]
 
     # Permissions: a saved version is never edited; approving needs the admin role.
@@ -430,6 +482,10 @@ class PaytableVersionAdmin(FloorAdmin):
                     ]
                 },
             ),
+            (
+                "Compared with the version in use",
+                {"fields": ["compared_with_in_use"]},
+            ),
         ]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
@@ -472,11 +528,44 @@ class PaytableVersionAdmin(FloorAdmin):
         rows = []
         for wager, lines in obj.lines.items():
             for line, odds in lines.items():
-                rows.append((_wager_label(wager), line, format_odds(parse_odds(odds, where=line))))
+                rows.append(
+                    (
+                        _wager_label(wager),
+                        line_label(line),
+                        format_odds(parse_odds(odds, where=line)),
+                    )
+                )
         return format_html(
             "<table><thead><tr><th>wager</th><th>line</th><th>pays</th></tr></thead>"
             "<tbody>{}</tbody></table>",
             format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td></tr>", rows),
+        )
+
+    @admin.display(description="line by line")
+    def compared_with_in_use(self, obj: PaytableVersion) -> str:
+        current = version_in_use(obj)
+        if current is None:
+            return "No approved version of this game to compare with."
+        rows = compare_versions(obj, current)
+        changed = sum(1 for row in rows if row[3] != "same")
+        head = format_html(
+            "<p>{} {} v{} ({}): {} of {} lines and limits differ.</p>",
+            "In use:" if current.tables.exists() else "Latest approved:",
+            current.name,
+            current.version,
+            ", ".join(t.name for t in current.tables.all()) or "no table",
+            changed,
+            len(rows),
+        )
+        return format_html(
+            '{}<table class="paytable-diff"><thead><tr><th>line</th><th>in use</th>'
+            "<th>this version</th><th>change</th></tr></thead><tbody>{}</tbody></table>",
+            head,
+            format_html_join(
+                "",
+                '<tr class="{}"><td>{}</td><td>{}</td><td>{}</td><td><strong>{}</strong></td></tr>',
+                (("changed" if r[3] != "same" else "same", *r) for r in rows),
+            ),
         )
 
     @admin.display(description="table limits")

@@ -21,7 +21,9 @@ from core.roles import FLOOR_ROLES, OVERSIGHT, Role, has_any_role, has_role, req
 from tables.models import DealerSession, Hand, Round, Table
 
 # Round and hand actions that change them: only the dealer signed in at the table.
-PLAY_ACTIONS = frozenset({"deal", "decide", "dealer", "settle", "step", "finish"})
+PLAY_ACTIONS = frozenset({"deal", "decide", "dealer", "settle", "back", "step", "finish"})
+# Round actions a pit boss takes at any table (the services check the role again).
+PIT_BOSS_ACTIONS = frozenset({"approve", "cancel"})
 
 
 def action_key(view: Any, request: Request) -> str:
@@ -82,7 +84,9 @@ class RoundAccess(BasePermission):
     def has_object_permission(self, request: Request, view: Any, obj: Round | Hand) -> bool:
         user = request.user
         key = action_key(view, request)
-        if key not in PLAY_ACTIONS and has_any_role(user, OVERSIGHT):
+        if key in PIT_BOSS_ACTIONS and has_role(user, Role.PIT_BOSS):
+            return True
+        if key not in PLAY_ACTIONS | PIT_BOSS_ACTIONS and has_any_role(user, OVERSIGHT):
             return True
         if is_signed_in_at(user, obj.table_id):
             return True

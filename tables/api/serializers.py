@@ -406,6 +406,16 @@ class RoundSerializer(serializers.ModelSerializer):
     voided_by = serializers.CharField(
         source="voided_by.get_username", read_only=True, allow_null=True
     )
+    awaiting_approval = serializers.BooleanField(
+        read_only=True, help_text="Waiting for a pit boss's sign-off: nothing is paid yet."
+    )
+    approval_reasons = ObjectField(read_only=True)
+    approved_by = serializers.CharField(
+        source="approved_by.get_username", read_only=True, allow_null=True
+    )
+    cancelled_by = serializers.CharField(
+        source="cancelled_by.get_username", read_only=True, allow_null=True
+    )
 
     class Meta:
         model = Round
@@ -435,6 +445,14 @@ class RoundSerializer(serializers.ModelSerializer):
             "voided_by",
             "void_reason",
             "corrects",
+            "awaiting_approval",
+            "approval_requested_at",
+            "approval_reasons",
+            "approved_by",
+            "approved_at",
+            "cancelled_at",
+            "cancelled_by",
+            "cancel_reason",
         ]
 
 
@@ -482,6 +500,18 @@ class RoundDealerSerializer(serializers.Serializer):
         default=None,
         help_text="Where the house way leaves a choice of equivalent cards, which ones the "
         "dealer discarded (defaults to the house way's proposal).",
+    )
+
+
+class RoundCancelSerializer(serializers.Serializer):
+    reason = serializers.CharField(
+        required=False, allow_blank=True, max_length=500, help_text="Why (e.g. misdeal)."
+    )
+
+
+class RoundBackSerializer(serializers.Serializer):
+    to = serializers.ChoiceField(
+        choices=["cards", "decisions", "dealer"], help_text="The step to go back to."
     )
 
 

@@ -58,8 +58,10 @@ from core.roles import (
 from tables import selectors as round_selectors
 from tables.engine.errors import EngineError
 from tables.models import DealerSession, Hand, Round
+from tables.services import controls as control_services
 from tables.services import hands as hand_services
 from tables.services import rounds as round_services
+from tables.services.controls import CANCELLERS
 from tables.services.hand_play import hand_play
 from tables.services.sessions import dealer_sign_in, dealer_sign_out
 
@@ -76,6 +78,8 @@ from .serializers import (
     MeterSerializer,
     PaytableVersionSerializer,
     PreviewSerializer,
+    RoundBackSerializer,
+    RoundCancelSerializer,
     RoundDealerSerializer,
     RoundDealSerializer,
     RoundDecideSerializer,
@@ -321,6 +325,9 @@ class RoundViewSet(
         "decide": DEALERS,
         "dealer": DEALERS,
         "settle": DEALERS,
+        "approve": PIT_BOSSES,
+        "cancel": CANCELLERS,
+        "back": DEALERS,
     }
     action_names = {
         "list": "reading rounds",
@@ -331,6 +338,9 @@ class RoundViewSet(
         "decide": "entering a decision",
         "dealer": "entering the dealer's draw",
         "settle": "settling a round",
+        "approve": "approving a payout",
+        "cancel": "cancelling a round",
+        "back": "going back a step",
     }
 
     def get_queryset(self) -> Any:
@@ -456,6 +466,53 @@ class RoundViewSet(
             request.headers.get(IDEMPOTENCY_HEADER), given.validated_data.get("idempotency_key")
         )
         round_ = round_services.round_settle(round=round_, dealer=request.user, idempotency_key=key)
+        return self._render(round_)
+
+    @extend_schema(
+        summary="Approve a payout waiting for sign-off (pit boss)",
+        description="A settle that pays a progressive award at or above the meter's sign-off "
+        "amount (by default the jackpot), or a seat the table's threshold or more, answers 409 "
+        "`approval_required` and waits: nothing is paid and the meter does not move. A pit "
+        "boss's approval settles it now, under their name. A dealer gets 403.",
+        request=None,
+        responses={200: RoundSerializer, **errors(401, 403, 404, 409)},
+    )
+    @action(detail=True, methods=["post"])
+    def approve(self, request: Request, pk: str | None = None) -> Response:
+        round_ = control_services.round_approve(round=self.get_object(), by=request.user)
+        return self._render(round_)
+
+    @extend_schema(
+        summary="Cancel an open round (a misdeal)",
+        description="The dealer signed in at the table, or a pit boss, with a reason. The round "
+        "is `cancelled`, nothing is paid, and the table is free for its next round.",
+        request=RoundCancelSerializer,
+        responses={200: RoundSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    @action(detail=True, methods=["post"])
+    def cancel(self, request: Request, pk: str | None = None) -> Response:
+        given = RoundCancelSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        round_ = control_services.round_cancel(
+            round=self.get_object(), by=request.user, reason=given.validated_data.get("reason", "")
+        )
+        return self._render(round_)
+
+    @extend_schema(
+        summary="Go back a step to fix the round before it is paid",
+        description="`cards`: the deal is entered again (and every decision and the dealer's "
+        "draw after it); `decisions`: every seat decides again; `dealer`: the dealer's draw "
+        "again. What is removed stays on the audit record.",
+        request=RoundBackSerializer,
+        responses={200: RoundSerializer, **errors(*PLAY_ERRORS)},
+    )
+    @action(detail=True, methods=["post"])
+    def back(self, request: Request, pk: str | None = None) -> Response:
+        given = RoundBackSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        round_ = control_services.round_step_back(
+            round=self.get_object(), dealer=request.user, to=given.validated_data["to"]
+        )
         return self._render(round_)
 
 

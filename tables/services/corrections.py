@@ -8,7 +8,6 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from audit.chain import AuditDataError, check_data
@@ -98,7 +97,7 @@ def round_correct(*, voided: Round, by: AbstractBaseUser, entry: dict[str, Any])
         paytable=engine_paytable(voided.paytable_version),
         meter=meter_config(table.meter) if table.meter is not None else None,
     )
-    number = (table.rounds.aggregate(m=Max("number"))["m"] or 0) + 1
+    number = voided.number  # shown as the correction of #N, never a new live number
     now = timezone.now()
     corrected = Round(
         table=table,

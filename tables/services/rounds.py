@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from audit.kinds import EventKind
 from audit.services import audit_record
+from core.money import dollars
 from core.roles import (
     DEALERS,
     require,
@@ -30,6 +31,7 @@ from core.roles import (
 from tables import games
 from tables.engine import contract, entry
 from tables.engine.money import format_cents, parse_cents
+from tables.engine.progressive import Award
 from tables.engine.settlement import Settlement
 from tables.games.base import engine_call as _engine_call
 from tables.games.wagers import check_limit as _check_limit
@@ -402,11 +404,127 @@ def _close(round_: Round, settlement: Settlement, **extra: Any) -> Round:
     return round_
 
 
+def approval_reasons(
+    round_: Round, settlement: Settlement, meter: ProgressiveMeter | None
+) -> list[str]:
+    """Why this settlement waits for a pit boss's sign-off (empty: it does not): a progressive
+    award at or above the meter's sign-off amount (by default the jackpot itself), or a seat
+    paid the table's threshold or more in the round."""
+    reasons = []
+    threshold = round_.table.approval_threshold_cents
+    for seat in settlement.seats:
+        for line in seat.lines:
+            if line.wager != "progressive" or not line.award:
+                continue
+            large = (
+                line.award == Award.JACKPOT.value
+                if meter is None or meter.approval_award_cents is None
+                else line.net_cents >= meter.approval_award_cents
+            )
+            if large:
+                what = (
+                    "the progressive jackpot"
+                    if line.award == Award.JACKPOT.value
+                    else ("a progressive award")
+                )
+                reasons.append(f"seat {seat.seat} wins {what}: {dollars(line.net_cents)}")
+        paid = sum(line.net_cents for line in seat.lines if line.net_cents > 0)
+        if paid >= threshold:
+            reasons.append(
+                f"seat {seat.seat} is paid {dollars(paid)} (sign-off from {dollars(threshold)})"
+            )
+    return reasons
+
+
+class ApprovalRequired(ServiceError):
+    """The settle waits for a pit boss: nothing was paid and the meter did not move."""
+
+    def __init__(self, round_: Round, reasons: list[str]):
+        super().__init__(
+            f"round {round_} needs a pit boss's sign-off before it is paid: " + "; ".join(reasons),
+            code="approval_required",
+            status=409,
+        )
+        self.round = round_
+        self.reasons = reasons
+
+
+def _settle_locked(
+    round_: Round,
+    *,
+    actor: AbstractBaseUser,
+    idempotency_key: str | None = None,
+    approved_by: AbstractBaseUser | None = None,
+) -> Round | list[str]:
+    """Settle the locked, complete, open round; the sign-off reasons instead if it needs a pit
+    boss and `approved_by` is none (then only the request is recorded)."""
+    meter = None
+    if round_.table.meter_id is not None:
+        meter = ProgressiveMeter.objects.select_for_update().get(pk=round_.table.meter_id)
+    settlement = settle_round(round_, meter)
+    reasons = approval_reasons(round_, settlement, meter)
+    if reasons and approved_by is None:
+        if round_.approval_requested_at is None or round_.approval_reasons != reasons:
+            round_.approval_requested_at = timezone.now()
+            round_.approval_reasons = reasons
+            round_.save(update_fields=["approval_requested_at", "approval_reasons"])
+            audit_record(
+                actor=actor,
+                kind=EventKind.ROUND_APPROVAL_REQUESTED,
+                obj=round_,
+                table_name=round_.table.name,
+                data={
+                    "number": round_.number,
+                    "reasons": reasons,
+                    "players_net_cents": settlement.net_cents,
+                },
+            )
+        return reasons
+    extra: dict[str, Any] = {"idempotency_key": idempotency_key}
+    if approved_by is not None:
+        extra.update(approved_by=approved_by, approved_at=timezone.now())
+    try:
+        with transaction.atomic():
+            round_ = _close(round_, settlement, **extra)
+    except IntegrityError:  # the same key settled another round at the same moment
+        raise ServiceError(
+            "this idempotency key was already used for another round",
+            field="idempotency_key",
+            code="idempotency_conflict",
+            status=409,
+        ) from None
+    if meter is not None and settlement.progressive is not None:
+        meter_apply_round(meter=meter, result=settlement.progressive, round_=round_)
+    round_closed.send(sender=Round, round=round_)
+    if approved_by is not None:
+        audit_record(
+            actor=approved_by,
+            kind=EventKind.ROUND_APPROVED,
+            obj=round_,
+            table_name=round_.table.name,
+            data={"number": round_.number, "reasons": reasons or round_.approval_reasons},
+        )
+    audit_record(
+        actor=actor,
+        kind=EventKind.ROUND_SETTLED,
+        obj=round_,
+        table_name=round_.table.name,
+        data={
+            "number": round_.number,
+            "settlement": round_.settlement,
+            "handle_cents": round_.handle_cents,
+            "players_net_cents": round_.players_net_cents,
+            "idempotency_key": idempotency_key,
+            "approved_by": approved_by.get_username() if approved_by is not None else None,
+        },
+    )
+    return round_
+
+
 @transaction.atomic(durable=True)
-def round_settle(
-    *, round: Round, dealer: AbstractBaseUser, idempotency_key: str | None = None
-) -> Round:
-    """Settle and close the round. The same idempotency key again returns the same round."""
+def _settle_step(
+    *, round: Round, dealer: AbstractBaseUser, idempotency_key: str | None
+) -> Round | list[str]:
     if idempotency_key is not None:
         idempotency_key = str(idempotency_key).strip() or None
         if idempotency_key and len(idempotency_key) > 100:
@@ -433,37 +551,20 @@ def round_settle(
         )
     if round_state(round_)["step"] != STEP_CONFIRM:
         raise ServiceError("the round is not complete yet", code="not_complete", status=409)
-    meter = None
-    if round_.table.meter_id is not None:
-        meter = ProgressiveMeter.objects.select_for_update().get(pk=round_.table.meter_id)
-    settlement = settle_round(round_, meter)
-    try:
-        with transaction.atomic():
-            round_ = _close(round_, settlement, idempotency_key=idempotency_key)
-    except IntegrityError:  # the same key settled another round at the same moment
-        raise ServiceError(
-            "this idempotency key was already used for another round",
-            field="idempotency_key",
-            code="idempotency_conflict",
-            status=409,
-        ) from None
-    if meter is not None and settlement.progressive is not None:
-        meter_apply_round(meter=meter, result=settlement.progressive, round_=round_)
-    round_closed.send(sender=Round, round=round_)
-    audit_record(
-        actor=dealer,
-        kind=EventKind.ROUND_SETTLED,
-        obj=round_,
-        table_name=round_.table.name,
-        data={
-            "number": round_.number,
-            "settlement": round_.settlement,
-            "handle_cents": round_.handle_cents,
-            "players_net_cents": round_.players_net_cents,
-            "idempotency_key": idempotency_key,
-        },
-    )
-    return round_
+    return _settle_locked(round_, actor=dealer, idempotency_key=idempotency_key)
+
+
+def round_settle(
+    *, round: Round, dealer: AbstractBaseUser, idempotency_key: str | None = None
+) -> Round:
+    """Settle and close the round. The same idempotency key again returns the same round.
+
+    A round paying a large award is not settled: the request for a pit boss's sign-off is
+    recorded (committed) and `ApprovalRequired` (409 `approval_required`) raised."""
+    settled = _settle_step(round=round, dealer=dealer, idempotency_key=idempotency_key)
+    if isinstance(settled, list):
+        raise ApprovalRequired(Round.objects.select_related("table").get(pk=round.pk), settled)
+    return settled
 
 
 ENTRY_KEYS = frozenset({"game", "dealer", "seats"})

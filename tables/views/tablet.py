@@ -21,20 +21,23 @@ from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import Any
 
+from django.contrib.auth import authenticate
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.errors import ServiceError
-from core.roles import DEALERS, require
+from core.roles import DEALERS, Role, has_role, require
 from tables import display as show
 from tables import games, selectors
+from tables.engine import cards as engine_cards
 from tables.engine.errors import EngineError
-from tables.engine.money import format_cents
+from tables.engine.money import format_cents, parse_cents
 from tables.models import Round, Table
+from tables.services import controls
 from tables.services import rounds as svc
 from tables.services.sessions import dealer_sign_in, dealer_sign_out
 
@@ -70,7 +73,10 @@ class Refused(Exception):
 
 
 def _forbidden(request: HttpRequest, message: str) -> HttpResponse:
-    return render(request, "tablet/forbidden.html", {"message": message}, status=403)
+    dealer = has_role(request.user, Role.DEALER)  # a dealer elsewhere: back to the tables
+    return render(
+        request, "tablet/forbidden.html", {"message": message, "perms_dealer": dealer}, status=403
+    )
 
 
 def dealer_only(view: View) -> View:
@@ -125,6 +131,49 @@ def _table_url(table: Table) -> str:
     return reverse("tablet:table", args=[table.pk])
 
 
+# --- POST-redirect-GET: a refusal is kept for the page the browser is sent back to ----------
+
+FLASH = "tablet-refused"
+
+
+def _refuse(
+    request: HttpRequest,
+    url: str,
+    errors: list[ServiceError | Refused],
+    *,
+    table: int | None = None,
+    posted_round: int | None = None,
+    settled: Round | None = None,
+) -> HttpResponse:
+    """Keep the refusals and what was typed in the session, and send the browser (303) to the
+    page that shows them: a reload never re-posts, and never meets a 405."""
+    request.session[FLASH] = {
+        "url": url,
+        "table": table,
+        "errors": [{"message": e.message, "field": e.field, "status": e.status} for e in errors],
+        "posted": {k: request.POST.getlist(k) for k in request.POST if k != "csrfmiddlewaretoken"},
+        "posted_round": posted_round,
+        "settled": settled.pk if settled is not None else None,
+    }
+    return _see_other(url)
+
+
+def _flash(request: HttpRequest, url: str) -> dict[str, Any] | None:
+    """The refusal kept for this page (once: a reload shows the page as it is)."""
+    kept = request.session.get(FLASH)
+    if not kept or kept.get("url") != url:
+        return None
+    del request.session[FLASH]
+    posted = QueryDict(mutable=True)
+    for key, values in kept["posted"].items():
+        posted.setlist(key, values)
+    kept["posted"] = posted
+    kept["errors"] = [
+        Refused(e["message"], field=e["field"], status=e["status"]) for e in kept["errors"]
+    ]
+    return kept  # type: ignore[no-any-return]
+
+
 # --- the first page: choose a table ----------------------------------------------------------
 
 
@@ -132,15 +181,17 @@ def _table_url(table: Table) -> str:
 @require_http_methods(["GET", "POST"])
 def home(request: HttpRequest) -> HttpResponse:
     error: dict[str, Any] | None = None
-    status = 200
+    home_url = reverse("tablet:home")
     if request.method == "POST":
         table = get_object_or_404(Table, pk=_int(request.POST.get("table")) or 0)
         try:
             dealer_sign_in(dealer=request.user, table=table)
         except ServiceError as err:
-            error, status = {"table": table.pk, "message": err.message}, err.status
-        else:
-            return _see_other(_table_url(table))
+            return _refuse(request, home_url, [err], table=table.pk)
+        return _see_other(_table_url(table))
+    kept = _flash(request, home_url)
+    if kept is not None:
+        error = {"table": kept["table"], "message": kept["errors"][0].message}
     sessions = selectors.open_sessions()
     rows = []
     mine = None
@@ -161,7 +212,6 @@ def home(request: HttpRequest) -> HttpResponse:
         request,
         "tablet/home.html",
         {"rows": rows, "mine": mine, "top_errors": top_errors},
-        status=status,
     )
 
 
@@ -186,7 +236,18 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         return hand_page(request, table)
     if not isinstance(game, games.BankedGame):  # a game with a tablet flow of its own
         return game.tablet_page(request, table)  # type: ignore[no-any-return]
-    return _render_table(request, table)
+    kept = _flash(request, _table_url(table))
+    if kept is None:
+        return _render_table(request, table)
+    settled = Round.objects.filter(pk=kept["settled"] or 0).first()
+    return _render_table(
+        request,
+        table,
+        errors=kept["errors"],
+        posted=kept["posted"],
+        posted_round=kept["posted_round"],
+        extra={"settled_round": settled},
+    )
 
 
 _open_round = selectors.open_round
@@ -236,7 +297,7 @@ def _render_table(
     request: HttpRequest,
     table: Table,
     *,
-    error: ServiceError | Refused | None = None,
+    errors: list[ServiceError | Refused] | None = None,
     posted: Mapping[str, Any] | None = None,
     posted_round: int | None = None,
     status: int = 200,
@@ -277,9 +338,15 @@ def _render_table(
             "confirm": _confirm_step,
         }[step]
         builder(ctx, page, round_, state, data)
+        ctx["cancel_reason"] = page.field("reason", name="reason", value=_value(data, "reason"))
+        if round_.awaiting_approval:
+            ctx["approver"] = page.field(
+                "approver", name="approver", value=_value(data, "approver")
+            )
+            ctx["approver_password"] = page.field("approver password", name="approver-password")
     ctx["step"] = step
     ctx["steps"] = [{"key": k, "label": label, "state": _step_state(k, step)} for k, label in STEPS]
-    if error is not None:
+    for error in errors or []:
         page.place(error.field, error.message)
     if ctx.get("with_grid"):
         # greyed out: the round's cards, except those a box on this page holds and may change
@@ -368,11 +435,42 @@ def _posted_wagers(table: Table, post: Mapping[str, Any]) -> dict[int, dict[str,
 @require_POST
 def open_round(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _my_table(request, table_id)
-    try:
-        svc.round_open(table=table, dealer=request.user, wagers=_posted_wagers(table, request.POST))
-    except ServiceError as err:
-        return _render_table(request, table, error=err, posted=request.POST, status=err.status)
+    wagers = _posted_wagers(table, request.POST)
+    errors = _wager_errors(table, wagers)
+    if not errors:
+        try:
+            svc.round_open(table=table, dealer=request.user, wagers=wagers)
+        except ServiceError as err:
+            errors = [err]
+    if errors:
+        return _refuse(request, _table_url(table), errors)
     return _see_other(_table_url(table))
+
+
+def _wager_errors(table: Table, wagers: dict[int, dict[str, str]]) -> list[ServiceError | Refused]:
+    """Every seat's refusal at once (each seat checked on its own, as the service will)."""
+    errors: list[ServiceError | Refused] = []
+    for n, seat in wagers.items():
+        typed_wrong = False
+        for wager, typed in seat.items():
+            try:
+                parse_cents(typed, where=wager)
+            except EngineError:
+                typed_wrong = True
+                errors.append(
+                    Refused(
+                        f"seat {n}'s {show.wager_label(wager).lower()} must be an amount in "
+                        f"dollars, like 10 or 12.50, not “{typed}”",
+                        field=f"seat {n} {wager}",
+                    )
+                )
+        if typed_wrong:
+            continue
+        try:
+            svc.validate_wagers(table, {n: seat})
+        except ServiceError as err:
+            errors.append(err)
+    return errors
 
 
 # --- step: cards ---------------------------------------------------------------------------
@@ -575,20 +673,52 @@ def _act(
         if round_ is None:
             raise Refused("That round is not at this table: reload the page.", status=409)
         url = call(table, round_)
-    except (ServiceError, Refused, EngineError) as err:
+    except (ServiceError, Refused, EngineError, Several) as err:
         if isinstance(err, EngineError):  # the services wrap the engine's refusals; just in case
             err = Refused(err.message, field=err.field)
         settled = err.settled if isinstance(err, Refused) else None
-        return _render_table(
+        return _refuse(
             request,
-            table,
-            error=err,
-            posted=request.POST,
+            _table_url(table),
+            err.errors if isinstance(err, Several) else [err],
             posted_round=round_.pk if round_ else None,
-            status=err.status,
-            extra={"settled_round": settled},
+            settled=settled,
         )
     return _see_other(url or _table_url(table))
+
+
+class Several(Exception):
+    """Several fields refused at once (each shown at its field)."""
+
+    def __init__(self, errors: list[ServiceError | Refused]):
+        super().__init__(errors[0].message)
+        self.errors = errors
+
+
+def _card_errors(fields: list[tuple[str, str, str]]) -> list[ServiceError | Refused]:
+    """Every card box's refusal at once: (field, its words, what was typed) -> an unknown card,
+    a wrong count, or a card already in another box."""
+    errors: list[ServiceError | Refused] = []
+    seen: dict[str, str] = {}
+    for field, words, typed in fields:
+        if not typed.strip():
+            errors.append(Refused(f"{words} are missing", field=field))
+            continue
+        try:
+            parsed = engine_cards.parse_cards(typed, where=words)
+        except EngineError as err:
+            errors.append(Refused(err.message, field=field))
+            continue
+        for card in map(str, parsed):
+            if card in seen:
+                errors.append(
+                    Refused(
+                        f"{card} in {words} is already in the round ({seen[card]})", field=field
+                    )
+                )
+                break
+            seen[card] = words
+    return errors
 
 
 @dealer_only
@@ -599,6 +729,13 @@ def deal(request: HttpRequest, table_id: int) -> HttpResponse:
             s["seat"]: str(request.POST.get(f"seat-{s['seat']}-cards", ""))
             for s in round_.entry["seats"]
         }
+        boxes = [(f"seat {n} cards", f"seat {n}'s cards", typed) for n, typed in seats.items()]
+        boxes.append(
+            ("dealer cards", "the dealer's cards", str(request.POST.get("dealer-cards", "")))
+        )
+        errors = _card_errors(boxes)
+        if len(errors) > 1:
+            raise Several(errors)
         svc.round_deal(
             round=round_,
             dealer=request.user,
@@ -643,10 +780,12 @@ def dealer_hand(request: HttpRequest, table_id: int) -> HttpResponse:
 @dealer_only
 @require_POST
 def settle(request: HttpRequest, table_id: int) -> HttpResponse:
-    def call(table: Table, round_: Round) -> str:
+    def call(table: Table, round_: Round) -> str | None:
         key = str(request.POST.get("idempotency_key", "")).strip() or None
         try:
             settled = svc.round_settle(round=round_, dealer=request.user, idempotency_key=key)
+        except svc.ApprovalRequired:
+            return None  # the table page shows the round waiting for a pit boss's sign-off
         except ServiceError as err:
             if err.code == "already_settled":
                 round_.refresh_from_db(fields=["status"])
@@ -658,6 +797,68 @@ def settle(request: HttpRequest, table_id: int) -> HttpResponse:
                 ) from None
             raise
         return reverse("tablet:round", args=[settled.pk])
+
+    return _act(request, table_id, call)
+
+
+# --- the controls: a pit boss's sign-off, a misdeal, going back a step ----------------------
+
+
+@dealer_only
+@require_POST
+def approve(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A pit boss at the tablet signs off the payout with their own name and password (the
+    dealer stays signed in): the round is paid under the pit boss's name."""
+
+    def call(table: Table, round_: Round) -> str:
+        name = str(request.POST.get("approver", "")).strip()
+        secret = str(request.POST.get("approver-password", ""))
+        errors: list[ServiceError | Refused] = []
+        if not name:
+            errors.append(Refused("the pit boss's name is missing", field="approver"))
+        if not secret:
+            errors.append(Refused("the pit boss's password is missing", field="approver password"))
+        if errors:
+            raise Several(errors)
+        boss = authenticate(request, username=name, password=secret)
+        if boss is None:
+            raise Refused(
+                "that pit boss name and password do not match: nothing was paid",
+                field="approver password",
+            )
+        if boss.pk == request.user.pk:
+            raise Refused("the dealer cannot sign off their own round", field="approver")
+        try:
+            settled = controls.round_approve(round=round_, by=boss)
+        except PermissionDenied:
+            raise Refused(
+                f"{boss.get_username()} is not a pit boss: only a pit boss signs off a payout",
+                field="approver",
+                status=403,
+            ) from None
+        return reverse("tablet:round", args=[settled.pk])
+
+    return _act(request, table_id, call)
+
+
+@dealer_only
+@require_POST
+def cancel(request: HttpRequest, table_id: int) -> HttpResponse:
+    def call(table: Table, round_: Round) -> None:
+        controls.round_cancel(
+            round=round_, by=request.user, reason=str(request.POST.get("reason", ""))
+        )
+
+    return _act(request, table_id, call)
+
+
+@dealer_only
+@require_POST
+def back(request: HttpRequest, table_id: int) -> HttpResponse:
+    def call(table: Table, round_: Round) -> None:
+        controls.round_step_back(
+            round=round_, dealer=request.user, to=str(request.POST.get("to", ""))
+        )
 
     return _act(request, table_id, call)
 

@@ -166,15 +166,16 @@ def test_a_valid_correction_still_settles(floor: Any) -> None:
     assert corrected.entry["seats"][0]["wagers"] == {"ante": "20.00"}
 
 
-def test_the_correction_page_refuses_deep_json(floor: Any) -> None:
+def test_the_correction_form_refuses_junk_at_its_fields(floor: Any) -> None:
     voided = _settled(floor)
     client = Client()
     client.force_login(floor["pitboss"])
-    response = client.post(
-        f"/audit/rounds/{voided.pk}/correct/", {"entry": "[" * 5000 + "]" * 5000}
-    )
-    assert response.status_code == 200
-    assert "not valid JSON" in response.content.decode() or "refused" in response.content.decode()
+    url = f"/audit/rounds/{voided.pk}/correct/"
+    junk = {"seat-1-ante": "9" * 5000, "seat-1-cards": "[" * 5000, "dealer-cards": "Zz"}
+    response = client.post(url, junk)
+    assert response.status_code == 303 and response["Location"] == url
+    page = client.get(url)
+    assert page.status_code == 200 and 'id="err-seat-1-cards"' in page.content.decode()
     assert not Round.objects.filter(corrects=voided).exists()
 
 

@@ -222,6 +222,7 @@ def test_the_charts_have_hold_and_win_by_table_and_by_day(
 def test_an_alert_shows_when_a_tables_hold_leaves_its_band(
     played: dict[str, list[Round]], floor: dict[str, Any]
 ) -> None:
+    HoldAlertRule.objects.all().delete()  # from a floor without the default rule
     rebuild_stale()
     day = settled_lines(round__table__name="SC-1", round__gaming_day=TODAY)
     hold = hold_percent(day["win_cents"], day["handle_cents"])
@@ -282,7 +283,16 @@ def test_the_rule_for_a_table_then_its_game_then_every_table(floor: dict[str, An
     assert breach(every, hold_percent=None, handle_cents=0) is None
 
 
+def test_a_default_alert_rule_watches_every_table_out_of_the_box(floor: dict[str, Any]) -> None:
+    rule = HoldAlertRule.objects.get()
+    assert rule.table is None and not rule.game and rule.is_active
+    assert (rule.min_hold_percent, rule.max_hold_percent) == (Decimal("-20.00"), Decimal("60.00"))
+    page = client_for("pitboss").get("/audit/alerts/").content.decode()
+    assert "Every table" in page and "-20.00% to 60.00%" in page
+
+
 def test_a_pit_boss_adds_changes_and_deactivates_alert_rules(floor: dict[str, Any]) -> None:
+    HoldAlertRule.objects.all().delete()  # from a floor without the default rule
     c = client_for("pitboss")
     response = c.post(
         "/audit/alerts/",
@@ -325,6 +335,7 @@ def test_a_pit_boss_adds_changes_and_deactivates_alert_rules(floor: dict[str, An
 
 
 def test_an_auditor_reads_the_alert_rules_but_cannot_change_them(floor: dict[str, Any]) -> None:
+    HoldAlertRule.objects.all().delete()  # from a floor without the default rule
     rule = alert_rule_save(
         by=floor["pitboss"],
         table=None,

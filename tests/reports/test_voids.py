@@ -33,7 +33,7 @@ def test_pit_boss_voids_and_corrects_and_the_trail_shows_both(
     assert voided.status == "voided" and voided.settlement == settled.settlement  # the record stays
     corrected = round_correct(voided=voided, by=floor["pitboss"], entry=CORRECT)
     assert corrected.corrects_id == voided.pk and corrected.status == "settled"
-    assert corrected.number == voided.number + 1
+    assert corrected.number == voided.number  # the correction of #N
     assert corrected.lines.get(wager="ante").net_cents == 1000  # A-high beats K-high
     assert voided.lines.get(wager="ante").net_cents == -1000
     kinds = list(

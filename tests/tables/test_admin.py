@@ -4,6 +4,7 @@ the services; meters corrected only by recorded corrections; records read-only; 
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 import pytest
@@ -211,6 +212,30 @@ def test_draft_from_an_existing_version_copies_it_into_the_add_form(floor: Any) 
     assert new.based_on == source
     assert new.lines["bonus"]["a34"] == "6"
     assert new.limits == source.limits
+
+
+def test_lines_read_in_words_and_a_draft_is_compared_line_by_line_with_the_version_in_use(
+    floor: Any,
+) -> None:
+    import html
+
+    client = signed_in("admin2")
+    source = PaytableVersion.objects.get(game=Game.LOWBALL, name="1")
+    add = client.get(f"{ADD_URL}?based_on={source.pk}").content.decode()
+    assert "4-2-A one colour" in html.unescape(add)  # not a24_one_colour
+    form = client.get(f"{ADD_URL}?based_on={source.pk}").context["adminform"].form
+    data = {name: form[name].value() for name in form.fields if name != "game"}
+    data["line__bonus__a34"] = "6"
+    assert client.post(f"{ADD_URL}?based_on={source.pk}", data).status_code == 302
+    draft = PaytableVersion.objects.get(game=Game.LOWBALL, name="1", version=2)
+    page = html.unescape(
+        client.get(reverse("admin:tables_paytableversion_change", args=[draft.pk])).content.decode()
+    )
+    assert "Compared with the version in use" in page
+    assert "In use: 1 v1 (LB-1): 1 of" in page
+    row = re.search(r'<tr class="changed"><td>Bonus: 4-3-A</td><td>(.*?)</td><td>(.*?)</td>', page)
+    assert row is not None and row.group(2) == "6 to 1" and row.group(1) != row.group(2)
+    assert "pays more" in page
 
 
 # --- approving ------------------------------------------------------------------------------

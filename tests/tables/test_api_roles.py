@@ -57,6 +57,9 @@ EXPECTED: dict[str, tuple[int, ...]] = {
     "rounds.decide": (200, 403, 403, 403, 403, 403, 403, 403, 403, 401),
     "rounds.dealer": (200, 403, 403, 403, 403, 403, 403, 403, 403, 401),
     "rounds.settle": (200, 403, 403, 403, 403, 403, 403, 403, 403, 401),
+    "rounds.approve": (403, 403, 200, 403, 403, 403, 403, 403, 403, 401),
+    "rounds.cancel": (200, 403, 200, 403, 403, 403, 403, 403, 403, 401),
+    "rounds.back": (200, 403, 403, 403, 403, 403, 403, 403, 403, 401),
     "paytable_versions.list": (200, 200, 200, 200, 200, 403, 403, 403, 403, 401),
     "paytable_versions.retrieve": (200, 200, 200, 200, 200, 403, 403, 403, 403, 401),
     "meters.list": (200, 200, 200, 200, 200, 403, 403, 403, 403, 401),
@@ -91,6 +94,9 @@ ROUND_AT: dict[str, str | None] = {
     "rounds.dealer": "decided",
     "rounds.preview": "complete",
     "rounds.settle": "complete",
+    "rounds.approve": "awaiting",
+    "rounds.cancel": "open",
+    "rounds.back": "complete",
 }
 
 
@@ -127,7 +133,13 @@ def _round(f: dict[str, Any], step: str) -> Round:
     r = svc.round_decide(round=r, dealer=dealer, seat=1, decision={})
     if step == "decided":
         return r
-    return svc.round_dealer(round=r, dealer=dealer, draw=[])
+    r = svc.round_dealer(round=r, dealer=dealer, draw=[])
+    if step == "awaiting":  # as a settle paying past the table's sign-off threshold leaves it
+        Round.objects.filter(pk=r.pk).update(
+            approval_requested_at=timezone.now(), approval_reasons=["seat 1 is paid a lot"]
+        )
+        r.refresh_from_db()
+    return r
 
 
 def _request(
@@ -159,6 +171,9 @@ def _request(
         "rounds.decide": ("post", f"/api/rounds/{rid}/decide/", {"seat": 1, "decision": {}}),
         "rounds.dealer": ("post", f"/api/rounds/{rid}/dealer/", {"draw": []}),
         "rounds.settle": ("post", f"/api/rounds/{rid}/settle/", {"idempotency_key": "k"}),
+        "rounds.approve": ("post", f"/api/rounds/{rid}/approve/", {}),
+        "rounds.cancel": ("post", f"/api/rounds/{rid}/cancel/", {"reason": "misdeal"}),
+        "rounds.back": ("post", f"/api/rounds/{rid}/back/", {"to": "cards"}),
         "paytable_versions.list": ("get", "/api/paytable-versions/", {}),
         "paytable_versions.retrieve": ("get", f"/api/paytable-versions/{version.pk}/", {}),
         "meters.list": ("get", "/api/meters/", {}),
@@ -296,6 +311,9 @@ ROUTE_NAME = {
     "rounds.decide": "api-round-decide",
     "rounds.dealer": "api-round-dealer",
     "rounds.settle": "api-round-settle",
+    "rounds.approve": "api-round-approve",
+    "rounds.cancel": "api-round-cancel",
+    "rounds.back": "api-round-back",
     "paytable_versions.list": "api-paytable-version-list",
     "paytable_versions.retrieve": "api-paytable-version-detail",
     "meters.list": "api-meter-list",

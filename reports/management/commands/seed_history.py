@@ -95,6 +95,8 @@ ROUND_FIELDS = (
     "voided_at",
     "voided_by_id",
     "void_reason",
+    "approval_reasons",
+    "cancel_reason",
 )
 # A line's first value is its round's index in the batch; the writer puts the round id there.
 LINE_FIELDS = (
@@ -264,6 +266,8 @@ def build_batch(plan: Plan, index: int, first: int, count: int) -> Batch:
                 voided_at,
                 plan.pit_boss_id if voided else None,
                 rng.choice(VOID_REASONS) if voided else "",
+                "[]",
+                "",
             )
         )
         batch.stale.add((gaming_day, table.id))

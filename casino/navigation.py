@@ -1,0 +1,63 @@
+"""One navigation on every page: the places the signed-in user's roles may go, the current one
+marked (a template context processor)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.urls import reverse
+
+from core.roles import ADMIN_SITE, DEALERS, RECORD_READERS, Role, has_any_role, has_role
+
+SLIP_DESK = (Role.PIT_BOSS, Role.AUDITOR, Role.CAGE, Role.COUNT)  # who works at the slips desk
+
+
+def places(user: Any) -> list[tuple[str, str, str]]:
+    """(key, label, url) of every place the user may go, in the order of the bar."""
+    out: list[tuple[str, str, str]] = []
+    if has_any_role(user, DEALERS):
+        out.append(("tablet", "Dealer tablet", reverse("tablet:home")))
+    if has_any_role(user, RECORD_READERS):
+        out.append(("dashboard", "Dashboard", reverse("audit:dashboard")))
+        out.append(("reports", "Reports", reverse("audit:reports")))
+        out.append(("alerts", "Alerts", reverse("audit:alerts")))
+        out.append(("trail", "Audit trail", reverse("audit:events")))
+    if has_any_role(user, SLIP_DESK):
+        out.append(("slips", "Slips", reverse("accounting:desk")))
+    if has_any_role(user, RECORD_READERS):
+        out.append(("count", "Reconciliation", reverse("accounting:reconciliation")))
+    if has_any_role(user, ADMIN_SITE):
+        label = "Accounts" if has_role(user, Role.SECURITY) else "Administration"
+        out.append(("admin", label, reverse("admin:index")))
+    return out
+
+
+def _current(path: str) -> str:
+    for prefix, key in (
+        ("/tablet/", "tablet"),
+        ("/audit/dashboard/", "dashboard"),
+        ("/audit/reports", "reports"),
+        ("/audit/tables/", "dashboard"),
+        ("/audit/alerts/", "alerts"),
+        ("/audit/", "trail"),
+        ("/admin/", "admin"),
+        ("/accounting/reconciliation/", "count"),
+        ("/accounting/", "slips"),
+    ):
+        if path.startswith(prefix):
+            return key
+    return ""
+
+
+def navigation(request: HttpRequest) -> dict[str, Any]:
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {"nav_places": []}
+    current = _current(request.path)
+    return {
+        "nav_places": [
+            {"key": key, "label": label, "url": url, "current": key == current}
+            for key, label, url in places(user)
+        ]
+    }

@@ -1,0 +1,205 @@
+"""Audit events in words for the trail's pages: each event's details readable (dollars, cards
+drawn as cards, seats named), and a round's record replayed step by step as the tablet played
+it (wagers, the deal, each seat's decision, the dealer's house way, the sign-off, the pay)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from audit.kinds import EventKind
+from audit.models import AuditEvent
+from core.money import dollars
+from tables import games
+from tables.display import cards, hand_label, wager_label, wager_summary
+from tables.models import Round
+
+_CARD = re.compile(r"^(10|[2-9TJQKA])[cdhs]$", re.IGNORECASE)
+KIND_LABEL = {k.value: str(k.label) for k in EventKind}
+HIDDEN_KEYS = {"settlement", "entry", "before", "idempotency_key", "paytable_version_id"}
+
+
+def kind_label(kind: str) -> str:
+    return KIND_LABEL.get(kind, kind.replace(".", ": ").replace("_", " ").capitalize())
+
+
+def _is_cards(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(v, str) and _CARD.match(v) for v in value)
+    )
+
+
+def _label(key: str) -> str:
+    key = key.removesuffix("_cents").removesuffix("_id")
+    words = {
+        "players_net": "Players' net",
+        "handle": "Handle",
+        "number": "Round",
+        "corrects_number": "Corrects round",
+        "corrects_round": "Corrects round id",
+        "applied_discard": "Discarded",
+        "draw_count": "Cards to draw",
+    }
+    return words.get(key, key.replace("_", " ").capitalize())
+
+
+def readable(data: Any, prefix: str = "") -> list[dict[str, Any]]:
+    """An event's data as (label, words or cards) rows: amounts in dollars, card lists as
+    cards, nested objects flattened ("Seat 3 · Cards"), the bulky copies left to the CSV."""
+    rows: list[dict[str, Any]] = []
+    if not isinstance(data, dict):
+        return [{"label": prefix or "Value", "text": str(data)}]
+    for key, value in data.items():
+        if key in HIDDEN_KEYS or value in (None, "", [], {}):
+            continue
+        label = f"{prefix} · {_label(str(key))}" if prefix else _label(str(key))
+        if str(key).isdigit():
+            label = f"{prefix} · Seat {key}" if prefix else f"Seat {key}"
+        if str(key).endswith("_cents") and isinstance(value, int):
+            signed = "net" in str(key) or key == "amount_cents"
+            rows.append({"label": label, "text": dollars(value, signed=signed)})
+        elif _is_cards(value):
+            rows.append({"label": label, "cards": cards(value)})
+        elif isinstance(value, dict):
+            rows.extend(readable(value, label))
+        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            for item in value:
+                if "seat" in item:
+                    seat = {k: v for k, v in item.items() if k != "seat"}
+                    if set(seat) == {"wagers"}:
+                        rows.append(
+                            {"label": f"Seat {item['seat']}", "text": wager_summary(seat["wagers"])}
+                        )
+                    else:
+                        rows.extend(readable(seat, f"Seat {item['seat']}"))
+                else:
+                    rows.extend(readable(item, label))
+        elif isinstance(value, list):
+            rows.append({"label": label, "text": "; ".join(str(v) for v in value)})
+        elif isinstance(value, bool):
+            rows.append({"label": label, "text": "yes" if value else "no"})
+        else:
+            rows.append({"label": label, "text": str(value)})
+    return rows
+
+
+def _step(event: AuditEvent, title: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "seq": event.seq,
+        "at": event.at,
+        "who": event.actor_name or "system",
+        "kind": event.kind,
+        "title": title,
+        "rows": rows,
+    }
+
+
+def replay_steps(round_: Round, events: list[AuditEvent]) -> list[dict[str, Any]]:
+    """The round as it was played, one step per event, in words and cards."""
+    game = games.banked(round_.game)
+    seat_cards: dict[int, list[str]] = {}
+    steps = []
+    for ev in events:
+        data = ev.data or {}
+        kind = ev.kind
+        if kind == EventKind.ROUND_OPENED:
+            rows = [
+                {"label": f"Seat {s['seat']}", "text": wager_summary(s["wagers"])}
+                for s in data.get("seats", [])
+            ]
+            steps.append(_step(ev, f"Wagers placed, round #{data.get('number')} opened", rows))
+        elif kind == EventKind.ROUND_CARDS_ENTERED:
+            rows = []
+            for n, hand in sorted((data.get("seats") or {}).items(), key=lambda i: int(i[0])):
+                seat_cards[int(n)] = hand
+                rows.append({"label": f"Seat {n}", "cards": cards(hand)})
+            rows.append({"label": "Dealer", "cards": cards(data.get("dealer") or [])})
+            steps.append(_step(ev, "The deal", rows))
+        elif kind == EventKind.ROUND_DECISION:
+            n = data.get("seat")
+            decision = data.get("decision") or {}
+            try:
+                words = game.decision_summary(
+                    {"seat": n, "cards": seat_cards.get(int(n or 0), []), **decision}
+                )
+            except Exception:  # an old event's shape: shown field by field below
+                words = ""
+            rows = [{"label": f"Seat {n}", "text": words}] if words else readable(decision)
+            steps.append(_step(ev, f"Seat {n} decides", rows))
+        elif kind == EventKind.ROUND_HOUSE_WAY:
+            rows = []
+            if data.get("rule"):
+                rows.append({"label": "House way", "text": str(data["rule"])})
+            for key, label in (("applied_discard", "Discarded"), ("draw", "Drew")):
+                if data.get(key):
+                    rows.append({"label": label, "cards": cards(data[key])})
+            if not rows:
+                rows = [{"label": "Dealer", "text": "stands"}]
+            steps.append(_step(ev, "The dealer plays the house way", rows))
+        elif kind == EventKind.ROUND_SETTLED:
+            steps.append(_step(ev, "Paid and closed", _money_rows(data)))
+        elif kind == EventKind.ROUND_APPROVAL_REQUESTED:
+            rows = [{"label": "Why", "text": r} for r in data.get("reasons", [])]
+            steps.append(_step(ev, "Waits for a pit boss's sign-off (nothing paid)", rows))
+        elif kind == EventKind.ROUND_APPROVED:
+            steps.append(_step(ev, f"Approved by pit boss {ev.actor_name}", []))
+        elif kind == EventKind.ROUND_CANCELLED:
+            rows = [{"label": "Reason", "text": str(data.get("reason", ""))}]
+            steps.append(_step(ev, "Cancelled (misdeal): nothing paid", rows))
+        elif kind == EventKind.ROUND_STEP_BACK:
+            rows = [{"label": "From", "text": f"the {data.get('from')} step"}]
+            steps.append(_step(ev, f"Went back to the {data.get('to')} step to fix it", rows))
+        elif kind == EventKind.ROUND_VOIDED:
+            rows = [{"label": "Reason", "text": str(data.get("reason", ""))}, *_money_rows(data)]
+            steps.append(_step(ev, "Voided by a pit boss", rows))
+        elif kind == EventKind.ROUND_CORRECTED:
+            title = f"Entered as the correction of #{data.get('corrects_number')}"
+            steps.append(_step(ev, title, _money_rows(data)))
+        else:
+            steps.append(_step(ev, kind_label(kind), readable(data)))
+    return steps
+
+
+def _money_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = []
+    if "handle_cents" in data:
+        rows.append({"label": "Handle", "text": dollars(data["handle_cents"])})
+    if "players_net_cents" in data:
+        net = data["players_net_cents"]
+        rows.append({"label": "Players", "text": dollars(net, signed=True)})
+        rows.append({"label": "House", "text": dollars(-net, signed=True)})
+    return rows
+
+
+def _odds(odds: str) -> str:
+    """ "3/2" -> "3 to 2", "10" -> "10 to 1"."""
+    if not odds:
+        return ""
+    num, _, den = odds.partition("/")
+    return f"{num} to {den or 1}"
+
+
+def lines_in_words(round_: Round) -> list[dict[str, Any]]:
+    """The settlement lines in dollars and words."""
+    high_card = games.banked(round_.game).high_card_order
+    hands = {
+        s["seat"]: hand_label(high_card, s.get("hand"), s.get("final"))
+        for s in (round_.settlement or {}).get("seats", [])
+    }
+    return [
+        {
+            "seat": line.seat,
+            "hand": hands.get(line.seat, ""),
+            "wager": wager_label(line.wager),
+            "stake": dollars(line.stake_cents),
+            "result": line.result,
+            "result_label": line.get_result_display(),
+            "net": dollars(line.net_cents, signed=True),
+            "odds": _odds(line.odds),
+            "award": line.award.replace("_", " "),
+            "breakage": line.breakage,
+        }
+        for line in round_.lines.order_by("seat", "id")
+    ]
