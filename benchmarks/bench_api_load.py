@@ -198,7 +198,9 @@ def setup_django(database_url: str, audit_key: str) -> None:
     django.setup()
 
 
-def prepare_floor(clients: int) -> list[dict[str, Any]]:
+def prepare_floor(
+    clients: int, *, only_game: str | None = None, seats: int = SEATS
+) -> list[dict[str, Any]]:
     """Migrate, seed the demo floor, add a table and a signed-in dealer with a token per
     client. Returns per client: table id, name, game, limits, meter wager, token."""
     from django.contrib.auth import get_user_model
@@ -220,6 +222,8 @@ def prepare_floor(clients: int) -> list[dict[str, Any]]:
     ProgressiveMeter.objects.filter(pk=meter.pk).update(approval_award_cents=10**12)
     dealers = Group.objects.get(name=Role.DEALER.value)
     games = [Game.SECOND_CHANCE, Game.LOWBALL, Game.PYRAMID]
+    if only_game is not None:
+        games = [Game(only_game)]
     versions = {
         game: PaytableVersion.objects.get(game=game, name=paytable_name(game), status="approved")
         for game in games
@@ -232,7 +236,7 @@ def prepare_floor(clients: int) -> list[dict[str, Any]]:
             name=f"BENCH-{i:02d}",
             pit=pit,
             game=game,
-            seats=SEATS,
+            seats=seats,
             paytable_version=versions[game],
             meter=meter if game == Game.LOWBALL else None,
             # The dealer's settle is measured: no payout waits for a pit boss's sign-off here.
@@ -279,14 +283,17 @@ def _stake(rng: random.Random, limits: dict[str, Any], wager: str) -> str:
     return format_cents(rng.choice(options or [lim["min_cents"]]))
 
 
-def round_requests(rng: random.Random, client: dict[str, Any]) -> list[tuple[str, str, Any]]:
-    """One random legal 7-seat round as the API calls that play it: (kind, path, body); the
-    round id in paths is filled in as `{id}`. Mirrors `tables.simulation.play_round`."""
+def round_requests(
+    rng: random.Random, client: dict[str, Any], seats: int = SEATS
+) -> list[tuple[str, str, Any]]:
+    """One random legal round (7 seats by default) as the API calls that play it: (kind,
+    path, body); the round id in paths is filled in as `{id}`. Mirrors
+    `tables.simulation.play_round`."""
     from tables.engine.money import format_cents
     from tables.engine.simulate import random_round
 
     game, limits = client["game"], client["limits"]
-    data = random_round(rng, game, seats=SEATS)
+    data = random_round(rng, game, seats=seats)
     wagers: dict[str, dict[str, str]] = {}
     for s in data["seats"]:
         w = {"ante": _stake(rng, limits, "ante")}

@@ -1,0 +1,284 @@
+"""CPU per round through the REST API, in process: what one dealer's round costs the server.
+
+    .venv/bin/python benchmarks/bench_api_round.py [--rounds 300] [--warmup 30] [--seats 3]
+        [--game second_chance] [--profile FILE] [--baseline REV] [--markdown] [--json-out F]
+
+1. Makes a fresh SQLite database in a temporary folder (the embedded default: WAL, immediate
+   transactions), migrates it, runs `seed_demo`, and adds one table of `--game` with `--seats`
+   seats and a dealer signed in there with an API token (as `bench_api_load.py` does).
+2. Plays `--warmup` unmeasured rounds, then `--rounds` measured ones, each a random legal
+   round (`tables.engine.simulate.random_round`, seeded) as the API calls that play it: open,
+   deal, one decision per seat, the dealer's draw, settle (with an `Idempotency-Key`): for 3
+   seats of 2nd Chance, seven requests. Each request goes through Django's WSGI handler (the
+   whole middleware and DRF stack, as gunicorn calls it) with DEBUG off and Celery tasks run
+   in-process (no broker: the settings' default), and every answer is checked.
+3. Reports the process CPU time (`time.process_time`: Django, DRF, the engine and SQLite,
+   all in this process) per round and per request kind, wall time, and the SQL statements
+   per request kind (counted in a second, unmeasured pass of `--count-rounds` rounds).
+
+`--baseline REV` runs this same script on commit REV (a git worktree, see
+`benchmarks/baseline.py`) and on this checkout, each in a fresh process, one after the other,
+and prints both side by side. `--profile FILE` writes cProfile stats of the measured rounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+if str(ROOT) not in sys.path:
+    sys.path.insert(1, str(ROOT))
+
+import baseline  # noqa: E402  (benchmarks/, beside this script)
+from common import machine  # noqa: E402
+
+KINDS = ("open", "deal", "decide", "dealer", "settle")
+
+
+def setup(db_path: Path) -> None:
+    os.environ["DATABASE_URL"] = f"sqlite:///{db_path}"
+    os.environ["DJANGO_DEBUG"] = "true"  # seed_demo asks for it; switched off before measuring
+    os.environ["DJANGO_SETTINGS_MODULE"] = "casino.settings"
+    os.environ["CELERY_BROKER_URL"] = ""
+    os.environ.setdefault("AUDIT_CHECKPOINT_KEY", "bench-key")
+    import django
+
+    django.setup()
+
+
+class WSGICaller:
+    """Requests straight into Django's WSGI handler, as a WSGI server would make them."""
+
+    def __init__(self, token: str) -> None:
+        from django.core.handlers.wsgi import WSGIHandler
+
+        self.app = WSGIHandler()
+        self.token = token
+
+    def post(self, path: str, body: Any, headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        data = json.dumps(body).encode()
+        environ: dict[str, Any] = {
+            "REQUEST_METHOD": "POST",
+            "PATH_INFO": path,
+            "QUERY_STRING": "",
+            "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "8000",
+            "SERVER_PROTOCOL": "HTTP/1.1",
+            "REMOTE_ADDR": "127.0.0.1",
+            "HTTP_HOST": "127.0.0.1",
+            "CONTENT_TYPE": "application/json",
+            "CONTENT_LENGTH": str(len(data)),
+            "HTTP_ACCEPT": "application/json",
+            "HTTP_AUTHORIZATION": f"Token {self.token}",
+            "wsgi.input": io.BytesIO(data),
+            "wsgi.errors": sys.stderr,
+            "wsgi.url_scheme": "http",
+            "wsgi.version": (1, 0),
+            "wsgi.multithread": True,
+            "wsgi.multiprocess": True,
+            "wsgi.run_once": False,
+        }
+        for name, value in (headers or {}).items():
+            environ["HTTP_" + name.upper().replace("-", "_")] = value
+        status: list[str] = []
+
+        def start_response(s: str, h: Any, exc_info: Any = None) -> Any:
+            status.append(s)
+            return lambda chunk: None
+
+        result = self.app(environ, start_response)
+        try:
+            raw = b"".join(result)
+        finally:
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()
+        return int(status[0].split()[0]), json.loads(raw) if raw else None
+
+
+def play(caller: WSGICaller, calls: list[tuple[str, str, Any]], key: str) -> dict[str, float]:
+    """One round; CPU seconds per request kind. Raises on any unexpected answer."""
+    from bench_api_load import expected_step
+
+    cpu: dict[str, float] = defaultdict(float)
+    round_id = None
+    for index, (kind, path, body) in enumerate(calls):
+        headers = {"Idempotency-Key": key} if kind == "settle" else None
+        start = time.process_time()
+        status, result = caller.post(path.format(id=round_id), body, headers)
+        cpu[kind] += time.process_time() - start
+        if not 200 <= status < 300:
+            raise SystemExit(f"{kind} {path} answered {status}: {result}")
+        if kind == "open":
+            round_id = result["id"]
+        want = expected_step(kind, index, len(calls))
+        if result.get("state", {}).get("step") != want:
+            raise SystemExit(f"{kind} left the round at {result.get('state')}, expected {want}")
+    return cpu
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    tmp = Path(tempfile.mkdtemp(prefix="casino-bench-round-"))
+    setup(tmp / "db.sqlite3")
+    from bench_api_load import prepare_floor, round_requests
+    from django.conf import settings
+    from django.db import connection
+
+    with open(os.devnull, "w") as quiet:
+        sys.stdout, saved = quiet, sys.stdout
+        try:
+            plan = prepare_floor(1, only_game=args.game, seats=max(7, args.seats))[0]
+        finally:
+            sys.stdout = saved
+    settings.DEBUG = False
+    caller = WSGICaller(plan["token"])
+    rng = random.Random(args.seed)
+    total = args.warmup + args.rounds + args.count_rounds
+    rounds = [round_requests(rng, plan, seats=args.seats) for _ in range(total)]
+    for n in range(args.warmup):
+        play(caller, rounds[n], f"warm-{n}")
+
+    per_round: list[float] = []
+    per_kind: dict[str, list[float]] = defaultdict(list)
+    profiler = cProfile.Profile() if args.profile else None
+    wall_start = time.perf_counter()
+    for n in range(args.warmup, args.warmup + args.rounds):
+        if profiler:
+            profiler.enable()
+        cpu = play(caller, rounds[n], f"round-{n}")
+        if profiler:
+            profiler.disable()
+        per_round.append(sum(cpu.values()))
+        for kind, seconds in cpu.items():
+            per_kind[kind].append(seconds)
+    wall = time.perf_counter() - wall_start
+    if profiler:
+        profiler.dump_stats(args.profile)
+
+    queries: dict[str, list[int]] = defaultdict(list)
+    current = {"kind": "", "count": 0}
+
+    def counter(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        current["count"] += 1
+        if args.show_sql and n == total - 1:
+            print(f"  {sql[:160]}")
+        return execute(sql, params, many, context)
+
+    for n in range(args.warmup + args.rounds, total):
+        with connection.execute_wrapper(counter):
+            round_id = None
+            for kind, path, body in rounds[n]:
+                current["count"] = 0
+                headers = {"Idempotency-Key": f"count-{n}"} if kind == "settle" else None
+                status, result = caller.post(path.format(id=round_id), body, headers)
+                assert 200 <= status < 300, (kind, status, result)
+                if kind == "open":
+                    round_id = result["id"]
+                queries[kind].append(current["count"])
+                if args.show_sql and n == total - 1:
+                    print(f"--- {kind}: {current['count']} statements")
+
+    requests = len(rounds[args.warmup])
+    return {
+        "machine": machine(),
+        "game": args.game,
+        "seats": args.seats,
+        "rounds": args.rounds,
+        "requests_per_round": requests,
+        "cpu_ms_per_round_mean": 1000 * statistics.fmean(per_round),
+        "cpu_ms_per_round_median": 1000 * statistics.median(per_round),
+        "cpu_ms_per_round_p90": 1000 * sorted(per_round)[int(0.9 * (len(per_round) - 1))],
+        "wall_ms_per_round": 1000 * wall / args.rounds,
+        "cpu_ms_by_kind": {
+            k: 1000 * statistics.fmean(per_kind[k]) for k in KINDS if per_kind.get(k)
+        },
+        "requests_by_kind": {
+            k: sum(1 for call in rounds[args.warmup] if call[0] == k) for k in KINDS
+        },
+        "queries_by_kind": {k: statistics.fmean(queries[k]) for k in KINDS if queries.get(k)},
+        "queries_per_round": sum(sum(v) for v in queries.values()) / max(1, args.count_rounds),
+    }
+
+
+def table(results: list[tuple[str, dict[str, Any]]]) -> str:
+    head = "| measure | " + " | ".join(name for name, _ in results) + " |"
+    lines = [head, "| --- |" + " ---: |" * len(results)]
+
+    def row(label: str, values: list[str]) -> None:
+        lines.append(f"| {label} | " + " | ".join(values) + " |")
+
+    row("CPU ms a round, mean", [f"**{r['cpu_ms_per_round_mean']:.1f}**" for _, r in results])
+    row("CPU ms a round, median", [f"{r['cpu_ms_per_round_median']:.1f}" for _, r in results])
+    row("CPU ms a round, p90", [f"{r['cpu_ms_per_round_p90']:.1f}" for _, r in results])
+    row("wall ms a round", [f"{r['wall_ms_per_round']:.1f}" for _, r in results])
+    row("SQL statements a round", [f"{r['queries_per_round']:.1f}" for _, r in results])
+    for kind in KINDS:
+        if kind in results[0][1]["cpu_ms_by_kind"]:
+            n = results[0][1]["requests_by_kind"][kind]
+            row(
+                f"{kind} (x{n}): CPU ms / statements each",
+                [
+                    f"{r['cpu_ms_by_kind'][kind] / n:.2f} / {r['queries_by_kind'][kind]:.1f}"
+                    for _, r in results
+                ],
+            )
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=300)
+    parser.add_argument("--warmup", type=int, default=30)
+    parser.add_argument("--count-rounds", type=int, default=20)
+    parser.add_argument("--seats", type=int, default=3)
+    parser.add_argument("--game", default="second_chance")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", metavar="FILE")
+    parser.add_argument("--show-sql", action="store_true", help="print the last round's SQL")
+    parser.add_argument("--baseline", metavar="REV")
+    parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--json-out", metavar="FILE")
+    args = parser.parse_args()
+
+    if args.baseline:
+        passed = [a for a in sys.argv[1:] if a not in ("--markdown",)]
+        i = passed.index("--baseline")
+        passed = passed[:i] + passed[i + 2 :]
+        before = baseline.run_against(args.baseline, "bench_api_round.py", passed)
+        after = baseline.run_here("bench_api_round.py", passed)
+        results = [(f"before ({args.baseline})", before), ("after (this checkout)", after)]
+    else:
+        results = [("this checkout", measure(args))]
+    info = results[-1][1]
+    print(
+        f"{info['game']}, {info['seats']} seats, {info['requests_per_round']} requests a round, "
+        f"{info['rounds']} rounds; machine: "
+        + "; ".join(f"{k} {v}" for k, v in info["machine"].items())
+    )
+    print(table(results))
+    if len(results) == 2:
+        ratio = results[0][1]["cpu_ms_per_round_mean"] / results[1][1]["cpu_ms_per_round_mean"]
+        print(f"\nCPU a round: {ratio:.2f}x less after")
+    if args.json_out:
+        Path(args.json_out).write_text(
+            json.dumps(results[-1][1] if not args.baseline else dict(results))
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
