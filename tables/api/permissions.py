@@ -88,7 +88,12 @@ class RoundAccess(BasePermission):
             return True
         if key not in PLAY_ACTIONS | PIT_BOSS_ACTIONS and has_any_role(user, OVERSIGHT):
             return True
-        if is_signed_in_at(user, obj.table_id):
+        signed_in = getattr(obj, "caller_signed_in", None)  # annotated by `round_to_play`
+        if signed_in is None:
+            signed_in = is_signed_in_at(user, obj.table_id)
+        elif signed_in:
+            signed_in = has_role(user, Role.DEALER)
+        if signed_in:
             return True
         self.message = f"{user.get_username()} is not signed in at {obj.table}"
         return False

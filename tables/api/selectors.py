@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import Exists, OuterRef, QuerySet, Subquery
 
 from core.roles import (
     OVERSIGHT,
@@ -50,6 +50,19 @@ def rounds() -> QuerySet[Round]:
         Round.objects.select_related("table", "dealer", "paytable_version", "voided_by")
         .prefetch_related("lines")
         .order_by("-id")
+    )
+
+
+def round_to_play(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Round]:
+    """A round for a play step: only what the permission check reads (its table, and whether
+    `user` is signed in there, as `caller_signed_in`); the service reads and locks the rest."""
+    signed_in = DealerSession.objects.filter(
+        table_id=OuterRef("table_id"), dealer_id=user.pk, ended_at__isnull=True
+    )
+    return (
+        Round.objects.select_related("table")
+        .only("id", "table", "table__name")
+        .annotate(caller_signed_in=Exists(signed_in))
     )
 
 

@@ -66,7 +66,8 @@ from tables.services.hand_play import hand_play
 from tables.services.sessions import dealer_sign_in, dealer_sign_out
 
 from . import selectors
-from .permissions import ActionRoles, RoundAccess
+from .permissions import PLAY_ACTIONS, ActionRoles, RoundAccess
+from .representation import round_data
 from .serializers import (
     DealerSessionSerializer,
     ErrorSerializer,
@@ -344,13 +345,17 @@ class RoundViewSet(
     }
 
     def get_queryset(self) -> Any:
+        if self.action in PLAY_ACTIONS:  # the service reads and locks the round itself
+            return selectors.round_to_play(self.request.user)
         return selectors.rounds()
 
     def _render(self, round_: Round, code: int = status.HTTP_200_OK) -> Response:
-        fresh = selectors.rounds().get(pk=round_.pk)
-        return Response(
-            RoundSerializer(fresh, context=self.get_serializer_context()).data, status=code
-        )
+        """The round as the service left it (read under its lock, or written by it)."""
+        return Response(round_data(round_), status=code)
+
+    def _render_fresh(self, round_: Round) -> Response:
+        """The round read again (after a pit boss's or a fix-up step, which are rare)."""
+        return self._render(selectors.rounds().get(pk=round_.pk))
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         filters = RoundFilterSerializer(data=request.query_params)
@@ -361,7 +366,10 @@ class RoundViewSet(
             status=filters.validated_data.get("status"),
         )
         page = self.paginate_queryset(qs)
-        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+        return self.get_paginated_response([round_data(r) for r in page])
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self._render(self.get_object())
 
     @extend_schema(
         summary="Open a round (the dealer signed in at the table)",
@@ -480,7 +488,7 @@ class RoundViewSet(
     @action(detail=True, methods=["post"])
     def approve(self, request: Request, pk: str | None = None) -> Response:
         round_ = control_services.round_approve(round=self.get_object(), by=request.user)
-        return self._render(round_)
+        return self._render_fresh(round_)
 
     @extend_schema(
         summary="Cancel an open round (a misdeal)",
@@ -496,7 +504,7 @@ class RoundViewSet(
         round_ = control_services.round_cancel(
             round=self.get_object(), by=request.user, reason=given.validated_data.get("reason", "")
         )
-        return self._render(round_)
+        return self._render_fresh(round_)
 
     @extend_schema(
         summary="Go back a step to fix the round before it is paid",
@@ -513,7 +521,7 @@ class RoundViewSet(
         round_ = control_services.round_step_back(
             round=self.get_object(), dealer=request.user, to=given.validated_data["to"]
         )
-        return self._render(round_)
+        return self._render_fresh(round_)
 
 
 # --- player-vs-player hands ----------------------------------------------------------------

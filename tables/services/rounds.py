@@ -18,7 +18,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Exists, Max, OuterRef
 from django.utils import timezone
 
 from audit.kinds import EventKind
@@ -57,24 +57,43 @@ from .meters import meter_apply_round
 # --- permissions ---------------------------------------------------------------------------
 
 
-def require_dealer_at(table: Table, dealer: AbstractBaseUser) -> None:
-    """Only a dealer, signed in at this very table, plays its rounds."""
+def require_dealer_at(
+    table: Table, dealer: AbstractBaseUser, *, signed_in: bool | None = None
+) -> None:
+    """Only a dealer, signed in at this very table, plays its rounds. `signed_in`: the session
+    check already made in the statement that read the table (`locked_round`)."""
     require(
         dealer,
         DEALERS,
         "play a round",
         message="only the dealer signed in at the table plays its rounds",
     )
-    signed_in = DealerSession.objects.filter(
-        table=table, dealer=dealer, ended_at__isnull=True
-    ).exists()
+    if signed_in is None:
+        signed_in = DealerSession.objects.filter(
+            table=table, dealer=dealer, ended_at__isnull=True
+        ).exists()
     if not signed_in:
         raise PermissionDenied(f"{dealer.get_username()} is not signed in at {table}")
 
 
+def locked_round(pk: int, dealer: AbstractBaseUser) -> Round:
+    """The round, its row locked, with what a step reads (table, dealer, paytable version) and
+    whether `dealer` is signed in at its table, in one statement; then the dealer check."""
+    signed_in = DealerSession.objects.filter(
+        table_id=OuterRef("table_id"), dealer_id=dealer.pk, ended_at__isnull=True
+    )
+    locked = (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("table", "dealer", "paytable_version")
+        .annotate(dealer_signed_in=Exists(signed_in))
+        .get(pk=pk)
+    )
+    require_dealer_at(locked.table, dealer, signed_in=locked.dealer_signed_in)
+    return locked
+
+
 def _locked_open(round_: Round, dealer: AbstractBaseUser) -> Round:
-    locked = Round.objects.select_for_update(of=("self",)).select_related("table").get(pk=round_.pk)
-    require_dealer_at(locked.table, dealer)
+    locked = locked_round(round_.pk, dealer)
     if locked.status != Round.Status.OPEN:
         raise ServiceError(
             f"round {locked} is already {locked.status}", code="not_open", status=409
@@ -533,11 +552,10 @@ def _settle_step(
                 field="idempotency_key",
                 code="bad_idempotency_key",
             )
-    round_ = Round.objects.select_for_update(of=("self",)).select_related("table").get(pk=round.pk)
-    require_dealer_at(round_.table, dealer)
+    round_ = locked_round(round.pk, dealer)
     if idempotency_key:
-        other = Round.objects.filter(idempotency_key=idempotency_key).exclude(pk=round_.pk).first()
-        if other is not None:
+        other = Round.objects.filter(idempotency_key=idempotency_key).exclude(pk=round_.pk)
+        if other.exists():
             raise ServiceError(
                 "this idempotency key was already used for another round",
                 code="idempotency_conflict",
