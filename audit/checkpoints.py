@@ -104,15 +104,44 @@ def _make(*, seq: int, chain_hash: str, last: AuditCheckpoint | None) -> AuditCh
     return cp
 
 
+# The newest checkpoint this process has seen committed: (seq, at). Checkpoints only move
+# forward, so the one in the database is this one or newer, and when this one says no
+# checkpoint is due yet, none is: `checkpoint_if_due` reads the table only when one may be.
+_seen: tuple[int, datetime] | None = None
+
+
+def _remember(seq: int, at: datetime) -> None:
+    global _seen
+    if _seen is None or seq >= _seen[0]:
+        _seen = (seq, at)
+
+
+def forget_seen() -> None:
+    """Forget the newest checkpoint seen (a test that empties the database)."""
+    global _seen
+    _seen = None
+
+
+def _due(last_seq: int, last_at: datetime, seq: int, at: datetime) -> bool:
+    return seq - last_seq >= settings.AUDIT_CHECKPOINT_EVERY or at - last_at >= timedelta(
+        seconds=settings.AUDIT_CHECKPOINT_SECONDS
+    )
+
+
 def checkpoint_if_due(*, seq: int, chain_hash: str, at: datetime) -> AuditCheckpoint | None:
     """Called by `audit_record` under the head's lock, right after writing event `seq`."""
+    seen = _seen
+    if seen is not None and seen[0] <= seq and not _due(seen[0], seen[1], seq, at):
+        return None
     last = last_checkpoint()
-    due = (
-        last is None
-        or seq - last.seq >= settings.AUDIT_CHECKPOINT_EVERY
-        or at - last.at >= timedelta(seconds=settings.AUDIT_CHECKPOINT_SECONDS)
-    )
-    return _make(seq=seq, chain_hash=chain_hash, last=last) if due else None
+    if last is not None:
+        known = (last.seq, last.at)
+        transaction.on_commit(lambda: _remember(*known))
+    if last is not None and not _due(last.seq, last.at, seq, at):
+        return None
+    cp = _make(seq=seq, chain_hash=chain_hash, last=last)
+    transaction.on_commit(lambda: _remember(cp.seq, cp.at))
+    return cp
 
 
 @transaction.atomic

@@ -29,7 +29,6 @@ def _plain(data: Any) -> Any:
     return plain
 
 
-@transaction.atomic
 def audit_record(
     *,
     actor: AbstractBaseUser | AnonymousUser | None,
@@ -41,17 +40,13 @@ def audit_record(
 ) -> AuditEvent:
     """Append one event to the chain (locks the head so writers never fork the chain).
 
-    Data the database would not give back exactly as hashed is refused (`AuditDataError`)."""
+    Data the database would not give back exactly as hashed is refused (`AuditDataError`)
+    before anything is written. Inside the caller's transaction it takes no savepoint of its
+    own: any failure here fails the caller's whole change, as it must."""
     plain = _plain(data or {})
-    head = AuditHead.objects.select_for_update().filter(pk=1).first()
-    if head is None:  # only if the head migration's row was removed (e.g. a flushed test database)
-        head, _ = AuditHead.objects.get_or_create(pk=1, defaults={"hash": GENESIS})
-        head = AuditHead.objects.select_for_update().get(pk=1)
     user_id = getattr(actor, "pk", None) if actor is not None else None
     name = actor_name if actor_name is not None else (actor.get_username() if user_id else "")
-    fields = {
-        "seq": head.seq + 1,
-        "at": timezone.now().astimezone(UTC),
+    fields: dict[str, Any] = {
         "actor_id": user_id,
         "actor_name": name,
         "kind": kind,
@@ -59,15 +54,19 @@ def audit_record(
         "object_id": str(obj.pk) if obj is not None else "",
         "table_name": table_name,
         "data": plain,
-        "prev_hash": head.hash,
     }
     for field in ("actor_name", "kind", "object_type", "object_id", "table_name"):
         check_text(fields[field], field)
-    event = AuditEvent(**fields, hash=event_hash(**fields))
-    event.save()
-    head.seq, head.hash = event.seq, event.hash
-    head.save(update_fields=["seq", "hash"])
-    checkpoint_if_due(seq=event.seq, chain_hash=event.hash, at=event.at)
+    with transaction.atomic(savepoint=False):
+        head = AuditHead.objects.select_for_update().filter(pk=1).first()
+        if head is None:  # only if the head's row was removed (e.g. a flushed test database)
+            head, _ = AuditHead.objects.get_or_create(pk=1, defaults={"hash": GENESIS})
+            head = AuditHead.objects.select_for_update().get(pk=1)
+        fields.update(seq=head.seq + 1, at=timezone.now().astimezone(UTC), prev_hash=head.hash)
+        event = AuditEvent(**fields, hash=event_hash(**fields))
+        event.save(force_insert=True)
+        AuditHead.objects.filter(pk=head.pk).update(seq=event.seq, hash=event.hash)
+        checkpoint_if_due(seq=event.seq, chain_hash=event.hash, at=event.at)
     return event
 
 

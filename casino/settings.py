@@ -170,6 +170,8 @@ CASINO_TOKEN_HOURS = env.int("CASINO_TOKEN_HOURS", default=12)
 CACHES = {
     "default": env.cache_url("CASINO_CACHE_URL", default="dbcache://casino_cache"),
 }
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.db.DatabaseCache":
+    CACHES["default"]["BACKEND"] = "casino.dbcache.DatabaseCache"  # a one-statement `set`
 CASINO_LOCKOUT_STORE = (
     "redis" if CACHES["default"]["BACKEND"].endswith("RedisCache") else "database"
 )

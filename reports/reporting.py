@@ -27,7 +27,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 
@@ -46,11 +46,20 @@ def mark_stale(round_: Round | Hand) -> None:
     if round_.gaming_day is None:
         return
     day, table_id = round_.gaming_day, round_.table_id
-    updated = StaleReport.objects.filter(gaming_day=day, table_id=table_id).update(
-        version=F("version") + 1
-    )
-    if not updated:
-        StaleReport.objects.get_or_create(gaming_day=day, table_id=table_id)
+    # One upsert (a rebuild deletes the mark, so most rounds insert it again).
+    ops = connection.ops
+    table = ops.quote_name(StaleReport._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (gaming_day, table_id, version, marked_at) "
+            "VALUES (%s, %s, 1, %s) ON CONFLICT (gaming_day, table_id) "
+            f"DO UPDATE SET version = {table}.version + 1",
+            [
+                ops.adapt_datefield_value(day),
+                table_id,
+                ops.adapt_datetimefield_value(timezone.now()),
+            ],
+        )
     transaction.on_commit(lambda: request_rebuild(day, table_id))
 
 
@@ -74,7 +83,7 @@ Key = tuple[int | None, int | None, int, str]  # paytable version, settings vers
 def rebuild(day: date, table_id: int) -> int:
     """Rebuild the (day, table) summaries from the rounds; returns how many rows were written."""
     # One rebuild of a table at a time (two at once would race on the summary key).
-    Table.objects.select_for_update().filter(pk=table_id).first()
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
     mark = StaleReport.objects.select_for_update().filter(gaming_day=day, table_id=table_id).first()
     seen_version = mark.version if mark else None
     rounds = Round.objects.filter(gaming_day=day, table_id=table_id).exclude(
@@ -98,6 +107,7 @@ def rebuild(day: date, table_id: int) -> int:
         }
     )
     game = ""
+    rounds_win = 0  # the banked rounds' win, for the band
     for r in rounds.values("paytable_version", "dealer", "shift", "status", "game").annotate(
         n=Count("id"),
         handle=Sum("handle_cents"),
@@ -110,6 +120,7 @@ def rebuild(day: date, table_id: int) -> int:
             row["rounds"] += r["n"]
             row["handle_cents"] += r["handle"] or 0
             row["win_cents"] += -(r["net"] or 0)
+            rounds_win += -(r["net"] or 0)
             row["corrections"] += r["corrections"]
         else:
             row["voids"] += r["n"]
@@ -178,7 +189,8 @@ def rebuild(day: date, table_id: int) -> int:
     )
     if mark is not None:
         StaleReport.objects.filter(pk=mark.pk, version=seen_version).delete()
-    band_alert(day=day, table_id=table_id)  # on the chain when the win left its band
+    if table is not None:  # on the chain when the win left its band
+        band_alert(day=day, table_id=table_id, table=table, win=rounds_win)
     return len(rows)
 
 

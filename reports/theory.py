@@ -160,18 +160,23 @@ def theory_by_table(
     return dict(out)
 
 
-def band_alert(*, day: date, table_id: int) -> str | None:
+def band_alert(
+    *, day: date, table_id: int, table: Table | None = None, win: int | None = None
+) -> str | None:
     """Within the rebuild's transaction: record on the chain that the table's actual win left
-    its band ("low" or "high"), once per gaming day, table and side; returns the side."""
-    table = Table.objects.filter(pk=table_id).first()
+    its band ("low" or "high"), once per gaming day, table and side; returns the side. The
+    rebuild passes the table it locked and the rounds' win it just summed."""
+    if table is None:
+        table = Table.objects.filter(pk=table_id).first()
     if table is None:
         return None
-    win = -(
-        Round.objects.filter(
-            gaming_day=day, table_id=table_id, status=Round.Status.SETTLED
-        ).aggregate(net=Sum("players_net_cents"))["net"]
-        or 0
-    )
+    if win is None:
+        win = -(
+            Round.objects.filter(
+                gaming_day=day, table_id=table_id, status=Round.Status.SETTLED
+            ).aggregate(net=Sum("players_net_cents"))["net"]
+            or 0
+        )
     theory = Theory()
     for part in theory_by_table(day=day, table_id=table_id).values():
         theory.add(part)

@@ -48,9 +48,11 @@ def _fresh_counters(request: pytest.FixtureRequest) -> Any:
     none, and with the enqueue's broker-down pause forgotten."""
     from django.core.cache import cache
 
+    from audit.checkpoints import forget_seen
     from casino.enqueue import resume
 
     resume()
+    forget_seen()
     if request.node.get_closest_marker("django_db") is None:
         if "db" not in request.fixturenames:
             yield

@@ -6,8 +6,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Exists, OuterRef, QuerySet, Subquery
+from django.db import connection
+from django.db.models import OuterRef, QuerySet, Subquery
+from django.http import Http404
 
 from core.roles import (
     OVERSIGHT,
@@ -53,17 +57,31 @@ def rounds() -> QuerySet[Round]:
     )
 
 
-def round_to_play(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Round]:
-    """A round for a play step: only what the permission check reads (its table, and whether
-    `user` is signed in there, as `caller_signed_in`); the service reads and locks the rest."""
-    signed_in = DealerSession.objects.filter(
-        table_id=OuterRef("table_id"), dealer_id=user.pk, ended_at__isnull=True
-    )
-    return (
-        Round.objects.select_related("table")
-        .only("id", "table", "table__name")
-        .annotate(caller_signed_in=Exists(signed_in))
-    )
+def round_to_play(pk: Any, user: AbstractBaseUser | AnonymousUser) -> Round:
+    """The round for a play step, with only what the permission check reads: its table's id
+    and name, and whether `user` is signed in there (`caller_signed_in`); the service reads
+    and locks the rest. One plain statement: this runs before every play step. Http404 when
+    there is no such round."""
+    try:
+        round_id = int(pk)
+    except (TypeError, ValueError):
+        raise Http404("no such round") from None
+    rounds, tables = Round._meta.db_table, Table._meta.db_table
+    sessions = DealerSession._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT r.table_id, t.name, EXISTS (SELECT 1 FROM {sessions} s "
+            "WHERE s.table_id = r.table_id AND s.dealer_id = %s AND s.ended_at IS NULL) "
+            f"FROM {rounds} r INNER JOIN {tables} t ON t.id = r.table_id WHERE r.id = %s",
+            [user.pk, round_id],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        raise Http404("no such round")
+    table_id, table_name, signed_in = row
+    round_ = Round(pk=round_id, table=Table(pk=table_id, name=table_name))
+    round_.caller_signed_in = bool(signed_in)  # type: ignore[attr-defined]
+    return round_
 
 
 def rounds_visible_to(

@@ -345,9 +345,16 @@ class RoundViewSet(
     }
 
     def get_queryset(self) -> Any:
-        if self.action in PLAY_ACTIONS:  # the service reads and locks the round itself
-            return selectors.round_to_play(self.request.user)
         return selectors.rounds()
+
+    def get_object(self) -> Any:
+        if self.action not in PLAY_ACTIONS:
+            return super().get_object()
+        # A play step: the service reads and locks the round itself; here only what the
+        # permission check needs.
+        round_ = selectors.round_to_play(self.kwargs[self.lookup_field], self.request.user)
+        self.check_object_permissions(self.request, round_)
+        return round_
 
     def _render(self, round_: Round, code: int = status.HTTP_200_OK) -> Response:
         """The round as the service left it (read under its lock, or written by it)."""
