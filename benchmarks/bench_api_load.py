@@ -605,7 +605,11 @@ def report(
             f"gunicorn, gthread, {args.workers} workers x {args.threads} threads, "
             f"keep-alive, 127.0.0.1:{args.port}, DEBUG off",
         ),
-        ("database", f"PostgreSQL `{DB_NAME}` on 127.0.0.1, CONN_MAX_AGE {args.conn_max_age}"),
+        (
+            "database",
+            f"PostgreSQL `{DB_NAME}` on 127.0.0.1, CONN_MAX_AGE "
+            + (str(args.conn_max_age) if args.conn_max_age is not None else "60 (the default)"),
+        ),
         (
             "load",
             f"{args.clients} clients (threads, one keep-alive connection each, no think "
@@ -681,9 +685,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--conn-max-age",
         type=int,
-        default=0,
+        default=None,
         help="the server's CONN_MAX_AGE via DATABASE_URL (0: a new database connection per "
-        "request, the settings' default)",
+        "request; default: the settings' DATABASE_CONN_MAX_AGE, 60 s)",
     )
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
     parser.add_argument("--keep", action="store_true", help=f"keep the {DB_NAME} database")
@@ -703,9 +707,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args.load_before = load_average()
     database_url = f"{ADMIN_URL}/{DB_NAME}"
-    server_url = database_url + (f"?conn_max_age={args.conn_max_age}" if args.conn_max_age else "")
+    server_url = database_url + (
+        f"?conn_max_age={args.conn_max_age}" if args.conn_max_age is not None else ""
+    )
     audit_key = secrets.token_urlsafe(32)
     log = Path(tempfile.mkdtemp(prefix="bench_api_load-")) / "gunicorn.log"
+    # The run's own anchor file (the server appends, this process verifies): never another
+    # run's, signed under another key.
+    os.environ["AUDIT_ANCHOR_PATH"] = str(log.parent / "audit-anchor.jsonl")
     server: subprocess.Popen[bytes] | None = None
     created = False
     status = 0
