@@ -7,9 +7,12 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
+
+from core.prepared import PreparedQuery
 
 
 def token_expired(token: Token) -> bool:
@@ -26,9 +29,22 @@ def revoke_tokens(user: Any, reason: str) -> int:
     return count
 
 
+def _token_query(key: str) -> Any:
+    return Token.objects.select_related("user").filter(key=key)
+
+
+_TOKEN = PreparedQuery(_token_query, key=str)  # read on every API request
+
+
 class ExpiringTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
-        user, token = super().authenticate_credentials(key)
+        # DRF's own check, with the token's read compiled once.
+        token = _TOKEN.first(key=key)
+        if token is None:
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        if not token.user.is_active:
+            raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
+        user = token.user
         if token_expired(token):
             revoke_tokens(user, "expired")
             raise exceptions.AuthenticationFailed("token expired: get a new one")

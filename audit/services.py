@@ -11,6 +11,8 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models, transaction
 from django.utils import timezone
 
+from core.prepared import PreparedQuery
+
 from .chain import GENESIS, MAX_BYTES, AuditDataError, check_data, check_text, event_hash
 from .checkpoints import checkpoint_if_due
 from .kinds import EventKind
@@ -27,6 +29,13 @@ def _plain(data: Any) -> Any:
     plain = json.loads(text)
     check_data(plain)
     return plain
+
+
+def _head_query(pk: int) -> Any:
+    return AuditHead.objects.select_for_update().filter(pk=pk).order_by("pk")[:1]
+
+
+_HEAD = PreparedQuery(_head_query, pk=int)  # the chain's head, locked by every event
 
 
 def audit_record(
@@ -58,7 +67,7 @@ def audit_record(
     for field in ("actor_name", "kind", "object_type", "object_id", "table_name"):
         check_text(fields[field], field)
     with transaction.atomic(savepoint=False):
-        head = AuditHead.objects.select_for_update().filter(pk=1).first()
+        head = _HEAD.first(pk=1)
         if head is None:  # only if the head's row was removed (e.g. a flushed test database)
             head, _ = AuditHead.objects.get_or_create(pk=1, defaults={"hash": GENESIS})
             head = AuditHead.objects.select_for_update().get(pk=1)

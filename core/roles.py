@@ -13,6 +13,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db import models
 
+from core.prepared import PreparedQuery
+
 
 class Role(models.TextChoices):
     DEALER = "dealer", "Dealer"
@@ -24,12 +26,21 @@ class Role(models.TextChoices):
     COUNT = "count", "Count team"
 
 
+def _role_names_query(user: int) -> Any:
+    from django.contrib.auth.models import Group
+
+    return Group.objects.filter(user__id=user).values_list("name", flat=True)
+
+
+_ROLE_NAMES = PreparedQuery(_role_names_query, user=int)  # read on every request
+
+
 def has_role(user: AbstractBaseUser | AnonymousUser | None, role: Role) -> bool:
     if user is None or not user.is_authenticated or not user.is_active:
         return False
     cache = getattr(user, "_role_names", None)
     if cache is None:
-        cache = set(user.groups.values_list("name", flat=True))  # type: ignore[union-attr]
+        cache = set(_ROLE_NAMES.column(user=user.pk))
         user._role_names = cache  # type: ignore[union-attr]
     return role.value in cache
 

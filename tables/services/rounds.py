@@ -18,12 +18,13 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, Max, OuterRef
+from django.db.models import Exists, Max, OuterRef, QuerySet
 from django.utils import timezone
 
 from audit.kinds import EventKind
 from audit.services import audit_record
 from core.money import dollars
+from core.prepared import PreparedQuery
 from core.roles import (
     DEALERS,
     require,
@@ -79,17 +80,26 @@ def require_dealer_at(
 def locked_round(pk: int, dealer: AbstractBaseUser) -> Round:
     """The round, its row locked, with what a step reads (table, dealer, paytable version) and
     whether `dealer` is signed in at its table, in one statement; then the dealer check."""
+    locked = _LOCKED_ROUND.first(pk=pk, dealer=dealer.pk)
+    if locked is None:
+        raise Round.DoesNotExist(f"no round {pk}")
+    require_dealer_at(locked.table, dealer, signed_in=locked.dealer_signed_in)
+    return locked
+
+
+def _locked_round_query(pk: int, dealer: int) -> QuerySet[Round]:
     signed_in = DealerSession.objects.filter(
-        table_id=OuterRef("table_id"), dealer_id=dealer.pk, ended_at__isnull=True
+        table_id=OuterRef("table_id"), dealer_id=dealer, ended_at__isnull=True
     )
-    locked = (
+    return (
         Round.objects.select_for_update(of=("self",))
         .select_related("table", "dealer", "paytable_version")
         .annotate(dealer_signed_in=Exists(signed_in))
-        .get(pk=pk)
+        .filter(pk=pk)
     )
-    require_dealer_at(locked.table, dealer, signed_in=locked.dealer_signed_in)
-    return locked
+
+
+_LOCKED_ROUND = PreparedQuery(_locked_round_query, pk=int, dealer=int)
 
 
 def _locked_open(round_: Round, dealer: AbstractBaseUser) -> Round:

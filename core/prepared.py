@@ -1,0 +1,142 @@
+"""Hot reads compiled once: a queryset's SQL reused with new values.
+
+Django compiles a queryset's SQL anew on every evaluation, and for the few reads made on every
+API request (the token and its user, the caller's roles, the round under its lock, the audit
+chain's head) that compilation costs more than the database's answer. A `PreparedQuery` builds
+its queryset once per thread (one database) with placeholder values, keeps the compiled SQL and
+Django's own description of its columns, and then only swaps in the values, executes, and
+turns the row into model instances exactly as Django's `ModelIterable` does (the same
+converters, `from_db`, `select_related` populators and annotations).
+
+Only plain lookups are for this (values compared with `=`/`IN` are passed as parameters; a
+value that changes the SQL's shape, such as `None`, must not be a placeholder); every
+placeholder must appear in the SQL once at least, which is checked when it is compiled.
+tests/test_prepared.py compares each prepared read with the queryset it stands for.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connections
+from django.db.models import Model, QuerySet
+from django.db.models.query import get_related_populators
+
+_SENTINEL_BASE = -7_340_000_000_001
+
+
+@dataclass
+class _Compiled:
+    sql: str
+    params: list[Any]
+    slots: list[tuple[int, str]]  # (parameter position, placeholder name)
+    compiler: Any
+    converters: Any
+    model: type[Model] | None
+    init_list: list[str]
+    start: int
+    end: int
+    populators: list[Any]
+    annotations: dict[str, int]
+
+
+class PreparedQuery:
+    """`build(**placeholders)` returns the queryset; `first(**values)` its first model instance
+    (or None), `column(**values)` the first column of every row (a `values_list(flat=True)`).
+
+    `types` names each placeholder's type (`int` or `str`): a placeholder value of that type
+    that cannot occur in real data marks where the value goes."""
+
+    def __init__(self, build: Callable[..., QuerySet[Any]], **types: type) -> None:
+        self._build = build
+        self._types = types
+        self._local = threading.local()
+
+    def _sentinels(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for i, (name, kind) in enumerate(self._types.items()):
+            value = _SENTINEL_BASE - i
+            out[name] = value if kind is int else f"\x1fprepared:{name}:{value}\x1f"
+        return out
+
+    def _compile(self) -> tuple[_Compiled, str]:
+        found: tuple[_Compiled, str] | None = getattr(self._local, "compiled", None)
+        if found is not None:
+            return found
+        sentinels = self._sentinels()
+        queryset = self._build(**sentinels)
+        alias = queryset.db
+        compiler = queryset.query.get_compiler(using=alias)
+        sql, params = compiler.as_sql()
+        params = list(params)
+        by_value = {value: name for name, value in sentinels.items()}
+        slots = [(i, by_value[p]) for i, p in enumerate(params) if _hashable(p) in by_value]
+        missing = set(sentinels) - {name for _, name in slots}
+        if missing:
+            raise ValueError(f"placeholders not found in the compiled SQL: {sorted(missing)}")
+        fields = [s[0] for s in compiler.select[0 : compiler.col_count]]
+        klass_info = compiler.klass_info
+        if klass_info is not None:
+            start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
+            init_list = [f[0].target.attname for f in compiler.select[start:end]]
+            populators = get_related_populators(klass_info, compiler.select, alias)
+            model = klass_info["model"]
+        else:
+            start, end, init_list, populators, model = 0, 0, [], [], None
+        compiled = _Compiled(
+            sql=sql,
+            params=params,
+            slots=slots,
+            compiler=compiler,
+            converters=compiler.get_converters(fields),
+            model=model,
+            init_list=init_list,
+            start=start,
+            end=end,
+            populators=populators,
+            annotations=dict(compiler.annotation_col_map or {}),
+        )
+        self._local.compiled = (compiled, alias)
+        return compiled, alias
+
+    def _rows(self, values: dict[str, Any]) -> tuple[_Compiled, str, list[list[Any]]]:
+        if set(values) != set(self._types):
+            raise TypeError(f"expected the values {sorted(self._types)}, got {sorted(values)}")
+        compiled, alias = self._compile()
+        params = list(compiled.params)
+        for position, name in compiled.slots:
+            params[position] = values[name]
+        with connections[alias].cursor() as cursor:
+            cursor.execute(compiled.sql, params)
+            rows = cursor.fetchall()
+        if compiled.converters:
+            rows = compiled.compiler.apply_converters(rows, compiled.converters)
+        return compiled, alias, [list(row) for row in rows]
+
+    def first(self, **values: Any) -> Any:
+        compiled, alias, rows = self._rows(values)
+        if not rows:
+            return None
+        row = rows[0]
+        assert compiled.model is not None, "first() reads model instances"
+        obj = compiled.model.from_db(alias, compiled.init_list, row[compiled.start : compiled.end])
+        for populator in compiled.populators:
+            populator.populate(row, obj)
+        for name, position in compiled.annotations.items():
+            setattr(obj, name, row[position])
+        return obj
+
+    def column(self, **values: Any) -> list[Any]:
+        _compiled, _alias, rows = self._rows(values)
+        return [row[0] for row in rows]
+
+
+def _hashable(value: Any) -> Any:
+    try:
+        hash(value)
+    except TypeError:
+        return None
+    return value

@@ -1,0 +1,66 @@
+"""Each prepared read gives exactly what the queryset it stands for gives."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+from django.db.models import Model
+from rest_framework.authtoken.models import Token
+
+from accounts.authentication import _TOKEN, _token_query
+from audit.services import _HEAD, _head_query
+from core.prepared import PreparedQuery
+from core.roles import _ROLE_NAMES, _role_names_query
+from tables.models import Round
+from tables.services.rounds import _LOCKED_ROUND, _locked_round_query
+
+
+def same_instance(got: Model, want: Model, related: tuple[str, ...] = ()) -> None:
+    assert type(got) is type(want)
+    assert got.__dict__.keys() - {"_state"} == want.__dict__.keys() - {"_state"}
+    for name, value in want.__dict__.items():
+        if name != "_state":
+            assert getattr(got, name) == value, name
+    assert got._state.db == want._state.db and got._state.adding is False
+    for name in related:  # select_related: filled in, no further query
+        assert got._meta.get_field(name).is_cached(got)
+        same_instance(getattr(got, name), getattr(want, name))
+
+
+def test_the_locked_round_with_its_table_dealer_version_and_session(settled, floor) -> None:
+    dealer = floor["dealer"]
+    with transaction.atomic():
+        got = _LOCKED_ROUND.first(pk=settled.pk, dealer=dealer.pk)
+        want = _locked_round_query(pk=settled.pk, dealer=dealer.pk).get()
+        same_instance(got, want, ("table", "dealer", "paytable_version"))
+        assert got.dealer_signed_in is True
+        assert _LOCKED_ROUND.first(pk=settled.pk, dealer=floor["dealer2"].pk).dealer_signed_in in (
+            False,
+            0,
+        )
+        assert _LOCKED_ROUND.first(pk=10**9, dealer=dealer.pk) is None
+        assert isinstance(got.entry, dict) and got.settled_at is not None
+
+
+def test_the_token_with_its_user(floor) -> None:
+    token = Token.objects.create(user=floor["dealer"])
+    same_instance(_TOKEN.first(key=token.key), _token_query(key=token.key).get(), ("user",))
+    assert _TOKEN.first(key="no such key") is None
+
+
+def test_the_role_names(floor) -> None:
+    for user in floor["users"].values():
+        assert sorted(_ROLE_NAMES.column(user=user.pk)) == sorted(_role_names_query(user=user.pk))
+
+
+def test_the_chain_head(db) -> None:
+    with transaction.atomic():
+        same_instance(_HEAD.first(pk=1), _head_query(pk=1).get())
+
+
+def test_a_placeholder_missing_from_the_sql_is_refused(db) -> None:
+    missing = PreparedQuery(lambda pk, other: Round.objects.filter(pk=pk), pk=int, other=int)
+    with pytest.raises(ValueError, match="other"):
+        missing.first(pk=1, other=2)
+    with pytest.raises(TypeError):
+        _HEAD.first()
