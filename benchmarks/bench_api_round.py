@@ -49,11 +49,13 @@ from common import machine  # noqa: E402
 KINDS = ("open", "deal", "decide", "dealer", "settle")
 
 
-def setup(db_path: Path) -> None:
+def setup(db_path: Path, broker: str | None) -> None:
     os.environ["DATABASE_URL"] = f"sqlite:///{db_path}"
     os.environ["DJANGO_DEBUG"] = "true"  # seed_demo asks for it; switched off before measuring
     os.environ["DJANGO_SETTINGS_MODULE"] = "casino.settings"
-    os.environ["CELERY_BROKER_URL"] = ""
+    os.environ["CELERY_BROKER_URL"] = broker or ""
+    if broker:  # a queue of the run's own, which no worker reads; emptied at the end
+        os.environ["CELERY_TASK_DEFAULT_QUEUE"] = f"bench-api-round-{os.getpid()}"
     os.environ.setdefault("AUDIT_CHECKPOINT_KEY", "bench-key")
     # One dealer plays far faster here than at a table: the throttle still counts every
     # request (its cost is measured), but never refuses one.
@@ -136,7 +138,7 @@ def play(caller: WSGICaller, calls: list[tuple[str, str, Any]], key: str) -> dic
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="casino-bench-round-"))
-    setup(tmp / "db.sqlite3")
+    setup(tmp / "db.sqlite3", args.broker)
     from bench_api_load import prepare_floor, round_requests
     from django.conf import settings
     from django.db import connection
@@ -195,8 +197,13 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                 if args.show_sql and n == total - 1:
                     print(f"--- {kind}: {current['count']} statements")
 
+    if args.broker:
+        import redis
+
+        redis.Redis.from_url(args.broker).delete(os.environ["CELERY_TASK_DEFAULT_QUEUE"])
     requests = len(rounds[args.warmup])
     return {
+        "tasks": "published to a broker (no worker here)" if args.broker else "in-process",
         "machine": machine(),
         "game": args.game,
         "seats": args.seats,
@@ -251,6 +258,12 @@ def main() -> int:
     parser.add_argument("--game", default="second_chance")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", metavar="FILE")
+    parser.add_argument(
+        "--broker",
+        metavar="URL",
+        help="publish Celery tasks (the report rebuild) to this Redis broker instead of "
+        "running them in-process: the web's own cost, as deployed with a worker",
+    )
     parser.add_argument("--show-sql", action="store_true", help="print the last round's SQL")
     parser.add_argument("--baseline", metavar="REV")
     parser.add_argument("--markdown", action="store_true")
@@ -269,6 +282,7 @@ def main() -> int:
     info = results[-1][1]
     print(
         f"{info['game']}, {info['seats']} seats, {info['requests_per_round']} requests a round, "
+        f"Celery tasks {info['tasks']}, "
         f"{info['rounds']} rounds; machine: "
         + "; ".join(f"{k} {v}" for k, v in info["machine"].items())
     )

@@ -10,6 +10,7 @@ reports.reporting).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -21,6 +22,34 @@ log = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _paused_until = 0.0
+# Each thread keeps its broker connection between sends (opening one, and declaring the
+# queue on it, cost more than the send); dropped on any failure, and when the broker changes.
+_local = threading.local()
+
+
+def _drop_connection() -> None:
+    held = getattr(_local, "held", None)
+    _local.held = None
+    if held is not None:
+        with contextlib.suppress(Exception):  # a broken connection: nothing more to do with it
+            held[1].release()
+
+
+def _connection(app: Any, timeout: float) -> Any:
+    url = app.conf.broker_url
+    held = getattr(_local, "held", None)
+    if held is not None and held[0] == url:
+        return held[1]
+    _drop_connection()
+    options = {
+        **(app.conf.broker_transport_options or {}),
+        "socket_connect_timeout": timeout,
+        "socket_timeout": timeout,
+        "max_retries": 0,
+    }
+    conn = app.connection_for_write(connect_timeout=timeout, transport_options=options)
+    _local.held = (url, conn)
+    return conn
 
 
 def _pause() -> None:
@@ -34,6 +63,7 @@ def resume() -> None:
     global _paused_until
     with _lock:
         _paused_until = 0.0
+    _drop_connection()
 
 
 def enqueue(task: Any, *args: Any, **kwargs: Any) -> bool:
@@ -45,17 +75,11 @@ def enqueue(task: Any, *args: Any, **kwargs: Any) -> bool:
     if time.monotonic() < _paused_until:
         log.warning("%s not queued: the broker was unreachable moments ago", task.name)
         return False
-    timeout = settings.CELERY_ENQUEUE_TIMEOUT
-    options = {
-        **(app.conf.broker_transport_options or {}),
-        "socket_connect_timeout": timeout,
-        "socket_timeout": timeout,
-        "max_retries": 0,
-    }
     try:
-        with app.connection_for_write(connect_timeout=timeout, transport_options=options) as conn:
-            task.apply_async(args=args, kwargs=kwargs, connection=conn, retry=False)
+        conn = _connection(app, settings.CELERY_ENQUEUE_TIMEOUT)
+        task.apply_async(args=args, kwargs=kwargs, connection=conn, retry=False)
     except Exception as exc:  # noqa: BLE001 - any broker failure: the caller goes on
+        _drop_connection()
         _pause()
         log.warning("%s not queued (%s): the periodic job will catch up", task.name, exc)
         return False
