@@ -44,8 +44,9 @@ class _Compiled:
 
 
 class PreparedQuery:
-    """`build(**placeholders)` returns the queryset; `first(**values)` its first model instance
-    (or None), `column(**values)` the first column of every row (a `values_list(flat=True)`).
+    """`build(**placeholders)` returns the queryset; `all(**values)` its model instances,
+    `first(**values)` the first (or None), `column(**values)` the first column of every row (a
+    `values_list(flat=True)`).
 
     `types` names each placeholder's type (`int` or `str`): a placeholder value of that type
     that cannot occur in real data marks where the value goes."""
@@ -116,18 +117,26 @@ class PreparedQuery:
             rows = compiled.compiler.apply_converters(rows, compiled.converters)
         return compiled, alias, [list(row) for row in rows]
 
-    def first(self, **values: Any) -> Any:
+    def all(self, **values: Any) -> list[Any]:
+        """Every row as a model instance."""
         compiled, alias, rows = self._rows(values)
-        if not rows:
-            return None
-        row = rows[0]
-        assert compiled.model is not None, "first() reads model instances"
-        obj = compiled.model.from_db(alias, compiled.init_list, row[compiled.start : compiled.end])
-        for populator in compiled.populators:
-            populator.populate(row, obj)
-        for name, position in compiled.annotations.items():
-            setattr(obj, name, row[position])
-        return obj
+        assert compiled.model is not None, "all() and first() read model instances"
+        out = []
+        for row in rows:
+            obj = compiled.model.from_db(
+                alias, compiled.init_list, row[compiled.start : compiled.end]
+            )
+            for populator in compiled.populators:
+                populator.populate(row, obj)
+            for name, position in compiled.annotations.items():
+                setattr(obj, name, row[position])
+            out.append(obj)
+        return out
+
+    def first(self, **values: Any) -> Any:
+        """The first row's model instance, or None."""
+        found = self.all(**values)
+        return found[0] if found else None
 
     def column(self, **values: Any) -> list[Any]:
         _compiled, _alias, rows = self._rows(values)

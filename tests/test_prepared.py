@@ -15,8 +15,10 @@ from tables.models import Round
 from tables.services.rounds import _LOCKED_ROUND, _locked_round_query
 
 
-def same_instance(got: Model, want: Model, related: tuple[str, ...] = ()) -> None:
+def same_instance(got: Model | None, want: Model | None, related: tuple[str, ...] = ()) -> None:
     assert type(got) is type(want)
+    if want is None:
+        return
     assert got.__dict__.keys() - {"_state"} == want.__dict__.keys() - {"_state"}
     for name, value in want.__dict__.items():
         if name != "_state":
@@ -64,3 +66,38 @@ def test_a_placeholder_missing_from_the_sql_is_refused(db) -> None:
         missing.first(pk=1, other=2)
     with pytest.raises(TypeError):
         _HEAD.first()
+
+
+def test_the_locked_table_with_its_open_round_and_last_number(settled, floor) -> None:
+    from tables.services.rounds import _LOCKED_TABLE, _locked_table_query
+
+    table, dealer = floor["SC-1"], floor["dealer"]
+    with transaction.atomic():
+        got = _LOCKED_TABLE.first(pk=table.pk, dealer=dealer.pk)
+        same_instance(
+            got,
+            _locked_table_query(pk=table.pk, dealer=dealer.pk).get(),
+            ("meter", "paytable_version"),
+        )
+        assert got.last_number == settled.number and got.open_round_id is None
+        assert got.dealer_signed_in and got.paytable_version_id == table.paytable_version_id
+
+
+def test_the_round_as_stored_its_lines_and_the_idempotency_check(settled) -> None:
+    from tables.api.representation import _LINES
+    from tables.services.rounds import (
+        _KEY_USED_ELSEWHERE,
+        _ROUND_AS_STORED,
+        _round_as_stored_query,
+    )
+
+    same_instance(
+        _ROUND_AS_STORED.first(pk=settled.pk),
+        _round_as_stored_query(pk=settled.pk).get(),
+        ("table", "dealer", "paytable_version"),
+    )
+    lines = _LINES.all(round_id=settled.pk)
+    assert [line.pk for line in lines] == [line.pk for line in settled.lines.all()]
+    for got, want in zip(lines, settled.lines.all(), strict=True):
+        same_instance(got, want)
+    assert _KEY_USED_ELSEWHERE.column(key="no such key", pk=settled.pk) == []

@@ -14,9 +14,14 @@ from typing import Any
 
 from rest_framework import serializers
 
+from core.prepared import PreparedQuery
 from tables.engine.money import format_cents
 from tables.models import Round, SettlementLine
 from tables.selectors import round_state
+
+_LINES = PreparedQuery(
+    lambda round_id: SettlementLine.objects.filter(round_id=round_id), round_id=int
+)  # in the model's order: seat, then as written
 
 # Stateless DRF fields, made once: the same formatting as the serializers' fields.
 _DATETIME = serializers.DateTimeField()
@@ -50,7 +55,12 @@ def round_data(round_: Round, lines: Iterable[SettlementLine] | None = None) -> 
     """`RoundSerializer(round_).data`. `lines`: the round's lines when the caller has them (an
     open round has none); otherwise they are read (or taken from a prefetch)."""
     if lines is None:
-        lines = () if round_.status == Round.Status.OPEN else round_.lines.all()
+        if round_.status == Round.Status.OPEN:
+            lines = ()
+        elif "lines" in getattr(round_, "_prefetched_objects_cache", {}):
+            lines = round_.lines.all()
+        else:
+            lines = _LINES.all(round_id=round_.pk)
     house_win = round_.house_win_cents
     return {
         "id": round_.pk,

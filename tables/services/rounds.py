@@ -18,7 +18,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, Max, OuterRef, QuerySet
+from django.db.models import Exists, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from audit.kinds import EventKind
@@ -100,6 +100,36 @@ def _locked_round_query(pk: int, dealer: int) -> QuerySet[Round]:
 
 
 _LOCKED_ROUND = PreparedQuery(_locked_round_query, pk=int, dealer=int)
+_KEY_USED_ELSEWHERE = PreparedQuery(
+    lambda key, pk: Round.objects.filter(idempotency_key=key).exclude(pk=pk).values_list("pk")[:1],
+    key=str,
+    pk=int,
+)
+
+
+def _locked_table_query(pk: int, dealer: int) -> QuerySet[Table]:
+    """The table locked to open its next round, with its paytable version and meter, whether
+    `dealer` is signed in there, its open round (if any) and its last round's number."""
+    rounds = Round.objects.filter(table_id=OuterRef("pk"))
+    return (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("paytable_version", "meter")
+        .annotate(
+            dealer_signed_in=Exists(
+                DealerSession.objects.filter(
+                    table_id=OuterRef("pk"), dealer_id=dealer, ended_at__isnull=True
+                )
+            ),
+            open_round_id=Subquery(
+                rounds.filter(status=Round.Status.OPEN).order_by("pk").values("pk")[:1]
+            ),
+            last_number=Subquery(rounds.order_by("-number").values("number")[:1]),
+        )
+        .filter(pk=pk)
+    )
+
+
+_LOCKED_TABLE = PreparedQuery(_locked_table_query, pk=int, dealer=int)
 
 
 def _locked_open(round_: Round, dealer: AbstractBaseUser) -> Round:
@@ -203,12 +233,11 @@ def validate_wagers(
 @transaction.atomic(durable=True)
 def round_open(*, table: Table, dealer: AbstractBaseUser, wagers: dict[Any, Any]) -> Round:
     """Open the next round at a table with the seats' wagers (pinning the paytable in force)."""
-    table = (
-        Table.objects.select_for_update(of=("self",))
-        .select_related("paytable_version", "meter")
-        .get(pk=table.pk)
-    )
-    require_dealer_at(table, dealer)
+    table_id = table.pk
+    table = _LOCKED_TABLE.first(pk=table_id, dealer=dealer.pk)
+    if table is None:
+        raise Table.DoesNotExist(f"no table {table_id}")
+    require_dealer_at(table, dealer, signed_in=table.dealer_signed_in)
     if not table.is_open:
         raise ServiceError(f"{table} is closed", code="table_closed", status=409)
     version = table.paytable_version
@@ -216,8 +245,8 @@ def round_open(*, table: Table, dealer: AbstractBaseUser, wagers: dict[Any, Any]
         raise ServiceError(
             f"{table} has no approved paytable in force", code="no_paytable", status=409
         )
-    open_round = table.rounds.filter(status=Round.Status.OPEN).first()
-    if open_round is not None:
+    if table.open_round_id is not None:
+        open_round = Round.objects.select_related("table").get(pk=table.open_round_id)
         raise ServiceError(
             f"round {open_round} is still open: settle it first", code="round_open", status=409
         )
@@ -228,7 +257,7 @@ def round_open(*, table: Table, dealer: AbstractBaseUser, wagers: dict[Any, Any]
             status=409,
         )
     seats = validate_wagers(table, wagers)
-    number = (table.rounds.aggregate(m=Max("number"))["m"] or 0) + 1
+    number = (table.last_number or 0) + 1
     round_ = Round.objects.create(
         table=table,
         number=number,
@@ -429,8 +458,14 @@ def _close(round_: Round, settlement: Settlement, **extra: Any) -> Round:
         raise ServiceError(
             f"round {round_} was settled meanwhile", code="already_settled", status=409
         )
-    round_.refresh_from_db()
-    return round_
+    return _ROUND_AS_STORED.first(pk=round_.pk)  # as stored: the answer to a repeated settle
+
+
+def _round_as_stored_query(pk: int) -> QuerySet[Round]:
+    return Round.objects.select_related("table", "dealer", "paytable_version").filter(pk=pk)
+
+
+_ROUND_AS_STORED = PreparedQuery(_round_as_stored_query, pk=int)
 
 
 def approval_reasons(
@@ -563,14 +598,12 @@ def _settle_step(
                 code="bad_idempotency_key",
             )
     round_ = locked_round(round.pk, dealer)
-    if idempotency_key:
-        other = Round.objects.filter(idempotency_key=idempotency_key).exclude(pk=round_.pk)
-        if other.exists():
-            raise ServiceError(
-                "this idempotency key was already used for another round",
-                code="idempotency_conflict",
-                status=409,
-            )
+    if idempotency_key and _KEY_USED_ELSEWHERE.column(key=idempotency_key, pk=round_.pk):
+        raise ServiceError(
+            "this idempotency key was already used for another round",
+            code="idempotency_conflict",
+            status=409,
+        )
     if round_.status != Round.Status.OPEN:
         if idempotency_key and round_.idempotency_key == idempotency_key:
             return round_
