@@ -25,7 +25,8 @@ from django.db import connections
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
 
-_SENTINEL_BASE = -7_340_000_000_001
+# In range for a 32-bit integer column (Django refuses a lookup outside it), never an id.
+_SENTINEL_BASE = -2_147_480_001
 
 
 @dataclass

@@ -29,6 +29,7 @@ from datetime import date
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal
 from typing import Any
 
+from django.db import transaction
 from django.db.models import F, Sum
 
 from audit.kinds import EventKind
@@ -94,10 +95,26 @@ class Theory:
 Figures = dict[str, tuple[Decimal, Decimal, Decimal]]  # wager -> edge, std dev, covariance
 
 
+# A version's figures under a strategy are written once and never change (PaytableEdge is
+# append-only, one row per version and strategy): each process reads them once, and keeps them
+# once the transaction that read them has committed.
+_FIGURES: dict[tuple[int, str], Figures] = {}
+
+
+def forget_figures() -> None:
+    """Forget the figures read (a test that empties the database)."""
+    _FIGURES.clear()
+
+
 def _figures(version_ids: set[int], strategy: str) -> dict[int, Figures]:
     """version -> wager -> (house edge, standard deviation, two seats' covariance), per unit."""
-    out: dict[int, Figures] = {}
-    for edge in PaytableEdge.objects.filter(version_id__in=version_ids, strategy=strategy):
+    out: dict[int, Figures] = {
+        v: _FIGURES[(v, strategy)] for v in version_ids if (v, strategy) in _FIGURES
+    }
+    missing = version_ids - set(out)
+    if not missing:
+        return out
+    for edge in PaytableEdge.objects.filter(version_id__in=missing, strategy=strategy):
         seats = edge.figures.get("seat_covariance", {}).get("wagers", {})
         out[edge.version_id] = {
             w["wager"]: (
@@ -107,6 +124,8 @@ def _figures(version_ids: set[int], strategy: str) -> dict[int, Figures]:
             )
             for w in edge.figures["wagers"]
         }
+    read = {(v, strategy): out[v] for v in missing if v in out}
+    transaction.on_commit(lambda: _FIGURES.update(read))
     return out
 
 

@@ -50,9 +50,11 @@ def _fresh_counters(request: pytest.FixtureRequest) -> Any:
 
     from audit.checkpoints import forget_seen
     from casino.enqueue import resume
+    from reports.theory import forget_figures
 
     resume()
     forget_seen()
+    forget_figures()
     if request.node.get_closest_marker("django_db") is None:
         if "db" not in request.fixturenames:
             yield
