@@ -77,7 +77,7 @@ def admin_execute(*statements: str) -> list[Any]:
 AIM_P99_MS = 100.0
 SEATS = 7
 KINDS = ("open", "deal", "decide", "dealer", "settle")
-KINDS_CPU = ("client", "server", "postgres", "pg_aux", "other")
+KINDS_CPU = ("client", "server", "worker", "postgres", "pg_aux", "other")
 REQUEST_TIMEOUT = 60.0  # seconds; a request slower than this is a failure
 START_TIMEOUT = 60.0  # seconds for the server to answer
 STAKES_CENTS = (500, 1000, 2500, 5000, 10000, 100, 200)  # as tables.simulation
@@ -114,7 +114,7 @@ def code_version() -> str:
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
-def cpu_snapshot(server_pid: int) -> dict[str, Any]:
+def cpu_snapshot(server_pid: int, worker_pid: int | None = None) -> dict[str, Any]:
     """Machine-wide busy CPU seconds (/proc/stat) and each process's CPU seconds, labelled:
     `client` (this process), `server` (gunicorn), `postgres` (backends of the bench
     database), `pg_aux` (PostgreSQL's own background processes), `other` (anything else)."""
@@ -139,6 +139,8 @@ def cpu_snapshot(server_pid: int) -> dict[str, Any]:
                 label = "client"
             elif pid == server_pid or ppid == server_pid:
                 label = "server"
+            elif worker_pid is not None and (pid == worker_pid or ppid == worker_pid):
+                label = "worker"
             else:
                 cmdline = (entry / "cmdline").read_bytes()
                 if DB_NAME.encode() in cmdline:
@@ -463,22 +465,85 @@ def port_is_free(port: int) -> bool:
     return True
 
 
-def start_server(
-    port: int, workers: int, threads: int, database_url: str, audit_key: str, log: Path
-) -> subprocess.Popen[bytes]:
+def server_env(database_url: str, audit_key: str, broker: str | None = None) -> dict[str, str]:
+    """The environment of the server (and of the worker, with a broker): DEBUG off."""
     env = dict(
         os.environ,
         DATABASE_URL=database_url,
         DJANGO_DEBUG="false",
-        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        DJANGO_SECRET_KEY=SECRET_KEY,
         AUDIT_CHECKPOINT_KEY=audit_key,
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
         DJANGO_SETTINGS_MODULE="casino.settings",
-        CELERY_BROKER_URL="",
+        CELERY_BROKER_URL=broker or "",
         # Each simulated tablet plays as fast as it can: above a real dealer's pace, so the
         # per-user API throttle (a production control) is lifted for the measurement.
         CASINO_API_USER_RATE="1000000/min",
     )
+    if broker:  # the run's own queue, read by the run's own worker
+        env["CELERY_TASK_DEFAULT_QUEUE"] = QUEUE
+    return env
+
+
+SECRET_KEY = secrets.token_urlsafe(50)
+QUEUE = f"bench-api-load-{os.getpid()}"
+
+
+def start_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    """One Celery worker (one process) reading the run's queue, as a deployment's worker."""
+    command = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "casino",
+        "worker",
+        "--pool",
+        "solo",
+        "-Q",
+        QUEUE,
+        "--loglevel",
+        "WARNING",
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+    ]
+    with log.open("wb") as out:
+        return subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+
+def drain_queue(broker: str, timeout: float = 120.0) -> bool:
+    """Wait until the worker has taken every task of the run's queue (and a moment more)."""
+    import redis
+
+    client = redis.Redis.from_url(broker)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if client.llen(QUEUE) == 0:
+            time.sleep(2.0)  # the last task taken is finishing
+            if client.llen(QUEUE) == 0:
+                return True
+        time.sleep(0.5)
+    return False
+
+
+def start_server(
+    port: int,
+    workers: int,
+    threads: int,
+    database_url: str,
+    audit_key: str,
+    log: Path,
+    broker: str | None = None,
+) -> subprocess.Popen[bytes]:
+    env = server_env(database_url, audit_key, broker)
     command = [
         sys.executable,
         "-m",
@@ -689,10 +754,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the server's CONN_MAX_AGE via DATABASE_URL (0: a new database connection per "
         "request; default: the settings' DATABASE_CONN_MAX_AGE, 60 s)",
     )
+    parser.add_argument(
+        "--broker",
+        metavar="URL",
+        help="a Redis broker: the server sends the report rebuilds to one Celery worker (started "
+        "here, on the same machine), as deployed; default: tasks run in the request (no broker)",
+    )
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
     parser.add_argument("--keep", action="store_true", help=f"keep the {DB_NAME} database")
     parser.add_argument("--check", action="store_true", help="exit 3 when the aim is missed")
+    parser.add_argument("--json-out", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument(
+        "--baseline",
+        metavar="REV",
+        help="measure commit REV the same way first (a git worktree), then this checkout",
+    )
     args = parser.parse_args(argv)
+    if args.baseline:
+        return compare(args, list(argv if argv is not None else sys.argv[1:]))
     if args.clients < 1 or args.rounds_per_client < 1 or args.warmup < 0:
         parser.error("--clients and --rounds-per-client must be at least 1, --warmup >= 0")
     if args.workers < 1 or args.threads < 1:
@@ -716,6 +795,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # run's, signed under another key.
     os.environ["AUDIT_ANCHOR_PATH"] = str(log.parent / "audit-anchor.jsonl")
     server: subprocess.Popen[bytes] | None = None
+    worker: subprocess.Popen[bytes] | None = None
     created = False
     status = 0
     try:
@@ -738,7 +818,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         connections.close_all()
 
-        server = start_server(args.port, args.workers, args.threads, server_url, audit_key, log)
+        if args.broker:
+            worker = start_worker(
+                server_env(server_url, audit_key, args.broker), log.with_name("worker.log")
+            )
+        server = start_server(
+            args.port, args.workers, args.threads, server_url, audit_key, log, args.broker
+        )
         waited = wait_for_server(server, args.port)
         warm_workers(args.port, plan, 4 * args.workers)
         print(
@@ -761,11 +847,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         with contextlib.suppress(threading.BrokenBarrierError):
             barrier.wait()
         start = time.perf_counter()
-        cpu_before = cpu_snapshot(server.pid)
+        worker_pid = worker.pid if worker is not None else None
+        cpu_before = cpu_snapshot(server.pid, worker_pid)
         for c in clients:
             c.join()
         wall = time.perf_counter() - start
-        cpu = cpu_use(cpu_before, cpu_snapshot(server.pid))
+        cpu = cpu_use(cpu_before, cpu_snapshot(server.pid, worker_pid))
+        if args.broker and not drain_queue(args.broker):
+            print("the worker did not take every task within 2 minutes", file=sys.stderr)
 
         failures = sorted(
             (c.failure for c in clients if c.failure),
@@ -797,7 +886,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "CPU in the measured phase",
                         f"{cpu['busy']:.0f} s busy of {wall * usable_cpus():.0f} s "
                         f"({usable_cpus()} cpus): clients {cpu['client']:.0f} s, gunicorn "
-                        f"{cpu['server']:.0f} s, PostgreSQL backends of {DB_NAME} "
+                        f"{cpu['server']:.0f} s, Celery worker {cpu['worker']:.0f} s, "
+                        f"PostgreSQL backends of {DB_NAME} "
                         f"{cpu['postgres']:.0f} s, PostgreSQL background processes "
                         f"{cpu['pg_aux']:.0f} s, short-lived processes "
                         f"{cpu['unattributed']:.0f} s (per-request PostgreSQL backends when "
@@ -817,6 +907,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                 len(everything),
                 notes,
             )
+            if args.json_out:
+                Path(args.json_out).write_text(
+                    json.dumps(
+                        {
+                            "rows": rows,
+                            "wall": wall,
+                            "rounds_per_s": measured_rounds / wall,
+                            "requests_per_s": len(everything) / wall,
+                            "cpu": cpu,
+                            "code": code_version(),
+                            "machine": machine(postgresql=pg_version),
+                            "settled": settled,
+                            "expected": expected,
+                            "chain": chain,
+                        }
+                    )
+                )
             if settled != expected or not chain.startswith("whole"):
                 print(
                     "\nFAILED: the database does not hold what the clients settled", file=sys.stderr
@@ -831,6 +938,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\nFAILED: {type(err).__name__}: {err}", file=sys.stderr)
         status = 1
     finally:
+        if worker is not None:
+            stop_server(worker)
         if server is not None:
             stop_server(server)
             if status == 1 or server.returncode not in (0, None):
@@ -853,6 +962,40 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:
                 drop_database()
     return status
+
+
+def compare(args: argparse.Namespace, argv: list[str]) -> int:
+    """--baseline REV: the same run on REV, then on this checkout; both side by side."""
+    import baseline
+
+    i = argv.index("--baseline")
+    passed = [a for a in argv[:i] + argv[i + 2 :] if a not in ("--markdown", "--check")]
+    if "--json-out" in passed:
+        j = passed.index("--json-out")
+        passed = passed[:j] + passed[j + 2 :]
+    before = baseline.run_against(args.baseline, "bench_api_load.py", passed)
+    after = baseline.run_here("bench_api_load.py", passed)
+    print(f"\nbefore: {before['code']}; after: {after['code']}")
+    print("| measure | before | after |\n| --- | ---: | ---: |")
+    for kind in ("settle", "all"):
+        for p in ("p50", "p90", "p99", "max"):
+            print(
+                f"| {kind} {p} ms | {before['rows'][kind][p]:.1f} | {after['rows'][kind][p]:.1f} |"
+            )
+    for key, label in (("requests_per_s", "requests/s"), ("rounds_per_s", "rounds/s")):
+        print(f"| {label} | {before[key]:.1f} | {after[key]:.1f} |")
+    for side in (before, after):
+        cpu = side["cpu"]
+        side["cpu_line"] = (
+            f"{cpu['busy']:.0f} s busy: gunicorn {cpu['server']:.0f}, worker {cpu['worker']:.0f}, "
+            f"PostgreSQL {cpu['postgres'] + cpu['pg_aux'] + cpu['unattributed']:.0f}, "
+            f"clients {cpu['client']:.0f}, other {cpu['other']:.0f}"
+        )
+    print(f"| CPU in the measured phase | {before['cpu_line']} | {after['cpu_line']} |")
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps({"before": before, "after": after}))
+    met = after["rows"]["settle"]["p99"] < AIM_P99_MS
+    return 3 if args.check and not met else 0
 
 
 if __name__ == "__main__":
