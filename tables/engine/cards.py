@@ -86,6 +86,13 @@ def parse_cards(
     value: object, *, where: str, count: int | None = None, at_most: int | None = None
 ) -> tuple[Card, ...]:
     """Parse a list of cards (or one string like `"Ah Kd 2c"`), checking how many there are."""
+    if type(value) is list and (count is None or len(value) == count):
+        # The common case first: a list of cards written exactly as `_BY_TEXT` has them. Any
+        # other spelling, or anything wrong, takes the general way below (and its refusals).
+        get = _BY_TEXT.get
+        fast = [get(item) if type(item) is str else None for item in value]
+        if None not in fast and (at_most is None or len(fast) <= at_most):
+            return tuple(fast)  # type: ignore[arg-type]
     if isinstance(value, str):
         items: list[object] = list(value.replace(",", " ").split())
     elif isinstance(value, list | tuple):
@@ -108,6 +115,9 @@ def parse_cards(
     return cards
 
 
+CARD_TEXT: Final[dict[Card, str]] = {card: RANK_CHAR[card.rank] + card.suit for card in DECK}
+
+
 def format_cards(cards: Iterable[Card]) -> list[str]:
     return [str(c) for c in cards]
 
@@ -122,6 +132,11 @@ class CardLedger:
 
     def place(self, cards: Sequence[Card], where: str) -> None:
         """Record `cards` at `where`, all or none: a card already placed is refused."""
+        placed = self._where
+        if placed.keys().isdisjoint(cards) and len(set(cards)) == len(cards):
+            for card in cards:
+                placed[card] = where
+            return
         for i, card in enumerate(cards):
             seen = self._where.get(card)
             if seen is None and card in cards[:i]:
