@@ -19,7 +19,7 @@ from .errors import EngineError, Refusal
 from .money import format_breakage, format_cents, parse_cents
 from .paytables import Game, Paytable, resolve
 from .progressive import DEFAULT_AWARDS_CENTS, FIXED_AWARDS, Award, JackpotSplit, MeterConfig
-from .settlement import Line, Settlement
+from .settlement import Line, Result, Settlement
 
 JSON = dict[str, Any]
 
@@ -435,14 +435,31 @@ def _money(cents: int) -> str:
     return '"' + format_cents(cents) + '"'
 
 
+_RESULT_TEXT: Final = {r: encode_basestring_ascii(r.value) for r in Result}
+_LINE_TEXT: dict[tuple[str, int, Result, int, str | None], str] = {}
+
+
 def _line_text(line: Line) -> str:
+    if line.breakage:
+        return _write_line(line)
+    key = (line.wager, line.stake_cents, line.result, line.net_cents, line.award)
+    text = _LINE_TEXT.get(key)
+    if text is None:
+        text = _write_line(line)
+        if len(_LINE_TEXT) < _MEMO_SIZE:
+            _LINE_TEXT[key] = text
+    return text
+
+
+def _write_line(line: Line) -> str:
+    result = _RESULT_TEXT.get(line.result) or _quote(line.result.value)
     text = (
         '{"wager": '
         + _quote(line.wager)
         + ', "stake": "'
         + format_cents(line.stake_cents)
         + '", "result": '
-        + _quote(line.result.value)
+        + result
         + ', "net": "'
         + format_cents(line.net_cents)
         + '"'
