@@ -82,17 +82,27 @@ def parse_card(text: object, *, where: str = "") -> Card:
     )
 
 
+def plain_cards(value: object) -> tuple[Card, ...] | None:
+    """The common case of `parse_cards`, quickly: a JSON list of cards each written exactly as
+    one of the accepted spellings; None for anything else (which `parse_cards` then reads, or
+    refuses). Checks no count."""
+    if type(value) is not list:
+        return None
+    get = _BY_TEXT.get
+    cards = [get(item) if type(item) is str else None for item in value]
+    if None in cards:
+        return None
+    return tuple(cards)  # type: ignore[arg-type]
+
+
 def parse_cards(
     value: object, *, where: str, count: int | None = None, at_most: int | None = None
 ) -> tuple[Card, ...]:
     """Parse a list of cards (or one string like `"Ah Kd 2c"`), checking how many there are."""
-    if type(value) is list and (count is None or len(value) == count):
-        # The common case first: a list of cards written exactly as `_BY_TEXT` has them. Any
-        # other spelling, or anything wrong, takes the general way below (and its refusals).
-        get = _BY_TEXT.get
-        fast = [get(item) if type(item) is str else None for item in value]
-        if None not in fast and (at_most is None or len(fast) <= at_most):
-            return tuple(fast)  # type: ignore[arg-type]
+    if (count is None or len(value) == count) if type(value) is list else False:
+        fast = plain_cards(value)
+        if fast is not None and (at_most is None or len(fast) <= at_most):
+            return fast
     if isinstance(value, str):
         items: list[object] = list(value.replace(",", " ").split())
     elif isinstance(value, list | tuple):

@@ -14,9 +14,9 @@ from json.encoder import encode_basestring_ascii
 from typing import Any, Final
 
 from . import lowball, pyramid, second_chance
-from .cards import CARD_TEXT, Card, format_cards, parse_card, parse_cards
+from .cards import CARD_TEXT, Card, format_cards, parse_card, parse_cards, plain_cards
 from .errors import EngineError, Refusal
-from .money import format_breakage, format_cents, parse_cents
+from .money import format_breakage, format_cents, known_cents, parse_cents
 from .paytables import Game, Paytable, resolve
 from .progressive import DEFAULT_AWARDS_CENTS, FIXED_AWARDS, Award, JackpotSplit, MeterConfig
 from .settlement import Line, Result, Settlement
@@ -25,6 +25,8 @@ JSON = dict[str, Any]
 
 
 def _obj(value: object, code: Refusal, what: str) -> Mapping[str, Any]:
+    if type(value) is dict:
+        return value
     if not isinstance(value, Mapping):
         raise EngineError(code, f"{what} must be a JSON object", field=what)
     return value
@@ -50,7 +52,7 @@ def _seats(data: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
     seats = []
     seen: set[int] = set()
     for i, item in enumerate(raw):
-        seat = _obj(item, Refusal.BAD_SEAT, f"seat entry {i + 1}")
+        seat = item if type(item) is dict else _obj(item, Refusal.BAD_SEAT, f"seat entry {i + 1}")
         number = _seat_number(seat, i)
         if not 1 <= number <= 7:
             raise EngineError(Refusal.BAD_SEAT, f"seat {number} does not exist: seats are 1 to 7")
@@ -63,7 +65,7 @@ def _seats(data: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
 
 def _wagers(seat: Mapping[str, Any], n: int, allowed: tuple[str, ...]) -> Mapping[str, Any]:
     wagers = seat.get("wagers")
-    if not isinstance(wagers, Mapping):
+    if type(wagers) is not dict and not isinstance(wagers, Mapping):
         raise EngineError(Refusal.BAD_WAGER, f"seat {n} has no wagers", field=f"seat {n} wagers")
     for name in wagers:
         if name not in allowed:
@@ -77,13 +79,15 @@ def _wagers(seat: Mapping[str, Any], n: int, allowed: tuple[str, ...]) -> Mappin
 
 
 def _stake(wagers: Mapping[str, Any], name: str, n: int, *, required: bool) -> int:
-    if name not in wagers or wagers[name] is None:
+    value = wagers.get(name)
+    if value is None:
         if required:
             raise EngineError(
                 Refusal.BAD_WAGER, f"seat {n} has no {name} wager", field=f"seat {n} {name}"
             )
         return 0
-    return parse_cents(wagers[name], where=f"seat {n}'s {name}")
+    cents = known_cents(value)
+    return cents if cents is not None else parse_cents(value, where=f"seat {n}'s {name}")
 
 
 def _cards(value: object, where: str, *, optional: bool = False) -> tuple[Card, ...]:
@@ -92,6 +96,12 @@ def _cards(value: object, where: str, *, optional: bool = False) -> tuple[Card, 
     if value is None:
         raise EngineError(Refusal.CARD_COUNT, f"{where} are missing", field=where)
     return parse_cards(value, where=where)
+
+
+def _seat_cards(value: object, n: int, what: str, *, optional: bool = False) -> tuple[Card, ...]:
+    """`_cards` for seat `n`'s `what` (`cards`, `discard`...), naming it only when needed."""
+    cards = plain_cards(value)
+    return cards if cards is not None else _cards(value, f"seat {n}'s {what}", optional=optional)
 
 
 def _dealer(data: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -105,13 +115,13 @@ def _parse_second_chance(data: Mapping[str, Any], paytable: Paytable) -> Settlem
     dealer_draw = _cards(dealer.get("draw"), "the dealer's draw", optional=True)
     seats = []
     for n, raw in seats_raw:
-        cards = _cards(raw.get("cards"), f"seat {n}'s cards")
+        cards = _seat_cards(raw.get("cards"), n, "cards")
         mulligan_raw = raw.get("mulligan")
         mulligan: tuple[Card, ...] | None = None
         mulligan_pp = 0
         if mulligan_raw is not None:
             m = _obj(mulligan_raw, Refusal.CARD_COUNT, f"seat {n}'s mulligan")
-            mulligan = _cards(m.get("cards"), f"seat {n}'s mulligan cards")
+            mulligan = _seat_cards(m.get("cards"), n, "mulligan cards")
             if m.get("pair_plus") is not None:
                 mulligan_pp = parse_cents(m["pair_plus"], where=f"seat {n}'s mulligan pair plus")
             if "raise" in m:
@@ -222,9 +232,9 @@ def _parse_lowball(
         meter = _meter(data.get("progressive"))
     seats = []
     for n, raw in seats_raw:
-        cards = _cards(raw.get("cards"), f"seat {n}'s cards")
-        discard = _cards(raw.get("discard"), f"seat {n}'s discard", optional=True)
-        draw = _cards(raw.get("draw"), f"seat {n}'s draw", optional=True)
+        cards = _seat_cards(raw.get("cards"), n, "cards")
+        discard = _seat_cards(raw.get("discard"), n, "discard", optional=True)
+        draw = _seat_cards(raw.get("draw"), n, "draw", optional=True)
         wagers = _wagers(raw, n, ("ante", "bonus", "progressive"))
         seats.append(
             lowball.Seat(
@@ -250,7 +260,7 @@ def _parse_pyramid(data: Mapping[str, Any], paytable: Paytable) -> Settlement:
         raise EngineError(Refusal.HOUSE_WAY, "the Pyramid dealer never draws", field="dealer.draw")
     seats = []
     for n, raw in seats_raw:
-        cards = _cards(raw.get("cards"), f"seat {n}'s cards")
+        cards = _seat_cards(raw.get("cards"), n, "cards")
         wagers = _wagers(raw, n, ("ante",))
         house_way = raw.get("house_way") is True
         one_raw = raw.get("one_card")
@@ -303,7 +313,7 @@ def settle(
     The site passes the round's pinned `paytable` and its table's `meter` state; the command
     line resolves them from the round itself (`paytable`, `progressive`).
     """
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise EngineError(Refusal.BAD_JSON, "a round must be a JSON object")
     game = parse_game(data)
     if paytable is None:

@@ -50,7 +50,7 @@ def answer_text_lines(lines: Iterable[bytes | str], out: IO[str], handle: TextLi
                 continue
         else:
             text = raw
-        if not text.strip():
+        if not text or text.isspace():  # (as `not text.strip()`, without copying the line)
             continue
         answer, bad = handle(text)
         refused += bad

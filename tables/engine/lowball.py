@@ -163,11 +163,14 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
     finals: list[tuple[Card, ...]] = []
     for seat in round_.seats:
         where = f"seat {seat.seat}"
-        check_count(seat.cards, f"{where}'s cards")
-        ledger.place(seat.cards, f"{where}'s cards")
+        cards_where = f"{where}'s cards"
+        check_count(seat.cards, cards_where)
+        ledger.place(seat.cards, cards_where)
         finals.append(player_final(seat, where))
-        ledger.place(seat.draw, f"{where}'s draw")
-        check_stake(seat.ante_cents, f"{where}'s ante")
+        if seat.draw:
+            ledger.place(seat.draw, f"{where}'s draw")
+        if seat.ante_cents <= 0:  # (check_stake's condition, so as to name the wager only then)
+            check_stake(seat.ante_cents, f"{where}'s ante")
         if seat.bonus_cents != seat.ante_cents:
             raise EngineError(
                 Refusal.BAD_WAGER,

@@ -137,9 +137,11 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
         Game.PYRAMID, paytable, (s.seat for s in round_.seats), round_.dealer_cards
     )
     for seat in round_.seats:
-        check_count(seat.cards, f"seat {seat.seat}'s cards")
-        ledger.place(seat.cards, f"seat {seat.seat}'s cards")
-        check_stake(seat.ante_cents, f"seat {seat.seat}'s ante")
+        where = f"seat {seat.seat}'s cards"
+        check_count(seat.cards, where)
+        ledger.place(seat.cards, where)
+        if seat.ante_cents <= 0:  # (check_stake's condition, so as to name the wager only then)
+            check_stake(seat.ante_cents, f"seat {seat.seat}'s ante")
     settings = []
     for seat in round_.seats:
         if seat.one_card is None:

@@ -58,16 +58,23 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
         Game.SECOND_CHANCE, paytable, (s.seat for s in round_.seats), round_.dealer_cards
     )
     for seat in round_.seats:
-        check_count(seat.cards, f"seat {seat.seat}'s cards")
-        ledger.place(seat.cards, f"seat {seat.seat}'s cards")
+        where = f"seat {seat.seat}'s cards"
+        check_count(seat.cards, where)
+        ledger.place(seat.cards, where)
         if seat.mulligan is not None:
-            check_count(seat.mulligan, f"seat {seat.seat}'s mulligan cards")
-            ledger.place(seat.mulligan, f"seat {seat.seat}'s mulligan cards")
-        check_stake(seat.ante_cents, f"seat {seat.seat}'s ante")
-        check_stake(seat.pair_plus_cents, f"seat {seat.seat}'s pair plus", optional=True)
-        check_stake(
-            seat.mulligan_pair_plus_cents, f"seat {seat.seat}'s mulligan pair plus", optional=True
-        )
+            where = f"seat {seat.seat}'s mulligan cards"
+            check_count(seat.mulligan, where)
+            ledger.place(seat.mulligan, where)
+        if seat.ante_cents <= 0:  # (the checks' conditions, so as to name the wager only then)
+            check_stake(seat.ante_cents, f"seat {seat.seat}'s ante")
+        if seat.pair_plus_cents < 0:
+            check_stake(seat.pair_plus_cents, f"seat {seat.seat}'s pair plus", optional=True)
+        if seat.mulligan_pair_plus_cents < 0:
+            check_stake(
+                seat.mulligan_pair_plus_cents,
+                f"seat {seat.seat}'s mulligan pair plus",
+                optional=True,
+            )
         if seat.mulligan_pair_plus_cents and seat.mulligan is None:
             raise EngineError(
                 Refusal.BAD_WAGER,
