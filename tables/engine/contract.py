@@ -19,7 +19,7 @@ from .errors import EngineError, Refusal
 from .money import format_breakage, format_cents, known_cents, parse_cents
 from .paytables import Game, Paytable, resolve
 from .progressive import DEFAULT_AWARDS_CENTS, FIXED_AWARDS, Award, JackpotSplit, MeterConfig
-from .settlement import Line, Result, Settlement
+from .settlement import DealerAction, Line, Result, Settlement
 
 JSON = dict[str, Any]
 
@@ -294,8 +294,14 @@ _PARSERS: dict[Game, Callable[[Mapping[str, Any], Paytable], Settlement]] = {
 }
 
 
+_GAMES: Final = {g.value: g for g in Game}
+
+
 def parse_game(data: Mapping[str, Any]) -> Game:
     game_name = data.get("game")
+    game = _GAMES.get(game_name) if type(game_name) is str else None
+    if game is not None:
+        return game
     try:
         return Game(game_name) if isinstance(game_name, str) else Game("?")
     except ValueError:
@@ -446,6 +452,7 @@ def _money(cents: int) -> str:
 
 
 _RESULT_TEXT: Final = {r: encode_basestring_ascii(r.value) for r in Result}
+_ACTION_TEXT: Final = {a: encode_basestring_ascii(a.value) for a in DealerAction}
 _LINE_TEXT: dict[tuple[str, int, Result, int, str | None], str] = {}
 
 
@@ -485,7 +492,7 @@ def settlement_to_text(s: Settlement) -> str:
     """`json.dumps(settlement_to_json(s))`, written directly (the command's hot path)."""
     d = s.dealer
     parts = ['{"game": ', _quote(s.game), ', "dealer": {"cards": ', _cards_text(d.cards)]
-    parts += [', "action": ', _quote(d.action.value)]
+    parts += [', "action": ', _ACTION_TEXT.get(d.action) or _quote(d.action.value)]
     if d.two_card is not None and d.one_card is not None:
         parts += [', "two_card": ', _cards_text(d.two_card)]
         parts += [', "one_card": ', _card_text(d.one_card)]

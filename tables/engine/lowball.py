@@ -24,6 +24,7 @@ from .validation import check_count, check_stake, describe, open_ledger
 TEN = 10
 _EVEN = Fraction(1)
 _SUIT_ORDER = {"s": 3, "h": 2, "c": 1, "d": 0}
+_GAME_NAME = Game.LOWBALL.value
 _DEFAULT_METER = MeterConfig()  # immutable: shared by every round without a meter of its own
 
 
@@ -272,7 +273,7 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
         final=dealer_final,
         hand=lowball_hand_name(dealer_final, dealer_value),
     )
-    return Settlement(Game.LOWBALL.value, paytable.name, dealer, tuple(seats), result)
+    return Settlement(_GAME_NAME, paytable.name, dealer, tuple(seats), result)
 
 
 def player_final(seat: Seat, where: str) -> tuple[Card, ...]:

@@ -24,6 +24,10 @@ class TwoCardHand(StrEnum):
     HIGH_CARD = "high_card"
 
 
+_HAND_NAME = {h: h.value for h in TwoCardHand}  # without the enum's `value` property
+_GAME_NAME = Game.PYRAMID.value
+
+
 @dataclass(frozen=True, slots=True)
 class Setting:
     """A split of three cards: the two-card hand (higher card first) and the one-card hand."""
@@ -169,14 +173,14 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
             SeatResult(
                 seat.seat,
                 seat.cards,
-                setting.hand.value,
+                _HAND_NAME[setting.hand],
                 (line,),
                 two_card=setting.two_card,
                 one_card=setting.one_card,
             )
         )
     return Settlement(
-        Game.PYRAMID.value,
+        _GAME_NAME,
         paytable.name,
         DealerResult(
             cards=round_.dealer_cards,

@@ -39,7 +39,8 @@ _BASE: Final = 15**3
 _LOW: Final = {r: (1 if r == 14 else r) for r in range(2, 15)}  # lowball: the ace is 1
 
 
-_CATEGORY_NAME: Final = {c: c.value for c in Category}  # without the enum's `value` property
+# A category's name without the enum's (slow) `value` property.
+CATEGORY_NAME: Final[dict[Category, str]] = {c: c.value for c in Category}
 
 
 class HandValue(NamedTuple):
@@ -150,7 +151,7 @@ def lowball_hand_name(cards: Sequence[Card], value: HandValue | None = None) -> 
     """
     v = value or lowball_value(cards)
     if v.category is not Category.HIGH_CARD:
-        return _CATEGORY_NAME[v.category]
+        return CATEGORY_NAME[v.category]
     ranks = sorted((_LOW[c.rank] for c in cards), reverse=True)
     if ranks == [4, 2, 1]:
         colours = {c.is_red for c in cards}

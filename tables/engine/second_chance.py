@@ -13,9 +13,11 @@ from fractions import Fraction
 from .cards import Card
 from .errors import EngineError, Refusal
 from .paytables import Game, Paytable
-from .rankings import Category, poker_value
+from .rankings import CATEGORY_NAME, Category, poker_value
 from .settlement import DealerAction, DealerResult, Line, SeatResult, Settlement
 from .validation import check_count, check_stake, describe, open_ledger
+
+_GAME_NAME = Game.SECOND_CHANCE.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,20 +129,20 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
                     pair_plus_table,
                 )
             )
-        seats.append(SeatResult(seat.seat, final, value.category.value, tuple(lines)))
+        seats.append(SeatResult(seat.seat, final, CATEGORY_NAME[value.category], tuple(lines)))
     dealer = DealerResult(
         cards=round_.dealer_cards,
         action=DealerAction.DRAW if draws else DealerAction.STAND,
         discard=round_.dealer_cards if draws else (),
         final=dealer_final,
-        hand=dealer_value.category.value,
+        hand=CATEGORY_NAME[dealer_value.category],
     )
-    return Settlement(Game.SECOND_CHANCE.value, paytable.name, dealer, tuple(seats))
+    return Settlement(_GAME_NAME, paytable.name, dealer, tuple(seats))
 
 
 def _pair_plus(
     wager: str, stake: int, cards: Sequence[Card], table: Mapping[str, Fraction]
 ) -> Line:
     """Pair Plus is decided by that hand alone, whatever the dealer holds."""
-    odds = table.get(poker_value(cards).category.value)
+    odds = table.get(CATEGORY_NAME[poker_value(cards).category])
     return Line.won(wager, stake, odds) if odds is not None else Line.lost(wager, stake)
