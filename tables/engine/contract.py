@@ -19,7 +19,7 @@ from .errors import EngineError, Refusal
 from .money import format_breakage, format_cents, known_cents, parse_cents
 from .paytables import Game, Paytable, resolve
 from .progressive import DEFAULT_AWARDS_CENTS, FIXED_AWARDS, Award, JackpotSplit, MeterConfig
-from .settlement import DealerAction, Line, Result, Settlement
+from .settlement import DealerAction, Line, Result, SeatResult, Settlement
 
 JSON = dict[str, Any]
 
@@ -447,10 +447,6 @@ def _cards_text(cards: Sequence[Card]) -> str:
         return "[" + ", ".join([_card_text(c) for c in cards]) + "]"
 
 
-def _money(cents: int) -> str:
-    return '"' + format_cents(cents) + '"'
-
-
 _RESULT_TEXT: Final = {r: encode_basestring_ascii(r.value) for r in Result}
 _ACTION_TEXT: Final = {a: encode_basestring_ascii(a.value) for a in DealerAction}
 _LINE_TEXT: dict[tuple[str, int, Result, int, str | None], str] = {}
@@ -488,51 +484,51 @@ def _write_line(line: Line) -> str:
     return text + "}"
 
 
+def _seat_text(seat: SeatResult) -> str:
+    number = seat.seat
+    texts = []
+    net = 0  # `seat.net_cents`, summed on the way
+    for line in seat.lines:
+        texts.append(_line_text(line))
+        net += line.net_cents
+    setting = ""
+    if seat.two_card is not None and seat.one_card is not None:
+        setting = (
+            f', "two_card": {_cards_text(seat.two_card)}, "one_card": {_card_text(seat.one_card)}'
+        )
+    return (
+        f'{{"seat": {number if type(number) is int else json.dumps(number)}, '
+        f'"final": {_cards_text(seat.final)}{setting}, "hand": {_quote(seat.hand)}, '
+        f'"lines": [{", ".join(texts)}], "net": "{format_cents(net)}"}}'
+    )
+
+
 def settlement_to_text(s: Settlement) -> str:
     """`json.dumps(settlement_to_json(s))`, written directly (the command's hot path)."""
     d = s.dealer
-    parts = ['{"game": ', _quote(s.game), ', "dealer": {"cards": ', _cards_text(d.cards)]
-    parts += [', "action": ', _ACTION_TEXT.get(d.action) or _quote(d.action.value)]
+    action = _ACTION_TEXT.get(d.action) or _quote(d.action.value)
     if d.two_card is not None and d.one_card is not None:
-        parts += [', "two_card": ', _cards_text(d.two_card)]
-        parts += [', "one_card": ', _card_text(d.one_card)]
+        dealer = (
+            f'{{"cards": {_cards_text(d.cards)}, "action": {action}, '
+            f'"two_card": {_cards_text(d.two_card)}, "one_card": {_card_text(d.one_card)}}}'
+        )
     else:
-        parts += [', "discard": ', _cards_text(d.discard), ', "final": ', _cards_text(d.final)]
-        parts += [', "hand": ', _quote(d.hand)]
-    parts.append('}, "seats": [')
-    first = True
-    for seat in s.seats:
-        if not first:
-            parts.append(", ")
-        first = False
-        number = seat.seat
-        parts += [
-            '{"seat": ',
-            str(number) if type(number) is int else json.dumps(number),
-            ', "final": ',
-            _cards_text(seat.final),
-        ]
-        if seat.two_card is not None and seat.one_card is not None:
-            parts += [', "two_card": ', _cards_text(seat.two_card)]
-            parts += [', "one_card": ', _card_text(seat.one_card)]
-        parts += [', "hand": ', _quote(seat.hand), ', "lines": [']
-        parts.append(", ".join([_line_text(line) for line in seat.lines]))
-        parts += ['], "net": ', _money(seat.net_cents), "}"]
-    parts.append("]")
+        dealer = (
+            f'{{"cards": {_cards_text(d.cards)}, "action": {action}, '
+            f'"discard": {_cards_text(d.discard)}, "final": {_cards_text(d.final)}, '
+            f'"hand": {_quote(d.hand)}}}'
+        )
+    seats = ", ".join([_seat_text(seat) for seat in s.seats])
+    text = f'{{"game": {_quote(s.game)}, "dealer": {dealer}, "seats": [{seats}]'
     p = s.progressive
-    if p is not None:
-        parts += [
-            ', "progressive": {"meter_before": ',
-            _money(p.meter_before_cents),
-            ', "contributions": ',
-            _money(p.contributions_cents),
-            ', "paid": ',
-            _money(p.paid_cents),
-            ', "meter_after": ',
-            _money(p.meter_after_cents),
-        ]
-        if p.capped or p.overflow_cents:
-            parts += [', "overflow": ', _money(p.overflow_cents)]
-        parts.append("}")
-    parts.append("}")
-    return "".join(parts)
+    if p is None:
+        return text + "}"
+    overflow = ""
+    if p.capped or p.overflow_cents:
+        overflow = f', "overflow": "{format_cents(p.overflow_cents)}"'
+    return (
+        f'{text}, "progressive": {{"meter_before": "{format_cents(p.meter_before_cents)}", '
+        f'"contributions": "{format_cents(p.contributions_cents)}", '
+        f'"paid": "{format_cents(p.paid_cents)}", '
+        f'"meter_after": "{format_cents(p.meter_after_cents)}"{overflow}}}}}'
+    )
