@@ -82,10 +82,27 @@ def parse_card(text: object, *, where: str = "") -> Card:
     )
 
 
+def plain_cards(value: object) -> tuple[Card, ...] | None:
+    """The common case of `parse_cards`, quickly: a JSON list of cards each written exactly as
+    one of the accepted spellings; None for anything else (which `parse_cards` then reads, or
+    refuses). Checks no count."""
+    if type(value) is not list:
+        return None
+    get = _BY_TEXT.get
+    cards = [get(item) if type(item) is str else None for item in value]
+    if None in cards:
+        return None
+    return tuple(cards)  # type: ignore[arg-type]
+
+
 def parse_cards(
     value: object, *, where: str, count: int | None = None, at_most: int | None = None
 ) -> tuple[Card, ...]:
     """Parse a list of cards (or one string like `"Ah Kd 2c"`), checking how many there are."""
+    if (count is None or len(value) == count) if type(value) is list else False:
+        fast = plain_cards(value)
+        if fast is not None and (at_most is None or len(fast) <= at_most):
+            return fast
     if isinstance(value, str):
         items: list[object] = list(value.replace(",", " ").split())
     elif isinstance(value, list | tuple):
@@ -108,6 +125,9 @@ def parse_cards(
     return cards
 
 
+CARD_TEXT: Final[dict[Card, str]] = {card: RANK_CHAR[card.rank] + card.suit for card in DECK}
+
+
 def format_cards(cards: Iterable[Card]) -> list[str]:
     return [str(c) for c in cards]
 
@@ -122,6 +142,11 @@ class CardLedger:
 
     def place(self, cards: Sequence[Card], where: str) -> None:
         """Record `cards` at `where`, all or none: a card already placed is refused."""
+        placed = self._where
+        if placed.keys().isdisjoint(cards) and len(set(cards)) == len(cards):
+            for card in cards:
+                placed[card] = where
+            return
         for i, card in enumerate(cards):
             seen = self._where.get(card)
             if seen is None and card in cards[:i]:

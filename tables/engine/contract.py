@@ -8,22 +8,25 @@ JSON out. This module only translates; the rules are in the game modules.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from json.encoder import encode_basestring_ascii
+from typing import Any, Final
 
 from . import lowball, pyramid, second_chance
-from .cards import Card, format_cards, parse_card, parse_cards
+from .cards import CARD_TEXT, Card, format_cards, parse_card, parse_cards, plain_cards
 from .errors import EngineError, Refusal
-from .money import format_breakage, format_cents, parse_cents
+from .money import format_breakage, format_cents, known_cents, parse_cents
 from .paytables import Game, Paytable, resolve
 from .progressive import DEFAULT_AWARDS_CENTS, FIXED_AWARDS, Award, JackpotSplit, MeterConfig
-from .settlement import Line, Settlement
+from .settlement import DealerAction, Line, Result, SeatResult, Settlement
 
 JSON = dict[str, Any]
 
 
 def _obj(value: object, code: Refusal, what: str) -> Mapping[str, Any]:
+    if type(value) is dict:
+        return value
     if not isinstance(value, Mapping):
         raise EngineError(code, f"{what} must be a JSON object", field=what)
     return value
@@ -49,7 +52,7 @@ def _seats(data: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
     seats = []
     seen: set[int] = set()
     for i, item in enumerate(raw):
-        seat = _obj(item, Refusal.BAD_SEAT, f"seat entry {i + 1}")
+        seat = item if type(item) is dict else _obj(item, Refusal.BAD_SEAT, f"seat entry {i + 1}")
         number = _seat_number(seat, i)
         if not 1 <= number <= 7:
             raise EngineError(Refusal.BAD_SEAT, f"seat {number} does not exist: seats are 1 to 7")
@@ -62,7 +65,7 @@ def _seats(data: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
 
 def _wagers(seat: Mapping[str, Any], n: int, allowed: tuple[str, ...]) -> Mapping[str, Any]:
     wagers = seat.get("wagers")
-    if not isinstance(wagers, Mapping):
+    if type(wagers) is not dict and not isinstance(wagers, Mapping):
         raise EngineError(Refusal.BAD_WAGER, f"seat {n} has no wagers", field=f"seat {n} wagers")
     for name in wagers:
         if name not in allowed:
@@ -76,13 +79,15 @@ def _wagers(seat: Mapping[str, Any], n: int, allowed: tuple[str, ...]) -> Mappin
 
 
 def _stake(wagers: Mapping[str, Any], name: str, n: int, *, required: bool) -> int:
-    if name not in wagers or wagers[name] is None:
+    value = wagers.get(name)
+    if value is None:
         if required:
             raise EngineError(
                 Refusal.BAD_WAGER, f"seat {n} has no {name} wager", field=f"seat {n} {name}"
             )
         return 0
-    return parse_cents(wagers[name], where=f"seat {n}'s {name}")
+    cents = known_cents(value)
+    return cents if cents is not None else parse_cents(value, where=f"seat {n}'s {name}")
 
 
 def _cards(value: object, where: str, *, optional: bool = False) -> tuple[Card, ...]:
@@ -91,6 +96,12 @@ def _cards(value: object, where: str, *, optional: bool = False) -> tuple[Card, 
     if value is None:
         raise EngineError(Refusal.CARD_COUNT, f"{where} are missing", field=where)
     return parse_cards(value, where=where)
+
+
+def _seat_cards(value: object, n: int, what: str, *, optional: bool = False) -> tuple[Card, ...]:
+    """`_cards` for seat `n`'s `what` (`cards`, `discard`...), naming it only when needed."""
+    cards = plain_cards(value)
+    return cards if cards is not None else _cards(value, f"seat {n}'s {what}", optional=optional)
 
 
 def _dealer(data: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -104,13 +115,13 @@ def _parse_second_chance(data: Mapping[str, Any], paytable: Paytable) -> Settlem
     dealer_draw = _cards(dealer.get("draw"), "the dealer's draw", optional=True)
     seats = []
     for n, raw in seats_raw:
-        cards = _cards(raw.get("cards"), f"seat {n}'s cards")
+        cards = _seat_cards(raw.get("cards"), n, "cards")
         mulligan_raw = raw.get("mulligan")
         mulligan: tuple[Card, ...] | None = None
         mulligan_pp = 0
         if mulligan_raw is not None:
             m = _obj(mulligan_raw, Refusal.CARD_COUNT, f"seat {n}'s mulligan")
-            mulligan = _cards(m.get("cards"), f"seat {n}'s mulligan cards")
+            mulligan = _seat_cards(m.get("cards"), n, "mulligan cards")
             if m.get("pair_plus") is not None:
                 mulligan_pp = parse_cents(m["pair_plus"], where=f"seat {n}'s mulligan pair plus")
             if "raise" in m:
@@ -221,9 +232,9 @@ def _parse_lowball(
         meter = _meter(data.get("progressive"))
     seats = []
     for n, raw in seats_raw:
-        cards = _cards(raw.get("cards"), f"seat {n}'s cards")
-        discard = _cards(raw.get("discard"), f"seat {n}'s discard", optional=True)
-        draw = _cards(raw.get("draw"), f"seat {n}'s draw", optional=True)
+        cards = _seat_cards(raw.get("cards"), n, "cards")
+        discard = _seat_cards(raw.get("discard"), n, "discard", optional=True)
+        draw = _seat_cards(raw.get("draw"), n, "draw", optional=True)
         wagers = _wagers(raw, n, ("ante", "bonus", "progressive"))
         seats.append(
             lowball.Seat(
@@ -249,7 +260,7 @@ def _parse_pyramid(data: Mapping[str, Any], paytable: Paytable) -> Settlement:
         raise EngineError(Refusal.HOUSE_WAY, "the Pyramid dealer never draws", field="dealer.draw")
     seats = []
     for n, raw in seats_raw:
-        cards = _cards(raw.get("cards"), f"seat {n}'s cards")
+        cards = _seat_cards(raw.get("cards"), n, "cards")
         wagers = _wagers(raw, n, ("ante",))
         house_way = raw.get("house_way") is True
         one_raw = raw.get("one_card")
@@ -283,8 +294,14 @@ _PARSERS: dict[Game, Callable[[Mapping[str, Any], Paytable], Settlement]] = {
 }
 
 
+_GAMES: Final = {g.value: g for g in Game}
+
+
 def parse_game(data: Mapping[str, Any]) -> Game:
     game_name = data.get("game")
+    game = _GAMES.get(game_name) if type(game_name) is str else None
+    if game is not None:
+        return game
     try:
         return Game(game_name) if isinstance(game_name, str) else Game("?")
     except ValueError:
@@ -302,7 +319,7 @@ def settle(
     The site passes the round's pinned `paytable` and its table's `meter` state; the command
     line resolves them from the round itself (`paytable`, `progressive`).
     """
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise EngineError(Refusal.BAD_JSON, "a round must be a JSON object")
     game = parse_game(data)
     if paytable is None:
@@ -329,6 +346,22 @@ def settle_line(text: str) -> tuple[JSON, bool]:
         return settle_round(data), False
     except EngineError as err:
         return err.as_dict(), True
+
+
+_NOT_JSON: Final = json.dumps(EngineError(Refusal.BAD_JSON, "the line is not valid JSON").as_dict())
+
+
+def settle_line_text(text: str) -> tuple[str, bool]:
+    """`settle_line` with its answer already written as JSON text (no newline): exactly
+    `json.dumps(settle_line(text)[0])`, faster (what `manage.py settle` writes)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return _NOT_JSON, True
+    try:
+        return settlement_to_text(settle(data)), False
+    except EngineError as err:
+        return json.dumps(err.as_dict()), True
 
 
 def line_to_json(line: Line) -> JSON:
@@ -379,3 +412,123 @@ def settlement_to_json(s: Settlement) -> JSON:
             progressive["overflow"] = format_cents(p.overflow_cents)
         result["progressive"] = progressive
     return result
+
+
+# `settlement_to_text`: the JSON text of `settlement_to_json`, written directly. Every string it
+# writes goes through `_quote` (json's own escaping, memoised), every amount through
+# `format_cents`; the layout is `json.dumps`'s default (", " and ": "). A test compares the two
+# on many rounds (tests/engine/test_settle_text.py).
+_QUOTED: dict[str, str] = {}
+_QUOTED_CARDS: Final[dict[Card, str]] = {c: f'"{t}"' for c, t in CARD_TEXT.items()}
+_MEMO_SIZE: Final = 4096
+
+
+def _quote(text: str | None) -> str:
+    if text is None:
+        return "null"
+    quoted = _QUOTED.get(text)
+    if quoted is None:
+        quoted = encode_basestring_ascii(text)
+        if len(_QUOTED) < _MEMO_SIZE:
+            _QUOTED[text] = quoted
+    return quoted
+
+
+def _card_text(card: Card) -> str:
+    quoted = _QUOTED_CARDS.get(card)
+    return quoted if quoted is not None else encode_basestring_ascii(str(card))
+
+
+def _cards_text(cards: Sequence[Card]) -> str:
+    quoted = _QUOTED_CARDS
+    try:
+        return "[" + ", ".join([quoted[c] for c in cards]) + "]"
+    except KeyError:
+        return "[" + ", ".join([_card_text(c) for c in cards]) + "]"
+
+
+_RESULT_TEXT: Final = {r: encode_basestring_ascii(r.value) for r in Result}
+_ACTION_TEXT: Final = {a: encode_basestring_ascii(a.value) for a in DealerAction}
+_LINE_TEXT: dict[tuple[str, int, Result, int, str | None], str] = {}
+
+
+def _line_text(line: Line) -> str:
+    if line.breakage:
+        return _write_line(line)
+    key = (line.wager, line.stake_cents, line.result, line.net_cents, line.award)
+    text = _LINE_TEXT.get(key)
+    if text is None:
+        text = _write_line(line)
+        if len(_LINE_TEXT) < _MEMO_SIZE:
+            _LINE_TEXT[key] = text
+    return text
+
+
+def _write_line(line: Line) -> str:
+    result = _RESULT_TEXT.get(line.result) or _quote(line.result.value)
+    text = (
+        '{"wager": '
+        + _quote(line.wager)
+        + ', "stake": "'
+        + format_cents(line.stake_cents)
+        + '", "result": '
+        + result
+        + ', "net": "'
+        + format_cents(line.net_cents)
+        + '"'
+    )
+    if line.breakage:
+        text += ', "breakage": ' + _quote(format_breakage(line.breakage))
+    if line.award is not None:
+        text += ', "award": ' + _quote(line.award)
+    return text + "}"
+
+
+def _seat_text(seat: SeatResult) -> str:
+    number = seat.seat
+    texts = []
+    net = 0  # `seat.net_cents`, summed on the way
+    for line in seat.lines:
+        texts.append(_line_text(line))
+        net += line.net_cents
+    setting = ""
+    if seat.two_card is not None and seat.one_card is not None:
+        setting = (
+            f', "two_card": {_cards_text(seat.two_card)}, "one_card": {_card_text(seat.one_card)}'
+        )
+    return (
+        f'{{"seat": {number if type(number) is int else json.dumps(number)}, '
+        f'"final": {_cards_text(seat.final)}{setting}, "hand": {_quote(seat.hand)}, '
+        f'"lines": [{", ".join(texts)}], "net": "{format_cents(net)}"}}'
+    )
+
+
+def settlement_to_text(s: Settlement) -> str:
+    """`json.dumps(settlement_to_json(s))`, written directly (the command's hot path)."""
+    d = s.dealer
+    action = _ACTION_TEXT.get(d.action) or _quote(d.action.value)
+    if d.two_card is not None and d.one_card is not None:
+        dealer = (
+            f'{{"cards": {_cards_text(d.cards)}, "action": {action}, '
+            f'"two_card": {_cards_text(d.two_card)}, "one_card": {_card_text(d.one_card)}}}'
+        )
+    else:
+        dealer = (
+            f'{{"cards": {_cards_text(d.cards)}, "action": {action}, '
+            f'"discard": {_cards_text(d.discard)}, "final": {_cards_text(d.final)}, '
+            f'"hand": {_quote(d.hand)}}}'
+        )
+    seats = ", ".join([_seat_text(seat) for seat in s.seats])
+    text = f'{{"game": {_quote(s.game)}, "dealer": {dealer}, "seats": [{seats}]'
+    p = s.progressive
+    if p is None:
+        return text + "}"
+    overflow = ""
+    if p.capped or p.overflow_cents:
+        overflow = f', "overflow": "{format_cents(p.overflow_cents)}"'
+    return (
+        f'{text}, "progressive": {{"meter_before": "{format_cents(p.meter_before_cents)}", '
+        f'"contributions": "{format_cents(p.contributions_cents)}", '
+        f'"paid": "{format_cents(p.paid_cents)}", '
+        f'"meter_after": "{format_cents(p.meter_after_cents)}"{overflow}}}}}'
+    )

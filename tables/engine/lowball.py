@@ -24,6 +24,8 @@ from .validation import check_count, check_stake, describe, open_ledger
 TEN = 10
 _EVEN = Fraction(1)
 _SUIT_ORDER = {"s": 3, "h": 2, "c": 1, "d": 0}
+_GAME_NAME = Game.LOWBALL.value
+_DEFAULT_METER = MeterConfig()  # immutable: shared by every round without a meter of its own
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,11 +164,14 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
     finals: list[tuple[Card, ...]] = []
     for seat in round_.seats:
         where = f"seat {seat.seat}"
-        check_count(seat.cards, f"{where}'s cards")
-        ledger.place(seat.cards, f"{where}'s cards")
+        cards_where = f"{where}'s cards"
+        check_count(seat.cards, cards_where)
+        ledger.place(seat.cards, cards_where)
         finals.append(player_final(seat, where))
-        ledger.place(seat.draw, f"{where}'s draw")
-        check_stake(seat.ante_cents, f"{where}'s ante")
+        if seat.draw:
+            ledger.place(seat.draw, f"{where}'s draw")
+        if seat.ante_cents <= 0:  # (check_stake's condition, so as to name the wager only then)
+            check_stake(seat.ante_cents, f"{where}'s ante")
         if seat.bonus_cents != seat.ante_cents:
             raise EngineError(
                 Refusal.BAD_WAGER,
@@ -176,7 +181,7 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
             )
         if seat.progressive_cents:
             check_stake(seat.progressive_cents, f"{where}'s progressive", optional=True)
-            wager = (round_.progressive or MeterConfig()).wager_cents
+            wager = (round_.progressive or _DEFAULT_METER).wager_cents
             if seat.progressive_cents != wager:
                 raise EngineError(
                     Refusal.BAD_WAGER,
@@ -211,21 +216,24 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
         )
     ledger.place(round_.dealer_draw, "the dealer's draw")
     dealer_final = tuple(c for c in round_.dealer_cards if c not in discard) + round_.dealer_draw
-    dealer_score = lowball_value(dealer_final).score
+    dealer_value = lowball_value(dealer_final)
+    dealer_score = dealer_value.score
 
     bonus_table = paytable.tables["bonus"]
     meter = round_.progressive
     has_progressive = meter is not None or any(s.progressive_cents for s in round_.seats)
-    config = meter or MeterConfig()
+    config = meter or _DEFAULT_METER
     awards: dict[int, Award] = {}
     names: dict[int, str] = {}
-    dealer_a24 = is_a24(round_.dealer_cards)
+    dealer_a24: bool | None = None  # worked out for the first progressive seat
     partial: list[tuple[Seat, tuple[Card, ...], list[Line]]] = []
     for seat, final in zip(round_.seats, finals, strict=True):
         value = lowball_value(final)
         name = names[seat.seat] = lowball_hand_name(final, value)
         lines = _main_lines(seat, name, value.score, dealer_score, bonus_table)
         if seat.progressive_cents:
+            if dealer_a24 is None:
+                dealer_a24 = is_a24(round_.dealer_cards)
             award = progressive_award(
                 seat.cards,
                 final,
@@ -263,9 +271,9 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
         action=DealerAction.DRAW if discard else DealerAction.STAND,
         discard=tuple(discard),
         final=dealer_final,
-        hand=lowball_hand_name(dealer_final),
+        hand=lowball_hand_name(dealer_final, dealer_value),
     )
-    return Settlement(Game.LOWBALL.value, paytable.name, dealer, tuple(seats), result)
+    return Settlement(_GAME_NAME, paytable.name, dealer, tuple(seats), result)
 
 
 def player_final(seat: Seat, where: str) -> tuple[Card, ...]:

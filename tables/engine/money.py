@@ -13,6 +13,13 @@ from .errors import EngineError, Refusal
 # ASCII digits only (`\d` alone would take Arabic-Indic and other digits as well).
 _AMOUNT: Final = re.compile(r"^\s*([0-9]{1,12})(?:\.([0-9]{1,2}))?\s*$", re.ASCII)
 
+# Memos (settling a batch of rounds parses and formats the same few amounts over and over):
+# an accepted amount string -> its cents (only amounts above zero, valid whatever `allow_zero`
+# says), and cents -> their text. Bounded: once full, further amounts are simply not memoised.
+_MEMO_SIZE: Final = 1 << 16
+_PARSED: dict[str, int] = {}
+_FORMATTED: dict[int, str] = {}
+
 
 def parse_cents(value: object, *, where: str, allow_zero: bool = False) -> int:
     """Parse a wager like `"10.00"`, `"10.5"`, `"10"` or the integer `10` into cents.
@@ -20,6 +27,10 @@ def parse_cents(value: object, *, where: str, allow_zero: bool = False) -> int:
     Refuses floats (money is never a float), negatives, zero (unless allowed), fractions of a
     cent and anything non-numeric, naming the wager.
     """
+    if type(value) is str:
+        known = _PARSED.get(value)
+        if known is not None:
+            return known
     cents: int | None = None
     if isinstance(value, bool):
         cents = None
@@ -47,11 +58,30 @@ def parse_cents(value: object, *, where: str, allow_zero: bool = False) -> int:
         raise EngineError(
             Refusal.BAD_WAGER, f"{where} must be more than zero, not {value!r}", field=where
         )
+    if cents and type(value) is str and len(_PARSED) < _MEMO_SIZE:
+        _PARSED[value] = cents
     return cents
+
+
+def known_cents(value: object) -> int | None:
+    """The cents of an amount string `parse_cents` has already accepted (more than zero), else
+    None: a shortcut for callers that would otherwise build a `where` just in case."""
+    return _PARSED.get(value) if type(value) is str else None
 
 
 def format_cents(cents: int) -> str:
     """`1234` -> `"12.34"`, `-5` -> `"-0.05"`."""
+    if type(cents) is int:
+        text = _FORMATTED.get(cents)
+        if text is None:
+            text = _format_cents(cents)
+            if len(_FORMATTED) < _MEMO_SIZE:
+                _FORMATTED[cents] = text
+        return text
+    return _format_cents(cents)
+
+
+def _format_cents(cents: int) -> str:
     sign = "-" if cents < 0 else ""
     whole, part = divmod(abs(cents), 100)
     return f"{sign}{whole}.{part:02d}"
@@ -59,6 +89,9 @@ def format_cents(cents: int) -> str:
 
 def cents_to_decimal(cents: int) -> Decimal:
     return Decimal(cents).scaleb(-2)
+
+
+_NO_BREAKAGE: Final = Fraction(0)
 
 
 class Payout(NamedTuple):
@@ -70,9 +103,11 @@ class Payout(NamedTuple):
 
 def pay(stake_cents: int, odds: Fraction) -> Payout:
     """A win at `odds` to 1 on `stake_cents`: rounded down to the cent, remainder as breakage."""
-    exact = odds * stake_cents
-    paid = exact.numerator // exact.denominator
-    return Payout(paid, exact - paid)
+    # Integer arithmetic on the (normalised) fraction: the same values as `odds * stake_cents`
+    # split into its whole cents and the rest, without the Fraction operators' overhead.
+    den = odds.denominator
+    paid, rest = divmod(odds.numerator * stake_cents, den)
+    return Payout(paid, Fraction(rest, den) if rest else _NO_BREAKAGE)
 
 
 def format_breakage(breakage_cents: Fraction) -> str:

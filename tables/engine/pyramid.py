@@ -24,6 +24,10 @@ class TwoCardHand(StrEnum):
     HIGH_CARD = "high_card"
 
 
+_HAND_NAME = {h: h.value for h in TwoCardHand}  # without the enum's `value` property
+_GAME_NAME = Game.PYRAMID.value
+
+
 @dataclass(frozen=True, slots=True)
 class Setting:
     """A split of three cards: the two-card hand (higher card first) and the one-card hand."""
@@ -137,9 +141,11 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
         Game.PYRAMID, paytable, (s.seat for s in round_.seats), round_.dealer_cards
     )
     for seat in round_.seats:
-        check_count(seat.cards, f"seat {seat.seat}'s cards")
-        ledger.place(seat.cards, f"seat {seat.seat}'s cards")
-        check_stake(seat.ante_cents, f"seat {seat.seat}'s ante")
+        where = f"seat {seat.seat}'s cards"
+        check_count(seat.cards, where)
+        ledger.place(seat.cards, where)
+        if seat.ante_cents <= 0:  # (check_stake's condition, so as to name the wager only then)
+            check_stake(seat.ante_cents, f"seat {seat.seat}'s ante")
     settings = []
     for seat in round_.seats:
         if seat.one_card is None:
@@ -167,14 +173,14 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
             SeatResult(
                 seat.seat,
                 seat.cards,
-                setting.hand.value,
+                _HAND_NAME[setting.hand],
                 (line,),
                 two_card=setting.two_card,
                 one_card=setting.one_card,
             )
         )
     return Settlement(
-        Game.PYRAMID.value,
+        _GAME_NAME,
         paytable.name,
         DealerResult(
             cards=round_.dealer_cards,

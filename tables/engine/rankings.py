@@ -39,6 +39,10 @@ _BASE: Final = 15**3
 _LOW: Final = {r: (1 if r == 14 else r) for r in range(2, 15)}  # lowball: the ace is 1
 
 
+# A category's name without the enum's (slow) `value` property.
+CATEGORY_NAME: Final[dict[Category, str]] = {c: c.value for c in Category}
+
+
 class HandValue(NamedTuple):
     category: Category
     score: int
@@ -67,18 +71,60 @@ def _classify(r1: int, r2: int, r3: int, flush: bool, ace_high: bool) -> HandVal
     return HandValue(cat, _score(cat, r1, r2, r3))
 
 
-def poker_value(cards: Sequence[Card]) -> HandValue:
-    """Three-card poker value; the higher `score` wins."""
+def _poker_value(cards: Sequence[Card]) -> HandValue:
     a, b, c = cards
     r1, r2, r3 = sorted((a.rank, b.rank, c.rank), reverse=True)
     return _classify(r1, r2, r3, a.suit == b.suit == c.suit, ace_high=True)
 
 
-def lowball_value(cards: Sequence[Card]) -> HandValue:
-    """Lowball value: aces low, straights and flushes count against; the lower `score` wins."""
+def _lowball_value(cards: Sequence[Card]) -> HandValue:
     a, b, c = cards
     r1, r2, r3 = sorted((_LOW[a.rank], _LOW[b.rank], _LOW[c.rank]), reverse=True)
     return _classify(r1, r2, r3, a.suit == b.suit == c.suit, ace_high=False)
+
+
+# The evaluators look their answer up: a hand's value depends only on its ranks (as a multiset)
+# and whether it is suited, and the product of one prime per rank names the multiset without
+# sorting. The tables are filled by the functions above over every multiset, so a lookup gives
+# exactly what they compute; anything not in them (a rank outside 2..14) is computed as before.
+_PRIME: Final = dict(
+    zip(range(2, 15), (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41), strict=True)
+)
+_POKER: Final[dict[tuple[int, bool], HandValue]] = {}
+_LOWBALL: Final[dict[tuple[int, bool], HandValue]] = {}
+for _r1 in range(2, 15):
+    for _r2 in range(2, _r1 + 1):
+        for _r3 in range(2, _r2 + 1):
+            _key = _PRIME[_r1] * _PRIME[_r2] * _PRIME[_r3]
+            for _suited in (False, True):
+                _hand = (Card(_r1, "c"), Card(_r2, "c" if _suited else "d"), Card(_r3, "c"))
+                _POKER[_key, _suited] = _poker_value(_hand)
+                _LOWBALL[_key, _suited] = _lowball_value(_hand)
+del _r1, _r2, _r3, _key, _suited, _hand
+
+
+def poker_value(cards: Sequence[Card]) -> HandValue:
+    """Three-card poker value; the higher `score` wins."""
+    a, b, c = cards
+    prime = _PRIME
+    try:
+        key = prime[a.rank] * prime[b.rank] * prime[c.rank]
+    except (KeyError, TypeError):
+        return _poker_value(cards)
+    value = _POKER.get((key, a.suit == b.suit == c.suit))
+    return value if value is not None else _poker_value(cards)
+
+
+def lowball_value(cards: Sequence[Card]) -> HandValue:
+    """Lowball value: aces low, straights and flushes count against; the lower `score` wins."""
+    a, b, c = cards
+    prime = _PRIME
+    try:
+        key = prime[a.rank] * prime[b.rank] * prime[c.rank]
+    except (KeyError, TypeError):
+        return _lowball_value(cards)
+    value = _LOWBALL.get((key, a.suit == b.suit == c.suit))
+    return value if value is not None else _lowball_value(cards)
 
 
 class LowballHand(StrEnum):
@@ -105,7 +151,7 @@ def lowball_hand_name(cards: Sequence[Card], value: HandValue | None = None) -> 
     """
     v = value or lowball_value(cards)
     if v.category is not Category.HIGH_CARD:
-        return v.category.value
+        return CATEGORY_NAME[v.category]
     ranks = sorted((_LOW[c.rank] for c in cards), reverse=True)
     if ranks == [4, 2, 1]:
         colours = {c.is_red for c in cards}

@@ -13,9 +13,11 @@ from fractions import Fraction
 from .cards import Card
 from .errors import EngineError, Refusal
 from .paytables import Game, Paytable
-from .rankings import Category, poker_value
+from .rankings import CATEGORY_NAME, Category, poker_value
 from .settlement import DealerAction, DealerResult, Line, SeatResult, Settlement
 from .validation import check_count, check_stake, describe, open_ledger
+
+_GAME_NAME = Game.SECOND_CHANCE.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,16 +60,23 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
         Game.SECOND_CHANCE, paytable, (s.seat for s in round_.seats), round_.dealer_cards
     )
     for seat in round_.seats:
-        check_count(seat.cards, f"seat {seat.seat}'s cards")
-        ledger.place(seat.cards, f"seat {seat.seat}'s cards")
+        where = f"seat {seat.seat}'s cards"
+        check_count(seat.cards, where)
+        ledger.place(seat.cards, where)
         if seat.mulligan is not None:
-            check_count(seat.mulligan, f"seat {seat.seat}'s mulligan cards")
-            ledger.place(seat.mulligan, f"seat {seat.seat}'s mulligan cards")
-        check_stake(seat.ante_cents, f"seat {seat.seat}'s ante")
-        check_stake(seat.pair_plus_cents, f"seat {seat.seat}'s pair plus", optional=True)
-        check_stake(
-            seat.mulligan_pair_plus_cents, f"seat {seat.seat}'s mulligan pair plus", optional=True
-        )
+            where = f"seat {seat.seat}'s mulligan cards"
+            check_count(seat.mulligan, where)
+            ledger.place(seat.mulligan, where)
+        if seat.ante_cents <= 0:  # (the checks' conditions, so as to name the wager only then)
+            check_stake(seat.ante_cents, f"seat {seat.seat}'s ante")
+        if seat.pair_plus_cents < 0:
+            check_stake(seat.pair_plus_cents, f"seat {seat.seat}'s pair plus", optional=True)
+        if seat.mulligan_pair_plus_cents < 0:
+            check_stake(
+                seat.mulligan_pair_plus_cents,
+                f"seat {seat.seat}'s mulligan pair plus",
+                optional=True,
+            )
         if seat.mulligan_pair_plus_cents and seat.mulligan is None:
             raise EngineError(
                 Refusal.BAD_WAGER,
@@ -120,20 +129,20 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
                     pair_plus_table,
                 )
             )
-        seats.append(SeatResult(seat.seat, final, value.category.value, tuple(lines)))
+        seats.append(SeatResult(seat.seat, final, CATEGORY_NAME[value.category], tuple(lines)))
     dealer = DealerResult(
         cards=round_.dealer_cards,
         action=DealerAction.DRAW if draws else DealerAction.STAND,
         discard=round_.dealer_cards if draws else (),
         final=dealer_final,
-        hand=dealer_value.category.value,
+        hand=CATEGORY_NAME[dealer_value.category],
     )
-    return Settlement(Game.SECOND_CHANCE.value, paytable.name, dealer, tuple(seats))
+    return Settlement(_GAME_NAME, paytable.name, dealer, tuple(seats))
 
 
 def _pair_plus(
     wager: str, stake: int, cards: Sequence[Card], table: Mapping[str, Fraction]
 ) -> Line:
     """Pair Plus is decided by that hand alone, whatever the dealer holds."""
-    odds = table.get(poker_value(cards).category.value)
+    odds = table.get(CATEGORY_NAME[poker_value(cards).category])
     return Line.won(wager, stake, odds) if odds is not None else Line.lost(wager, stake)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
+from typing import Final
 
 from .cards import Card
 from .money import pay
@@ -38,18 +39,46 @@ class Line:
     award: str | None = None  # the progressive award's name
     odds: Fraction | None = None  # the paytable odds applied to a win
 
+    # Lines are immutable values, and a batch of rounds makes the same few over and over: the
+    # constructors below hand out one shared instance per distinct line (a bounded memo; a
+    # frozen dataclass is slow to build). `Line(...)` itself always builds a new one.
+
     @classmethod
     def won(cls, wager: str, stake_cents: int, odds: Fraction) -> Line:
-        paid = pay(stake_cents, odds)
-        return cls(wager, stake_cents, Result.WIN, paid.cents, paid.breakage, odds=odds)
+        key = (wager, stake_cents, odds.numerator, odds.denominator)
+        line = _WON.get(key)
+        if line is None or cls is not Line:
+            paid = pay(stake_cents, odds)
+            line = cls(wager, stake_cents, Result.WIN, paid.cents, paid.breakage, odds=odds)
+            if len(_WON) < _MEMO_SIZE and cls is Line:
+                _WON[key] = line
+        return line
 
     @classmethod
     def lost(cls, wager: str, stake_cents: int) -> Line:
-        return cls(wager, stake_cents, Result.LOSE, -stake_cents)
+        key = (wager, stake_cents)
+        line = _LOST.get(key)
+        if line is None or cls is not Line:
+            line = cls(wager, stake_cents, Result.LOSE, -stake_cents)
+            if len(_LOST) < _MEMO_SIZE and cls is Line:
+                _LOST[key] = line
+        return line
 
     @classmethod
     def pushed(cls, wager: str, stake_cents: int) -> Line:
-        return cls(wager, stake_cents, Result.PUSH, 0)
+        key = (wager, stake_cents)
+        line = _PUSHED.get(key)
+        if line is None or cls is not Line:
+            line = cls(wager, stake_cents, Result.PUSH, 0)
+            if len(_PUSHED) < _MEMO_SIZE and cls is Line:
+                _PUSHED[key] = line
+        return line
+
+
+_MEMO_SIZE: Final = 1 << 14
+_WON: dict[tuple[str, int, int, int], Line] = {}
+_LOST: dict[tuple[str, int], Line] = {}
+_PUSHED: dict[tuple[str, int], Line] = {}
 
 
 @dataclass(frozen=True, slots=True)

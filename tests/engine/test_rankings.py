@@ -163,3 +163,18 @@ def test_is_a24_means_the_unsuited_hand_only() -> None:
     assert is_a24(cards("Ah 2c 4d"))
     assert not is_a24(cards("Ah 2h 4h"))
     assert not is_a24(cards("Ah 3c 4d"))
+
+
+def test_the_lookup_tables_agree_with_the_evaluators_on_every_hand() -> None:
+    """`poker_value` and `lowball_value` look the value up (issue 16); the tables must give
+    exactly what the evaluators compute, for every hand in two orders."""
+    from tables.engine import rankings
+
+    for hand in combinations(DECK, 3):
+        for ordered in (hand, hand[::-1]):
+            for fast, slow in (
+                (rankings.poker_value, rankings._poker_value),
+                (rankings.lowball_value, rankings._lowball_value),
+            ):
+                got, want = fast(ordered), slow(ordered)
+                assert got == want and got.category is want.category

@@ -8,8 +8,8 @@ from typing import IO, Any
 
 from django.core.management.base import BaseCommand
 
-from tables.engine.contract import settle_line
-from tables.engine.jsonl import answer_lines, run_command
+from tables.engine.contract import settle_line_text
+from tables.engine.jsonl import answer_text_lines, run_text_command
 
 
 class Command(BaseCommand):
@@ -18,9 +18,9 @@ class Command(BaseCommand):
     requires_migrations_checks = False
 
     def handle(self, *args: Any, **options: Any) -> None:
-        run_command(settle_line)
+        run_text_command(settle_line_text)
 
 
 def settle_stream(lines: Iterable[bytes | str], out: IO[str]) -> int:
     """Settle each non-blank line; returns how many were refused."""
-    return answer_lines(lines, out, settle_line)
+    return answer_text_lines(lines, out, settle_line_text)
