@@ -557,9 +557,11 @@ def _settle_locked(
             code="idempotency_conflict",
             status=409,
         ) from None
+    # Before the meter's audit event: from the first event on, every writer waits for this
+    # transaction (the chain's head is locked until it commits), so the other work goes first.
+    round_closed.send(sender=Round, round=round_)
     if meter is not None and settlement.progressive is not None:
         meter_apply_round(meter=meter, result=settlement.progressive, round_=round_)
-    round_closed.send(sender=Round, round=round_)
     if approved_by is not None:
         audit_record(
             actor=approved_by,
