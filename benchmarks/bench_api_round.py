@@ -198,6 +198,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                 if args.show_sql and n == total - 1:
                     print(f"--- {kind}: {current['count']} statements")
 
+    digest = record_digest()
     if args.broker:
         import redis
 
@@ -205,6 +206,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     requests = len(rounds[args.warmup])
     return {
         "tasks": "published to a broker (no worker here)" if args.broker else "in-process",
+        "record_digest": digest,
         "machine": machine(),
         "game": args.game,
         "seats": args.seats,
@@ -222,6 +224,57 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         },
         "queries_by_kind": {k: statistics.fmean(queries[k]) for k in KINDS if queries.get(k)},
         "queries_per_round": sum(sum(v) for v in queries.values()) / max(1, args.count_rounds),
+    }
+
+
+def record_digest() -> dict[str, str]:
+    """SHA-256 of what the run left on the record: the rounds (entries, settlements, house
+    ways, amounts), their lines, and the audit events (kind, who, what, data; not their times
+    or hashes). The same seed gives the same record, whatever the code's speed."""
+    import hashlib
+
+    from audit.models import AuditEvent
+    from tables.models import Round, SettlementLine
+
+    def digest(rows: Any) -> str:
+        h = hashlib.sha256()
+        for row in rows:
+            h.update(json.dumps(row, sort_keys=True, default=str).encode())
+        return h.hexdigest()[:16]
+
+    return {
+        "rounds": digest(
+            Round.objects.order_by("id").values_list(
+                "table__name",
+                "number",
+                "status",
+                "entry",
+                "house_way",
+                "settlement",
+                "handle_cents",
+                "players_net_cents",
+                "idempotency_key",
+            )
+        ),
+        "lines": digest(
+            SettlementLine.objects.order_by("id").values_list(
+                "round__number",
+                "seat",
+                "wager",
+                "stake_cents",
+                "result",
+                "net_cents",
+                "breakage",
+                "award",
+                "odds",
+            )
+        ),
+        # Not the demo paytables' figures, computed at set-up by sampling (Monte Carlo).
+        "events": digest(
+            AuditEvent.objects.exclude(kind="paytable.figures")
+            .order_by("seq")
+            .values_list("kind", "actor_name", "object_type", "object_id", "table_name", "data")
+        ),
     }
 
 
@@ -291,6 +344,16 @@ def main() -> int:
     if len(results) == 2:
         ratio = results[0][1]["cpu_ms_per_round_mean"] / results[1][1]["cpu_ms_per_round_mean"]
         print(f"\nCPU a round: {ratio:.2f}x less after")
+        same = results[0][1]["record_digest"] == results[1][1]["record_digest"]
+        print(
+            "the record (rounds, lines, audit events) before and after: "
+            + ("the same" if same else "DIFFERENT")
+        )
+        for part in ("rounds", "lines", "events"):
+            print(
+                f"  {part}: {results[0][1]['record_digest'][part]} / "
+                f"{results[1][1]['record_digest'][part]}"
+            )
     if args.json_out:
         Path(args.json_out).write_text(
             json.dumps(results[-1][1] if not args.baseline else dict(results))
