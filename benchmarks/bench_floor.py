@@ -468,15 +468,18 @@ def measure_point(args: argparse.Namespace, tables: int, workers: int) -> dict[s
             "elapsed_seconds": round(time.perf_counter() - began, 1),
         }
     )
-    result["passed"] = bool(
-        not failures
-        and not stragglers
-        and database_ok
-        and rounds_db == settled_db
-        and rows["all"]["n"] > 0
-        and rows["all"]["p99"] < AIM_P99_MS
-        and rows["settle"]["p99"] < AIM_P99_MS
-    )
+    reasons = []
+    if failures or stragglers:
+        reasons.append(f"{len(failures)} errors" + (f", {stragglers} stuck" if stragglers else ""))
+    if not database_ok or rounds_db != settled_db:
+        reasons.append("database")
+    for key in ("all", "settle"):
+        if not rows[key]["n"]:
+            reasons.append(f"no {key} request measured")
+        elif not rows[key]["p99"] < AIM_P99_MS:
+            reasons.append(f"{key} p99")
+    result["fail_reasons"] = reasons
+    result["passed"] = not reasons
     print("  " + point_line(result), file=sys.stderr)
     for failure in failures[:PRINTED_FAILURES]:
         print(f"    FAILED: {failure}", file=sys.stderr)
@@ -543,13 +546,17 @@ def search(args: argparse.Namespace, workers: int) -> dict[str, Any]:
 # --- output --------------------------------------------------------------------------------
 
 
+def verdict(p: dict[str, Any]) -> str:
+    return "pass" if p["passed"] else "FAIL: " + ", ".join(p["fail_reasons"])
+
+
 def point_line(p: dict[str, Any]) -> str:
     lat = p["latency_ms"]
     return (
         f"{p['tables']} tables: {p['requests_per_s']:.1f} req/s, p50 {lat['all']['p50']:.1f} ms, "
         f"p99 {lat['all']['p99']:.1f} ms, settle p99 {lat['settle']['p99']:.1f} ms, "
         f"max {lat['all']['max']:.0f} ms, {p['errors']} errors, CPU {p['cpu_busy_pct']:.0f}% "
-        f"busy: {'PASS' if p['passed'] else 'FAIL'}"
+        f"busy: {verdict(p)}"
     )
 
 
@@ -584,7 +591,7 @@ def points_table(searches: list[dict[str, Any]], markdown: bool) -> str:
                     "/".join(f"{x:.0f}" for x in p["cpu_per_cpu_busy_pct"]),
                     f"{cpu['server']:.0f}/{cpu['postgres'] + cpu['pg_aux']:.0f}/"
                     f"{cpu['client']:.0f}/{cpu['other'] + cpu['unattributed']:.0f}",
-                    "pass" if p["passed"] else "FAIL",
+                    verdict(p),
                 ]
             )
     headers = [

@@ -3,7 +3,7 @@
 Run from the project root (PostgreSQL on 127.0.0.1:5432, user postgres, trust auth):
 
     .venv/bin/python benchmarks/bench_memory.py [--rounds 10000] [--clients 4] [--threads 4]
-        [--every 250] [--warm-rounds 500] [--max-minutes 30] [--port 8767] [--seed 1]
+        [--every 250] [--warm-rounds 500] [--max-minutes 40] [--port 8767] [--seed 1]
         [--markdown] [--json-out FILE] [--baseline REV]
 
 1. Recreates the database `casino_mem_bench`, migrates it, seeds the demo and adds a 7-seat
@@ -350,7 +350,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=4, help="threads of the worker (4)")
     parser.add_argument("--every", type=int, default=250, help="rounds between samples (250)")
     parser.add_argument("--warm-rounds", type=int, default=500, help="warm-up reference (500)")
-    parser.add_argument("--max-minutes", type=float, default=30, help="time bound (30)")
+    parser.add_argument("--max-minutes", type=float, default=40, help="time bound (40)")
     parser.add_argument("--port", type=int, default=8767, help="port on 127.0.0.1 (8767)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--markdown", action="store_true")
