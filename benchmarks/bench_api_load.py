@@ -231,11 +231,12 @@ def prepare_floor(
         for game in games
     }
     User = get_user_model()
+    width = max(2, len(str(clients)))  # BENCH-01..99 as before; BENCH-001.. for hundreds
     plan = []
     for i in range(1, clients + 1):
         game = games[(i - 1) % len(games)]
         table = Table.objects.create(
-            name=f"BENCH-{i:02d}",
+            name=f"BENCH-{i:0{width}d}",
             pit=pit,
             game=game,
             seats=seats,
@@ -244,7 +245,7 @@ def prepare_floor(
             # The dealer's settle is measured: no payout waits for a pit boss's sign-off here.
             approval_threshold_cents=10**12,
         )
-        user = User.objects.create(username=f"bench-dealer-{i:02d}")
+        user = User.objects.create(username=f"bench-dealer-{i:0{width}d}")
         user.set_unusable_password()
         user.save()
         user.groups.add(dealers)
