@@ -492,6 +492,19 @@ SECRET_KEY = secrets.token_urlsafe(50)
 QUEUE = f"bench-api-load-{os.getpid()}"
 
 
+def spawn(command: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    """A server process of the run, in this tree, its output to `log`, in its own session."""
+    with log.open("wb") as out:
+        return subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+
 def start_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     """One Celery worker (one process) reading the run's queue, as a deployment's worker."""
     command = [
@@ -511,15 +524,7 @@ def start_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
         "--without-mingle",
         "--without-heartbeat",
     ]
-    with log.open("wb") as out:
-        return subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    return spawn(command, env, log)
 
 
 def drain_queue(broker: str, timeout: float = 120.0) -> bool:
@@ -569,15 +574,7 @@ def start_server(
         "--log-level",
         "warning",
     ]
-    with log.open("wb") as out:
-        return subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    return spawn(command, env, log)
 
 
 def wait_for_server(server: subprocess.Popen[bytes], port: int) -> float:
