@@ -19,6 +19,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date, timedelta
 from typing import Any
 
 from django.db import connections
@@ -27,6 +28,8 @@ from django.db.models.query import get_related_populators
 
 # In range for a 32-bit integer column (Django refuses a lookup outside it), never an id.
 _SENTINEL_BASE = -2_147_480_001
+# Dates of the first year AD: no gaming day, no settled round.
+_SENTINEL_DAY = date(1, 1, 2)
 
 
 @dataclass
@@ -34,6 +37,8 @@ class _Compiled:
     sql: str
     params: list[Any]
     slots: list[tuple[int, str]]  # (parameter position, placeholder name)
+    adapt: dict[str, Callable[[Any], Any]]  # placeholder -> the backend's adapter of its value
+    names: list[str]  # the columns' names, for values()
     compiler: Any
     converters: Any
     model: type[Model] | None
@@ -47,10 +52,12 @@ class _Compiled:
 class PreparedQuery:
     """`build(**placeholders)` returns the queryset; `all(**values)` its model instances,
     `first(**values)` the first (or None), `column(**values)` the first column of every row (a
-    `values_list(flat=True)`).
+    `values_list(flat=True)`), `values(**values)` every row as a dict (a `values()` queryset,
+    aggregates included) and `sql(**values)` the SQL and its parameters, to nest in another
+    statement.
 
-    `types` names each placeholder's type (`int` or `str`): a placeholder value of that type
-    that cannot occur in real data marks where the value goes."""
+    `types` names each placeholder's type (`int`, `str` or `date`): a placeholder value of that
+    type that cannot occur in real data marks where the value goes."""
 
     def __init__(self, build: Callable[..., QuerySet[Any]], **types: type) -> None:
         self._build = build
@@ -61,7 +68,12 @@ class PreparedQuery:
         out: dict[str, Any] = {}
         for i, (name, kind) in enumerate(self._types.items()):
             value = _SENTINEL_BASE - i
-            out[name] = value if kind is int else f"\x1fprepared:{name}:{value}\x1f"
+            if kind is int:
+                out[name] = value
+            elif kind is date:
+                out[name] = _SENTINEL_DAY + timedelta(days=i)
+            else:
+                out[name] = f"\x1fprepared:{name}:{value}\x1f"
         return out
 
     def _compile(self) -> tuple[_Compiled, str]:
@@ -75,6 +87,14 @@ class PreparedQuery:
         sql, params = compiler.as_sql()
         params = list(params)
         by_value = {value: name for name, value in sentinels.items()}
+        ops = connections[alias].ops
+        adapt: dict[str, Callable[[Any], Any]] = {}
+        for name, kind in self._types.items():
+            if kind is date:  # a backend may pass dates on as text (SQLite)
+                adapted = ops.adapt_datefield_value(sentinels[name])
+                if adapted != sentinels[name]:
+                    by_value[adapted] = name
+                    adapt[name] = ops.adapt_datefield_value
         slots = [(i, by_value[p]) for i, p in enumerate(params) if _hashable(p) in by_value]
         missing = set(sentinels) - {name for _, name in slots}
         if missing:
@@ -92,6 +112,14 @@ class PreparedQuery:
             sql=sql,
             params=params,
             slots=slots,
+            adapt=adapt,
+            names=list(queryset.query.selected)
+            if queryset.query.selected
+            else [
+                *queryset.query.extra_select,
+                *queryset.query.values_select,
+                *queryset.query.annotation_select,
+            ],
             compiler=compiler,
             converters=compiler.get_converters(fields),
             model=model,
@@ -104,13 +132,23 @@ class PreparedQuery:
         self._local.compiled = (compiled, alias)
         return compiled, alias
 
-    def _rows(self, values: dict[str, Any]) -> tuple[_Compiled, str, list[list[Any]]]:
+    def sql(self, **values: Any) -> tuple[str, list[Any]]:
+        """The compiled SQL and its parameters with these values."""
+        compiled, _alias = self._compile()
+        return compiled.sql, self._params(compiled, values)
+
+    def _params(self, compiled: _Compiled, values: dict[str, Any]) -> list[Any]:
         if set(values) != set(self._types):
             raise TypeError(f"expected the values {sorted(self._types)}, got {sorted(values)}")
-        compiled, alias = self._compile()
         params = list(compiled.params)
         for position, name in compiled.slots:
-            params[position] = values[name]
+            adapt = compiled.adapt.get(name)
+            params[position] = adapt(values[name]) if adapt else values[name]
+        return params
+
+    def _rows(self, values: dict[str, Any]) -> tuple[_Compiled, str, list[list[Any]]]:
+        compiled, alias = self._compile()
+        params = self._params(compiled, values)
         with connections[alias].cursor() as cursor:
             cursor.execute(compiled.sql, params)
             rows = cursor.fetchall()
@@ -142,6 +180,12 @@ class PreparedQuery:
     def column(self, **values: Any) -> list[Any]:
         _compiled, _alias, rows = self._rows(values)
         return [row[0] for row in rows]
+
+    def values(self, **values: Any) -> list[dict[str, Any]]:
+        """Every row of a `values()` queryset as a dict, as iterating it gives."""
+        compiled, _alias, rows = self._rows(values)
+        names = compiled.names
+        return [dict(zip(names, row, strict=True)) for row in rows]
 
 
 def _hashable(value: Any) -> Any:

@@ -32,6 +32,7 @@ from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 
 from casino.enqueue import enqueue
+from core.prepared import PreparedQuery
 from tables.models import Hand, MeterEntry, Round, SettlementLine, Table
 
 from .models import HoldSummary, StaleReport
@@ -79,16 +80,79 @@ def hold_percent(win_cents: int, handle_cents: int) -> Decimal | None:
 Key = tuple[int | None, int | None, int, str]  # paytable version, settings version, dealer, shift
 
 
+def _table_query(table: int) -> Any:
+    return Table.objects.select_for_update().filter(pk=table)
+
+
+def _mark_query(day: date, table: int) -> Any:
+    return StaleReport.objects.select_for_update().filter(gaming_day=day, table_id=table)
+
+
+def _rounds_query(day: date, table: int) -> Any:
+    return (
+        Round.objects.filter(gaming_day=day, table_id=table)
+        .exclude(status=Round.Status.OPEN)
+        .values("paytable_version", "dealer", "shift", "status", "game")
+        .annotate(
+            n=Count("id"),
+            handle=Sum("handle_cents"),
+            net=Sum("players_net_cents"),
+            corrections=Count("id", filter=Q(corrects__isnull=False)),
+        )
+    )
+
+
+def _lines_query(day: date, table: int) -> Any:
+    return (
+        SettlementLine.objects.filter(
+            round__gaming_day=day, round__table_id=table, round__status=Round.Status.SETTLED
+        )
+        .values("round__paytable_version", "round__dealer", "round__shift", "wager")
+        .annotate(
+            stake=Sum("stake_cents"),
+            n=Count("id"),
+            jackpot=Sum(F("net_cents") + F("stake_cents"), filter=Q(award="jackpot")),
+        )
+    )
+
+
+def _contributions_query(day: date, table: int) -> Any:
+    return (
+        MeterEntry.objects.filter(
+            round__gaming_day=day, round__table_id=table, kind=MeterEntry.Kind.CONTRIBUTION
+        )
+        .values("round__paytable_version", "round__dealer", "round__shift")
+        .annotate(total=Sum("amount_cents"))
+    )
+
+
+def _hands_query(day: date, table: int) -> Any:
+    return (
+        Hand.objects.filter(gaming_day=day, table_id=table)
+        .exclude(status=Hand.Status.OPEN)
+        .values("settings_version", "dealer", "shift", "status", "game")
+        .annotate(n=Count("id"), pots=Sum("pot_cents"), rake=Sum("rake_cents"))
+    )
+
+
+# A rebuild follows every settled round (on the worker, or in-process without a broker): its
+# reads are compiled once (core.prepared); tests/reports/test_rebuild_prepared.py compares
+# each with its queryset.
+_TABLE = PreparedQuery(_table_query, table=int)
+_MARK = PreparedQuery(_mark_query, day=date, table=int)
+_ROUNDS = PreparedQuery(_rounds_query, day=date, table=int)
+_LINES = PreparedQuery(_lines_query, day=date, table=int)
+_CONTRIBUTIONS = PreparedQuery(_contributions_query, day=date, table=int)
+_HANDS = PreparedQuery(_hands_query, day=date, table=int)
+
+
 @transaction.atomic
 def rebuild(day: date, table_id: int) -> int:
     """Rebuild the (day, table) summaries from the rounds; returns how many rows were written."""
     # One rebuild of a table at a time (two at once would race on the summary key).
-    table = Table.objects.select_for_update().filter(pk=table_id).first()
-    mark = StaleReport.objects.select_for_update().filter(gaming_day=day, table_id=table_id).first()
+    table = _TABLE.first(table=table_id)
+    mark = _MARK.first(day=day, table=table_id)
     seen_version = mark.version if mark else None
-    rounds = Round.objects.filter(gaming_day=day, table_id=table_id).exclude(
-        status=Round.Status.OPEN
-    )
     rows: dict[Key, dict[str, Any]] = defaultdict(
         lambda: {
             "rounds": 0,
@@ -108,12 +172,7 @@ def rebuild(day: date, table_id: int) -> int:
     )
     game = ""
     rounds_win = 0  # the banked rounds' win, for the band
-    for r in rounds.values("paytable_version", "dealer", "shift", "status", "game").annotate(
-        n=Count("id"),
-        handle=Sum("handle_cents"),
-        net=Sum("players_net_cents"),
-        corrections=Count("id", filter=Q(corrects__isnull=False)),
-    ):
+    for r in _ROUNDS.values(day=day, table=table_id):
         game = r["game"]
         row = rows[(r["paytable_version"], None, r["dealer"], r["shift"])]
         if r["status"] == Round.Status.SETTLED:
@@ -125,16 +184,7 @@ def rebuild(day: date, table_id: int) -> int:
         else:
             row["voids"] += r["n"]
             row["voided_handle_cents"] += r["handle"] or 0
-    settled_lines = SettlementLine.objects.filter(
-        round__gaming_day=day, round__table_id=table_id, round__status=Round.Status.SETTLED
-    )
-    for line in settled_lines.values(
-        "round__paytable_version", "round__dealer", "round__shift", "wager"
-    ).annotate(
-        stake=Sum("stake_cents"),
-        n=Count("id"),
-        jackpot=Sum(F("net_cents") + F("stake_cents"), filter=Q(award="jackpot")),
-    ):
+    for line in _LINES.values(day=day, table=table_id):
         row = rows[
             (line["round__paytable_version"], None, line["round__dealer"], line["round__shift"])
         ]
@@ -142,13 +192,7 @@ def rebuild(day: date, table_id: int) -> int:
         if line["wager"] == "ante":
             row["hands"] += line["n"]
         row["jackpots_paid_cents"] += line["jackpot"] or 0
-    for entry in (
-        MeterEntry.objects.filter(
-            round__gaming_day=day, round__table_id=table_id, kind=MeterEntry.Kind.CONTRIBUTION
-        )
-        .values("round__paytable_version", "round__dealer", "round__shift")
-        .annotate(total=Sum("amount_cents"))
-    ):
+    for entry in _CONTRIBUTIONS.values(day=day, table=table_id):
         key = (
             entry["round__paytable_version"],
             None,
@@ -156,10 +200,7 @@ def rebuild(day: date, table_id: int) -> int:
             entry["round__shift"],
         )
         rows[key]["progressive_contributions_cents"] += entry["total"]
-    hands = Hand.objects.filter(gaming_day=day, table_id=table_id).exclude(status=Hand.Status.OPEN)
-    for h in hands.values("settings_version", "dealer", "shift", "status", "game").annotate(
-        n=Count("id"), pots=Sum("pot_cents"), rake=Sum("rake_cents")
-    ):
+    for h in _HANDS.values(day=day, table=table_id):
         game = h["game"]
         row = rows[(None, h["settings_version"], h["dealer"], h["shift"])]
         if h["status"] == Hand.Status.FINISHED:

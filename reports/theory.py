@@ -29,12 +29,13 @@ from datetime import date
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Sum
 
 from audit.kinds import EventKind
 from audit.models import AuditEvent
 from audit.services import audit_record
+from core.prepared import PreparedQuery
 from tables import games
 from tables.models import PaytableEdge, Round, SettlementLine, Table
 
@@ -129,32 +130,62 @@ def _figures(version_ids: set[int], strategy: str) -> dict[int, Figures]:
     return out
 
 
-def theory_by_table(
-    *, day: date, table_id: int | None = None, table: str | None = None, strategy: str = STRATEGY
-) -> dict[tuple[str, str], Theory]:
-    """(table name, game) -> its theoretical figures for the gaming day's settled rounds, from
-    the versions' figures under `strategy` (the floor's: `optimal`)."""
-    lines = SettlementLine.objects.filter(round__gaming_day=day, round__status=Round.Status.SETTLED)
-    if table_id is not None:
-        lines = lines.filter(round__table_id=table_id)
-    if table is not None:
-        lines = lines.filter(round__table__name=table)
-    # One row per round and wager: its stake S (all seats) and its seats' stakes squared.
-    rows = (
+def _per_round(lines: Any) -> Any:
+    """Per round and wager of these settlement lines: the stake (all seats) and its square."""
+    return (
         lines.values(
             "round", "round__table__name", "round__game", "round__paytable_version", "wager"
         )
         .annotate(stake=Sum("stake_cents"), square=Sum(F("stake_cents") * F("stake_cents")))
         .order_by()
     )
+
+
+_PER_ROUND_AT_TABLE = PreparedQuery(
+    lambda day, table: _per_round(
+        SettlementLine.objects.filter(
+            round__gaming_day=day, round__status=Round.Status.SETTLED, round__table_id=table
+        )
+    ),
+    day=date,
+    table=int,
+)
+
+
+def theory_by_table(
+    *, day: date, table_id: int | None = None, table: str | None = None, strategy: str = STRATEGY
+) -> dict[tuple[str, str], Theory]:
+    """(table name, game) -> its theoretical figures for the gaming day's settled rounds, from
+    the versions' figures under `strategy` (the floor's: `optimal`)."""
+    # Per round and wager: its stake S (all seats) and its seats' stakes squared; then per
+    # (table, game, version, wager): sum of s, sum of s^2 and the sum over rounds of S^2. Both
+    # steps run in the database, so a busy day sends a handful of rows, not one per round.
+    if table_id is not None and table is None:  # a rebuild's (compiled once)
+        inner, params = _PER_ROUND_AT_TABLE.sql(day=day, table=table_id)
+    else:
+        lines = SettlementLine.objects.filter(
+            round__gaming_day=day, round__status=Round.Status.SETTLED
+        )
+        if table_id is not None:
+            lines = lines.filter(round__table_id=table_id)
+        if table is not None:
+            lines = lines.filter(round__table__name=table)
+        inner, params = _per_round(lines).query.sql_with_params()
+    columns = [
+        connection.ops.quote_name(alias)
+        for alias in ("round__table__name", "round__game", "round__paytable_version", "wager")
+    ]
+    keys = ", ".join(f"per_round.{c}" for c in columns)
+    sql = (
+        f"SELECT {keys}, SUM(per_round.stake), SUM(per_round.square), "
+        f"SUM(per_round.stake * per_round.stake) FROM ({inner}) per_round GROUP BY {keys}"
+    )
     # (table, game, version, line wager) -> [sum of s, sum of s^2, sum over rounds of S^2]
-    sums: dict[tuple[str, str, int, str], list[int]] = defaultdict(lambda: [0, 0, 0])
-    for r in rows:
-        key = (r["round__table__name"], r["round__game"], r["round__paytable_version"], r["wager"])
-        acc = sums[key]
-        acc[0] += r["stake"]
-        acc[1] += r["square"]
-        acc[2] += r["stake"] * r["stake"]
+    sums: dict[tuple[str, str, int, str], list[int]] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for name, game, version, wager, stake, square, round_square in cursor.fetchall():
+            sums[(name, game, version, wager)] = [int(stake), int(square), int(round_square)]
     figures = _figures({key[2] for key in sums}, strategy)
     out: dict[tuple[str, str], Theory] = defaultdict(lambda: Theory(strategy=strategy))
     for (name, game, version, line), (stake, square, round_square) in sums.items():
