@@ -141,14 +141,18 @@ def _per_round(lines: Any) -> Any:
     )
 
 
+def _settled_lines(day: date, table_id: int | None = None, table: str | None = None) -> Any:
+    """The gaming day's settled rounds' lines, at one table (by id or name) or all."""
+    lines = SettlementLine.objects.filter(round__gaming_day=day, round__status=Round.Status.SETTLED)
+    if table_id is not None:
+        lines = lines.filter(round__table_id=table_id)
+    if table is not None:
+        lines = lines.filter(round__table__name=table)
+    return lines
+
+
 _PER_ROUND_AT_TABLE = PreparedQuery(
-    lambda day, table: _per_round(
-        SettlementLine.objects.filter(
-            round__gaming_day=day, round__status=Round.Status.SETTLED, round__table_id=table
-        )
-    ),
-    day=date,
-    table=int,
+    lambda day, table: _per_round(_settled_lines(day, table_id=table)), day=date, table=int
 )
 
 
@@ -163,13 +167,7 @@ def theory_by_table(
     if table_id is not None and table is None:  # a rebuild's (compiled once)
         inner, params = _PER_ROUND_AT_TABLE.sql(day=day, table=table_id)
     else:
-        lines = SettlementLine.objects.filter(
-            round__gaming_day=day, round__status=Round.Status.SETTLED
-        )
-        if table_id is not None:
-            lines = lines.filter(round__table_id=table_id)
-        if table is not None:
-            lines = lines.filter(round__table__name=table)
+        lines = _settled_lines(day, table_id=table_id, table=table)
         inner, params = _per_round(lines).query.sql_with_params()
     columns = [
         connection.ops.quote_name(alias)
