@@ -81,11 +81,26 @@ Key = tuple[int | None, int | None, int, str]  # paytable version, settings vers
 
 
 def _table_query(table: int) -> Any:
-    return Table.objects.select_for_update().filter(pk=table)
+    return Table.objects.filter(pk=table)
 
 
 def _mark_query(day: date, table: int) -> Any:
-    return StaleReport.objects.select_for_update().filter(gaming_day=day, table_id=table)
+    return StaleReport.objects.filter(gaming_day=day, table_id=table)
+
+
+# The rebuild's own lock (PostgreSQL): an advisory lock per table, held to the end of the
+# rebuild's transaction. It keeps two rebuilds of one table apart and nothing else: the table's
+# rounds go on being played and settled while the worker rebuilds (a row lock on the table or
+# the stale mark, as before, made every step of the table's next round wait behind the rebuild).
+# On SQLite a writing transaction holds the database's one write lock from its start.
+REBUILD_LOCK_CLASS = 0x484F4C44  # "HOLD"
+
+
+def lock_table_rebuild(table_id: int) -> None:
+    """Within a transaction: wait for, then hold until it ends, the table's rebuild lock."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [REBUILD_LOCK_CLASS, table_id])
 
 
 def _rounds_query(day: date, table: int) -> Any:
@@ -150,7 +165,11 @@ _HANDS = PreparedQuery(_hands_query, day=date, table=int)
 def rebuild(day: date, table_id: int) -> int:
     """Rebuild the (day, table) summaries from the rounds; returns how many rows were written."""
     # One rebuild of a table at a time (two at once would race on the summary key).
+    lock_table_rebuild(table_id)
     table = _TABLE.first(table=table_id)
+    # The mark is read, not locked: a round settled from here on bumps its version (in the
+    # round's own transaction), so the version-checked delete below leaves the mark and that
+    # round's rebuild follows this one. Every round this rebuild may have missed is marked.
     mark = _MARK.first(day=day, table=table_id)
     seen_version = mark.version if mark else None
     rows: dict[Key, dict[str, Any]] = defaultdict(
@@ -228,10 +247,10 @@ def rebuild(day: date, table_id: int) -> int:
             for (version, settings_version, dealer, shift), figures in rows.items()
         ]
     )
-    if mark is not None:
-        StaleReport.objects.filter(pk=mark.pk, version=seen_version).delete()
     if table is not None:  # on the chain when the win left its band
         band_alert(day=day, table_id=table_id, table=table, win=rounds_win)
+    if mark is not None:  # last: the mark's row stays locked only to the commit
+        StaleReport.objects.filter(pk=mark.pk, version=seen_version).delete()
     return len(rows)
 
 

@@ -18,7 +18,8 @@ a version without figures yet (the job not run) has no theoretical figures: `pen
 
 `band_alert` records on the audit chain, once per gaming day, table and side, that a table's
 actual win left its band (`hold_alert.outside_band`); `reporting.rebuild` calls it after each
-rebuild, in the same transaction, under the table's row lock.
+rebuild, in the same transaction, under the table's rebuild lock (one rebuild of a table at
+a time: `reporting.lock_table_rebuild`).
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from django.db.models import Sum
 from django.test import override_settings
 
 from reports.models import HoldSummary, StaleReport
+from reports.reporting import lock_table_rebuild
 from tables.models import SettlementLine, Table
 from tables.simulation import dealer_for, play_round
 
@@ -144,9 +145,9 @@ def test_a_worker_killed_mid_job_leaves_the_report_stale_and_the_next_worker_reb
     day, table = seed_and_play(4)
     assert StaleReport.objects.filter(table=table).exists()  # no worker yet: the mark waits
     worker = start_worker(worker_env)
-    # Hold the stale mark's row lock so the worker's rebuild blocks in the middle of its job.
+    # Hold the table's rebuild lock so the worker's rebuild blocks in the middle of its job.
     with transaction.atomic():
-        StaleReport.objects.select_for_update().get(table=table, gaming_day=day)
+        lock_table_rebuild(table.pk)
         time.sleep(6)  # the worker picks the job up and waits on the lock
         worker.send_signal(signal.SIGKILL)
         worker.wait(timeout=20)

@@ -1,0 +1,125 @@
+"""A report rebuild in progress (on the worker) holds only its table's rebuild lock: the table's
+next round is opened, played and settled meanwhile, and the round it missed leaves the report
+stale for the next rebuild. Two rebuilds of one table still run one after the other."""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.db import OperationalError, connection, connections, transaction
+from django.test import override_settings
+
+from reports import reporting
+from reports.models import HoldSummary, StaleReport
+from tables.models import Round, Table
+from tables.simulation import dealer_for, play_round
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+def _needs_postgres() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (DATABASE_URL): locks between two connections")
+
+
+def _table() -> Table:
+    with override_settings(DEBUG=True), open(os.devnull, "w") as quiet:
+        call_command("seed_demo", stdout=quiet)
+    return Table.objects.get(name="SC-1")
+
+
+def test_a_rebuild_in_progress_does_not_hold_up_the_tables_next_round(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _needs_postgres()
+    table = _table()
+    dealer = dealer_for(table)
+    rng = random.Random(5)
+    first = play_round(table, dealer, rng)
+    day = first.gaming_day
+    reporting.rebuild(day, table.pk)
+    assert not StaleReport.objects.filter(table=table).exists()
+    # Mark the report stale again, as a round does, and rebuild it on another connection; the
+    # rebuild stops just before its end (still in its transaction) until the round is played.
+    monkeypatch.setattr(reporting, "request_rebuild", lambda day, table_id: None)
+    with transaction.atomic():
+        reporting.mark_stale(first)
+    inside, go = threading.Event(), threading.Event()
+    real_band_alert = reporting.band_alert
+    errors: list[BaseException] = []
+
+    def paused_band_alert(**kwargs: Any) -> Any:
+        inside.set()
+        assert go.wait(timeout=30)
+        return real_band_alert(**kwargs)
+
+    monkeypatch.setattr(reporting, "band_alert", paused_band_alert)
+
+    def worker() -> None:
+        try:
+            reporting.rebuild(day, table.pk)
+        except BaseException as err:  # noqa: BLE001 - reported to the test below
+            errors.append(err)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    try:
+        assert inside.wait(timeout=30), "the rebuild did not start"
+        with connection.cursor() as cursor:  # a wait on a lock fails the test, not hangs it
+            cursor.execute("SET lock_timeout = '5s'")
+        second = play_round(table, dealer, rng)
+    finally:
+        go.set()
+        thread.join(timeout=30)
+        with connection.cursor() as cursor:
+            cursor.execute("RESET lock_timeout")
+    assert not errors, errors
+    assert Round.objects.get(pk=second.pk).status == Round.Status.SETTLED
+    # The rebuild read the mark before the round bumped it: the mark stays for the next one.
+    assert StaleReport.objects.filter(table=table, gaming_day=day).exists()
+    reporting.rebuild(day, table.pk)
+    assert not StaleReport.objects.filter(table=table, gaming_day=day).exists()
+    assert sum(HoldSummary.objects.filter(table=table).values_list("rounds", flat=True)) == 2
+
+
+def test_two_rebuilds_of_one_table_run_one_after_the_other() -> None:
+    _needs_postgres()
+    table = _table()
+    play_round(table, dealer_for(table), random.Random(6))
+    held = threading.Event()
+    release = threading.Event()
+
+    def holder() -> None:
+        try:
+            with transaction.atomic():
+                reporting.lock_table_rebuild(table.pk)
+                held.set()
+                release.wait(timeout=30)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=holder)
+    thread.start()
+    try:
+        assert held.wait(timeout=30)
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '500ms'")
+            with pytest.raises(OperationalError, match="lock timeout"), transaction.atomic():
+                reporting.lock_table_rebuild(table.pk)
+        other = Table.objects.exclude(pk=table.pk).first()
+        assert other is not None
+        with transaction.atomic():  # another table's rebuild does not wait
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '500ms'")
+            reporting.lock_table_rebuild(other.pk)
+    finally:
+        release.set()
+        thread.join(timeout=30)
