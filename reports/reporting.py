@@ -37,7 +37,7 @@ from tables.models import Hand, MeterEntry, Round, SettlementLine, Table
 
 from .models import HoldSummary, StaleReport
 from .tasks import refresh_hold_report
-from .theory import band_alert
+from .theory import outside_band, record_outside_band
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +103,19 @@ def lock_table_rebuild(table_id: int) -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [REBUILD_LOCK_CLASS, table_id])
 
 
+def _constraints_now() -> None:
+    """PostgreSQL checks the rebuild's foreign keys as it writes, not at its commit.
+
+    Django makes them DEFERRABLE INITIALLY DEFERRED: checked at the commit, a summary row's key
+    share on its table would wait there for a round step's lock on the table row while the
+    rebuild holds the audit chain's head (an outside-band event), which that step waits for.
+    Checked as written, the rebuild waits before it takes the head. The rebuild then takes the
+    stale mark's row before the head, as a settle does: one order, no deadlock."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+
+
 def _rounds_query(day: date, table: int) -> Any:
     return (
         Round.objects.filter(gaming_day=day, table_id=table)
@@ -166,6 +179,7 @@ def rebuild(day: date, table_id: int) -> int:
     """Rebuild the (day, table) summaries from the rounds; returns how many rows were written."""
     # One rebuild of a table at a time (two at once would race on the summary key).
     lock_table_rebuild(table_id)
+    _constraints_now()
     table = _TABLE.first(table=table_id)
     # The mark is read, not locked: a round settled from here on bumps its version (in the
     # round's own transaction), so the version-checked delete below leaves the mark and that
@@ -247,10 +261,14 @@ def rebuild(day: date, table_id: int) -> int:
             for (version, settings_version, dealer, shift), figures in rows.items()
         ]
     )
-    if table is not None:  # on the chain when the win left its band
-        band_alert(day=day, table_id=table_id, table=table, win=rounds_win)
-    if mark is not None:  # last: the mark's row stays locked only to the commit
+    # On the chain when the win left its band: read first, written last (after the mark, as
+    # a settle writes its mark before its event), so the mark's row and the chain's head stay
+    # locked only to the commit.
+    outside = outside_band(day=day, table=table, win=rounds_win) if table is not None else None
+    if mark is not None:
         StaleReport.objects.filter(pk=mark.pk, version=seen_version).delete()
+    if outside is not None and table is not None:
+        record_outside_band(day=day, table=table, found=outside)
     return len(rows)
 
 

@@ -17,9 +17,10 @@ theoretical win is rounded to the cent, the band's ends outwards. A table whose 
 a version without figures yet (the job not run) has no theoretical figures: `pending` says why.
 
 `band_alert` records on the audit chain, once per gaming day, table and side, that a table's
-actual win left its band (`hold_alert.outside_band`); `reporting.rebuild` calls it after each
-rebuild, in the same transaction, under the table's rebuild lock (one rebuild of a table at
-a time: `reporting.lock_table_rebuild`).
+actual win left its band (`hold_alert.outside_band`); `reporting.rebuild` does the same in two
+parts (`outside_band` reads, `record_outside_band` writes, last) after each rebuild, in the
+same transaction, under the table's rebuild lock (one rebuild of a table at a time:
+`reporting.lock_table_rebuild`).
 """
 
 from __future__ import annotations
@@ -214,11 +215,24 @@ def band_alert(
 ) -> str | None:
     """Within the rebuild's transaction: record on the chain that the table's actual win left
     its band ("low" or "high"), once per gaming day, table and side; returns the side. The
-    rebuild passes the table it locked and the rounds' win it just summed."""
+    rebuild passes the table it read and the rounds' win it just summed."""
     if table is None:
         table = Table.objects.filter(pk=table_id).first()
     if table is None:
         return None
+    found = outside_band(day=day, table=table, win=win)
+    if found is None:
+        return None
+    record_outside_band(day=day, table=table, found=found)
+    return found[0]
+
+
+def outside_band(
+    *, day: date, table: Table, win: int | None = None
+) -> tuple[str, Theory, int] | None:
+    """The side ("low" or "high") the table's actual win of the day left its band on, with the
+    band's figures and the win; None inside the band. Reads only."""
+    table_id = table.pk
     if win is None:
         win = -(
             Round.objects.filter(
@@ -232,6 +246,12 @@ def band_alert(
     side = theory.outside(win)
     if side is None:
         return None
+    return side, theory, win
+
+
+def record_outside_band(*, day: date, table: Table, found: tuple[str, Theory, int]) -> None:
+    """Record `outside_band`'s finding on the chain, once per gaming day, table and side."""
+    side, theory, win = found
     already = AuditEvent.objects.filter(
         kind=EventKind.HOLD_OUTSIDE_BAND,
         table_name=table.name,
@@ -252,4 +272,3 @@ def band_alert(
                 **theory.as_data(),
             },
         )
-    return side

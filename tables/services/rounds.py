@@ -109,10 +109,13 @@ _KEY_USED_ELSEWHERE = PreparedQuery(
 
 def _locked_table_query(pk: int, dealer: int) -> QuerySet[Table]:
     """The table locked to open its next round, with its paytable version and meter, whether
-    `dealer` is signed in there, its open round (if any) and its last round's number."""
+    `dealer` is signed in there, its open round (if any) and its last round's number.
+
+    FOR NO KEY UPDATE: one opening at a table at a time, while rows that merely refer to the
+    table (a report rebuild's summary, checking its key) are written meanwhile."""
     rounds = Round.objects.filter(table_id=OuterRef("pk"))
     return (
-        Table.objects.select_for_update(of=("self",))
+        Table.objects.select_for_update(of=("self",), no_key=True)
         .select_related("paytable_version", "meter")
         .annotate(
             dealer_signed_in=Exists(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import random
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -14,8 +15,12 @@ from django.core.management import call_command
 from django.db import OperationalError, connection, connections, transaction
 from django.test import override_settings
 
+from audit.kinds import EventKind
+from audit.models import AuditEvent
+from audit.services import audit_record
 from reports import reporting
 from reports.models import HoldSummary, StaleReport
+from reports.theory import Theory
 from tables.models import Round, Table
 from tables.simulation import dealer_for, play_round
 
@@ -50,15 +55,15 @@ def test_a_rebuild_in_progress_does_not_hold_up_the_tables_next_round(
     with transaction.atomic():
         reporting.mark_stale(first)
     inside, go = threading.Event(), threading.Event()
-    real_band_alert = reporting.band_alert
+    real_outside_band = reporting.outside_band
     errors: list[BaseException] = []
 
-    def paused_band_alert(**kwargs: Any) -> Any:
+    def paused_outside_band(**kwargs: Any) -> Any:
         inside.set()
         assert go.wait(timeout=30)
-        return real_band_alert(**kwargs)
+        return real_outside_band(**kwargs)
 
-    monkeypatch.setattr(reporting, "band_alert", paused_band_alert)
+    monkeypatch.setattr(reporting, "outside_band", paused_outside_band)
 
     def worker() -> None:
         try:
@@ -123,3 +128,39 @@ def test_two_rebuilds_of_one_table_run_one_after_the_other() -> None:
     finally:
         release.set()
         thread.join(timeout=30)
+
+
+def test_a_rebuild_recording_an_outside_band_event_does_not_deadlock_with_a_round_step(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A round step locks its table's row, then the chain's head; a rebuild that writes an
+    outside-band event takes the head too. The rebuild checks its keys (the summary's table) as
+    it writes, before it takes the head, so the two wait for each other one way only."""
+    _needs_postgres()
+    table = _table()
+    r = play_round(table, dealer_for(table), random.Random(7))
+    monkeypatch.setattr(reporting, "outside_band", lambda **kwargs: ("high", Theory(), 12_300))
+    locked = threading.Event()
+    errors: list[BaseException] = []
+
+    def round_step() -> None:  # as round_open: the table's row, then an event on the chain
+        try:
+            with transaction.atomic():
+                list(Table.objects.select_for_update().filter(pk=table.pk))
+                locked.set()
+                time.sleep(1.5)  # the rebuild meanwhile writes its summary
+                audit_record(actor=None, actor_name="step", kind=EventKind.ROUND_OPENED, obj=table)
+        except BaseException as err:  # noqa: BLE001 - reported to the test below
+            errors.append(err)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=round_step)
+    thread.start()
+    try:
+        assert locked.wait(timeout=30)
+        reporting.rebuild(r.gaming_day, table.pk)
+    finally:
+        thread.join(timeout=30)
+    assert not errors, errors
+    assert AuditEvent.objects.filter(kind=EventKind.HOLD_OUTSIDE_BAND).count() == 1
