@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import Group
+from django.db.models import OuterRef, Subquery, TextField
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
@@ -29,11 +32,36 @@ def revoke_tokens(user: Any, reason: str) -> int:
     return count
 
 
+class _GroupNames(Subquery):
+    """The names of the token's user's groups (their roles), read in the token's own statement:
+    PostgreSQL gives an array, SQLite a JSON array."""
+
+    template = "ARRAY(%(subquery)s)"
+    output_field = TextField()
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(
+            compiler,
+            connection,
+            template="(SELECT json_group_array(name) FROM (%(subquery)s))",
+            **extra,
+        )
+
+
 def _token_query(key: str) -> Any:
-    return Token.objects.select_related("user").filter(key=key)
+    names = Group.objects.filter(user=OuterRef("user_id")).values("name")
+    return (
+        Token.objects.select_related("user").annotate(role_names=_GroupNames(names)).filter(key=key)
+    )
 
 
-_TOKEN = PreparedQuery(_token_query, key=str)  # read on every API request
+def _names(value: Any) -> set[str]:
+    if isinstance(value, str):  # SQLite's JSON array
+        value = json.loads(value)
+    return set(value or ())
+
+
+_TOKEN = PreparedQuery(_token_query, key=str)  # read on every API request, with the roles
 
 
 class ExpiringTokenAuthentication(TokenAuthentication):
@@ -45,6 +73,7 @@ class ExpiringTokenAuthentication(TokenAuthentication):
         if not token.user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         user = token.user
+        user._role_names = _names(token.role_names)  # what core.roles.has_role reads
         if token_expired(token):
             revoke_tokens(user, "expired")
             raise exceptions.AuthenticationFailed("token expired: get a new one")

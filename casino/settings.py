@@ -108,6 +108,13 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # request itself); checked before reuse.
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DATABASE_CONN_MAX_AGE", default=60))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool(
+    "DATABASE_SERVER_SIDE_BINDING", default=True
+):
+    # Parameters bound by the server, not spliced into the SQL text: psycopg then prepares a
+    # statement the connection has run a few times, and PostgreSQL skips parsing and planning
+    # it again (the same dozen statements make every step of a round).
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("server_side_binding", True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves a small floor: readers never wait for the writer (WAL), a
     # writer takes the lock when its transaction begins (IMMEDIATE, so two settles never

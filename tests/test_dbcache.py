@@ -67,3 +67,12 @@ def test_the_table_is_culled_past_its_size(dbc, monkeypatch) -> None:
         cursor.execute("SELECT COUNT(*) FROM casino_cache")
         assert cursor.fetchone()[0] <= 31  # Django culls a third of the table at a time
     assert dbc.get("key-59") == 59
+
+
+def test_on_postgresql_the_cache_table_writes_no_wal() -> None:
+    """Migration accounts 0003: a throttle's count on every request waits for no disk flush."""
+    if connection.vendor != "postgresql":
+        pytest.skip("UNLOGGED tables are PostgreSQL's (DATABASE_URL)")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT relpersistence FROM pg_class WHERE relname = 'casino_cache'")
+        assert cursor.fetchone() == ("u",)

@@ -78,3 +78,23 @@ def test_signing_out_of_the_site_revokes_the_users_tokens(floor: Any) -> None:
     assert browser.post("/accounts/logout/").status_code == 302
     assert with_token(key).get("/api/tables/").status_code == 401
     assert AuditEvent.objects.filter(kind="token.revoked", data__reason="signed out").exists()
+
+
+def test_a_token_request_reads_the_users_roles_in_the_tokens_statement(floor: Any) -> None:
+    """One statement authenticates and names the roles (issue 16); a role taken away counts
+    from the next request on, and a group whose name merely contains a role's is no role."""
+    from django.contrib.auth.models import Group
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    pitboss = floor["pitboss"]
+    client = with_token(get_token()["token"])
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get("/api/tables/").status_code == 200  # the floor's roles only
+    on_groups = [q["sql"] for q in captured.captured_queries if "auth_group" in q["sql"]]
+    assert len(on_groups) == 1 and "authtoken_token" in on_groups[0], on_groups
+    pitboss.groups.remove(Group.objects.get(name="pit_boss"))
+    pitboss.groups.add(Group.objects.create(name="pit_boss,admin"))
+    assert client.get("/api/tables/").status_code == 403
+    pitboss.groups.add(Group.objects.get(name="pit_boss"))
+    assert client.get("/api/tables/").status_code == 200
