@@ -11,10 +11,12 @@ Run from the project root (PostgreSQL on 127.0.0.1:5432, user postgres, trust au
    (BENCH-01.., cycling the three games, with the demo's approved paytable versions; the
    lowball tables share the demo's progressive meter, as tables on one link do) and one dealer
    per table (group `dealer`, an API token, signed in with `dealer_sign_in`).
-2. Starts gunicorn (gthread workers, keep-alive) on 127.0.0.1 only, with DEBUG off, Celery
-   tasks in-process (no broker, as the settings default) and the settings' CONN_MAX_AGE 0
-   unless `--conn-max-age` adds `?conn_max_age=S` to the server's DATABASE_URL; waits until it
-   answers.
+2. Starts gunicorn with the project's `gunicorn.conf.py` (sync workers, two per core; in a tree
+   without one, gthread workers of 4 threads, keep-alive; `--worker-class`, `--workers`,
+   `--threads` override) on 127.0.0.1 only, with DEBUG off, Celery tasks in-process (no
+   broker, as the settings default; `--broker` starts a worker) and the settings'
+   CONN_MAX_AGE (60 s) unless `--conn-max-age` adds `?conn_max_age=S` to the server's
+   DATABASE_URL; waits until it answers.
 3. Runs one thread per client, each with its own keep-alive connection and table, playing
    rounds one after the other through the API: open (7 seats of wagers within the limits),
    deal, 7 decisions, the dealer's draw by the house way, settle (a unique Idempotency-Key).
@@ -542,6 +544,30 @@ def drain_queue(broker: str, timeout: float = 120.0) -> bool:
     return False
 
 
+def project_server() -> dict[str, Any]:
+    """The server set-up of the tree measured: its gunicorn.conf.py (worker class, workers,
+    threads), or, in a tree without one (before issue 16), the set-up this benchmark used then:
+    gthread, 2 x cores + 1 workers of 4 threads."""
+    cpus = usable_cpus()
+    path = ROOT / "gunicorn.conf.py"
+    if not path.exists():
+        return {
+            "worker_class": "gthread",
+            "workers": 2 * cpus + 1,
+            "threads": 4,
+            "source": "this benchmark's former set-up",
+        }
+    import runpy
+
+    conf = runpy.run_path(str(path))
+    return {
+        "worker_class": conf.get("worker_class", "sync"),
+        "workers": int(conf.get("workers", 1)),
+        "threads": int(conf.get("threads", 1)),
+        "source": "the project's gunicorn.conf.py",
+    }
+
+
 def start_server(
     port: int,
     workers: int,
@@ -550,6 +576,7 @@ def start_server(
     audit_key: str,
     log: Path,
     broker: str | None = None,
+    worker_class: str = "gthread",
 ) -> subprocess.Popen[bytes]:
     env = server_env(database_url, audit_key, broker)
     command = [
@@ -560,7 +587,7 @@ def start_server(
         "--bind",
         f"{HOST}:{port}",
         "--worker-class",
-        "gthread",
+        worker_class,
         "--workers",
         str(workers),
         "--threads",
@@ -667,8 +694,9 @@ def report(
     setup = [
         (
             "server",
-            f"gunicorn, gthread, {args.workers} workers x {args.threads} threads, "
-            f"keep-alive, 127.0.0.1:{args.port}, DEBUG off",
+            f"gunicorn, {args.worker_class}, {args.workers} workers x {args.threads} threads, "
+            + ("keep-alive" if args.worker_class != "sync" else "a connection a request")
+            + f", 127.0.0.1:{args.port}, DEBUG off",
         ),
         (
             "database",
@@ -733,7 +761,6 @@ def report(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    cpus = usable_cpus()
     parser.add_argument("--clients", type=int, default=20, help="concurrent dealers (20)")
     parser.add_argument(
         "--rounds-per-client", type=int, default=25, help="measured rounds per client (25)"
@@ -741,10 +768,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--warmup", type=int, default=1, help="unmeasured rounds per client first (1)"
     )
+    conf = project_server()
     parser.add_argument(
-        "--workers", type=int, default=2 * cpus + 1, help=f"gunicorn workers ({2 * cpus + 1})"
+        "--worker-class",
+        choices=("sync", "gthread"),
+        default=conf["worker_class"],
+        help=f"gunicorn's worker class ({conf['worker_class']}: {conf['source']})",
     )
-    parser.add_argument("--threads", type=int, default=4, help="threads per worker (4)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=conf["workers"],
+        help=f"gunicorn workers ({conf['workers']}: {conf['source']})",
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=conf["threads"],
+        help=f"threads per worker ({conf['threads']}: {conf['source']})",
+    )
     parser.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (8765)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the rounds (1)")
     parser.add_argument(
@@ -823,7 +865,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 server_env(server_url, audit_key, args.broker), log.with_name("worker.log")
             )
         server = start_server(
-            args.port, args.workers, args.threads, server_url, audit_key, log, args.broker
+            args.port,
+            args.workers,
+            args.threads,
+            server_url,
+            audit_key,
+            log,
+            args.broker,
+            args.worker_class,
         )
         waited = wait_for_server(server, args.port)
         warm_workers(args.port, plan, 4 * args.workers)
