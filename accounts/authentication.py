@@ -16,6 +16,7 @@ from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 
 from core.prepared import PreparedQuery
+from core.roles import remember_roles
 
 
 def token_expired(token: Token) -> bool:
@@ -55,10 +56,10 @@ def _token_query(key: str) -> Any:
     )
 
 
-def _names(value: Any) -> set[str]:
+def _names(value: Any) -> list[str]:
     if isinstance(value, str):  # SQLite's JSON array
         value = json.loads(value)
-    return set(value or ())
+    return list(value or ())
 
 
 _TOKEN = PreparedQuery(_token_query, key=str)  # read on every API request, with the roles
@@ -73,7 +74,7 @@ class ExpiringTokenAuthentication(TokenAuthentication):
         if not token.user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         user = token.user
-        user._role_names = _names(token.role_names)  # what core.roles.has_role reads
+        remember_roles(user, _names(token.role_names))
         if token_expired(token):
             revoke_tokens(user, "expired")
             raise exceptions.AuthenticationFailed("token expired: get a new one")

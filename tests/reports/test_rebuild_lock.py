@@ -8,6 +8,7 @@ import os
 import random
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -38,6 +39,25 @@ def _table() -> Table:
     return Table.objects.get(name="SC-1")
 
 
+def _on_its_own_connection(
+    work: Callable[[], None], errors: list[BaseException]
+) -> threading.Thread:
+    """Start `work` in a thread (its own database connection); what it raises goes to
+    `errors`, for the test to assert on."""
+
+    def run() -> None:
+        try:
+            work()
+        except BaseException as err:  # noqa: BLE001 - reported to the test
+            errors.append(err)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
 def test_a_rebuild_in_progress_does_not_hold_up_the_tables_next_round(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -65,16 +85,7 @@ def test_a_rebuild_in_progress_does_not_hold_up_the_tables_next_round(
 
     monkeypatch.setattr(reporting, "outside_band", paused_outside_band)
 
-    def worker() -> None:
-        try:
-            reporting.rebuild(day, table.pk)
-        except BaseException as err:  # noqa: BLE001 - reported to the test below
-            errors.append(err)
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=worker)
-    thread.start()
+    thread = _on_its_own_connection(lambda: reporting.rebuild(day, table.pk), errors)
     try:
         assert inside.wait(timeout=30), "the rebuild did not start"
         with connection.cursor() as cursor:  # a wait on a lock fails the test, not hangs it
@@ -100,18 +111,15 @@ def test_two_rebuilds_of_one_table_run_one_after_the_other() -> None:
     play_round(table, dealer_for(table), random.Random(6))
     held = threading.Event()
     release = threading.Event()
+    errors: list[BaseException] = []
 
     def holder() -> None:
-        try:
-            with transaction.atomic():
-                reporting.lock_table_rebuild(table.pk)
-                held.set()
-                release.wait(timeout=30)
-        finally:
-            connections.close_all()
+        with transaction.atomic():
+            reporting.lock_table_rebuild(table.pk)
+            held.set()
+            release.wait(timeout=30)
 
-    thread = threading.Thread(target=holder)
-    thread.start()
+    thread = _on_its_own_connection(holder, errors)
     try:
         assert held.wait(timeout=30)
         with transaction.atomic():
@@ -128,6 +136,7 @@ def test_two_rebuilds_of_one_table_run_one_after_the_other() -> None:
     finally:
         release.set()
         thread.join(timeout=30)
+    assert not errors, errors
 
 
 def test_a_rebuild_recording_an_outside_band_event_does_not_deadlock_with_a_round_step(
@@ -144,19 +153,13 @@ def test_a_rebuild_recording_an_outside_band_event_does_not_deadlock_with_a_roun
     errors: list[BaseException] = []
 
     def round_step() -> None:  # as round_open: the table's row, then an event on the chain
-        try:
-            with transaction.atomic():
-                list(Table.objects.select_for_update().filter(pk=table.pk))
-                locked.set()
-                time.sleep(1.5)  # the rebuild meanwhile writes its summary
-                audit_record(actor=None, actor_name="step", kind=EventKind.ROUND_OPENED, obj=table)
-        except BaseException as err:  # noqa: BLE001 - reported to the test below
-            errors.append(err)
-        finally:
-            connections.close_all()
+        with transaction.atomic():
+            list(Table.objects.select_for_update().filter(pk=table.pk))
+            locked.set()
+            time.sleep(1.5)  # the rebuild meanwhile writes its summary
+            audit_record(actor=None, actor_name="step", kind=EventKind.ROUND_OPENED, obj=table)
 
-    thread = threading.Thread(target=round_step)
-    thread.start()
+    thread = _on_its_own_connection(round_step, errors)
     try:
         assert locked.wait(timeout=30)
         reporting.rebuild(r.gaming_day, table.pk)
