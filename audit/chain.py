@@ -105,6 +105,56 @@ def event_hash(**fields: Any) -> str:
     return hashlib.sha256(canonical(**fields)).hexdigest()
 
 
+def json_text(value: Any) -> str:
+    """Compact JSON with sorted keys, as the hash covers it."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+_json = json_text
+
+
+def canonical_parts(
+    *,
+    actor_id: int | None,
+    actor_name: str,
+    kind: str,
+    object_type: str,
+    object_id: str,
+    table_name: str,
+    data: Any,
+) -> tuple[str, str, str]:
+    """`canonical` in three pieces of text, around what only the chain's head decides:
+
+        head + at + middle + prev_hash + ',"seq":' + seq + tail
+
+    (the keys in `canonical`'s sorted order, each value as JSON; `at` as `canonical` writes
+    it). Encoded before the
+    head is locked, so that the writer holds the lock for no more than the splice and the hash
+    (tests/audit/test_chain.py checks the splice against `canonical`)."""
+    head = '{"actor_id":' + _json(actor_id) + ',"actor_name":' + _json(actor_name) + ',"at":'
+    middle = (
+        ',"data":'
+        + _json(data)
+        + ',"kind":'
+        + _json(kind)
+        + ',"object_id":'
+        + _json(object_id)
+        + ',"object_type":'
+        + _json(object_type)
+        + ',"prev_hash":'
+    )
+    tail = ',"table_name":' + _json(table_name) + "}"
+    return head, middle, tail
+
+
+def spliced_hash(parts: tuple[str, str, str], *, seq: int, at: datetime, prev_hash: str) -> str:
+    """The event's hash from `canonical_parts` and the head's fields (= `event_hash`)."""
+    head, middle, tail = parts
+    at_text = _json(at.isoformat(timespec="microseconds"))
+    text = f'{head}{at_text}{middle}{_json(prev_hash)},"seq":{_json(seq)}{tail}'
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 HASHED_FIELDS = (
     "seq",
     "at",

@@ -13,7 +13,16 @@ from django.utils import timezone
 
 from core.prepared import PreparedQuery
 
-from .chain import GENESIS, MAX_BYTES, AuditDataError, check_data, check_text, event_hash
+from .chain import (
+    GENESIS,
+    MAX_BYTES,
+    AuditDataError,
+    canonical_parts,
+    check_data,
+    check_text,
+    json_text,
+    spliced_hash,
+)
 from .checkpoints import checkpoint_if_due
 from .kinds import EventKind
 from .models import AuditEvent, AuditHead
@@ -66,16 +75,79 @@ def audit_record(
     }
     for field in ("actor_name", "kind", "object_type", "object_id", "table_name"):
         check_text(fields[field], field)
+    # Everything but the head's part of the hash is encoded before the head is locked: every
+    # writer on the floor waits for the lock, held from here to the commit.
+    parts = canonical_parts(**fields)
     with transaction.atomic(savepoint=False):
-        head = _HEAD.first(pk=1)
-        if head is None:  # only if the head's row was removed (e.g. a flushed test database)
-            head, _ = AuditHead.objects.get_or_create(pk=1, defaults={"hash": GENESIS})
-            head = AuditHead.objects.select_for_update().get(pk=1)
-        fields.update(seq=head.seq + 1, at=timezone.now().astimezone(UTC), prev_hash=head.hash)
-        event = AuditEvent(**fields, hash=event_hash(**fields))
-        event.save(force_insert=True)
-        AuditHead.objects.filter(pk=head.pk).update(seq=event.seq, hash=event.hash)
+        connection = transaction.get_connection()
+        if connection.vendor == "postgresql":
+            event = _append_in_database(fields, parts, connection)
+        else:
+            event = _append(fields, parts)
         checkpoint_if_due(seq=event.seq, chain_hash=event.hash, at=event.at)
+    return event
+
+
+def _head_row() -> AuditHead:
+    """The head, locked; made if its row was removed (e.g. a flushed test database)."""
+    head = _HEAD.first(pk=1)
+    if head is None:
+        AuditHead.objects.get_or_create(pk=1, defaults={"hash": GENESIS})
+        head = AuditHead.objects.select_for_update().get(pk=1)
+    return head  # type: ignore[no-any-return]
+
+
+def _append(fields: dict[str, Any], parts: tuple[str, str, str]) -> AuditEvent:
+    head = _head_row()
+    fields = {
+        **fields,
+        "seq": head.seq + 1,
+        "at": timezone.now().astimezone(UTC),
+        "prev_hash": head.hash,
+    }
+    event = AuditEvent(**fields, hash=spliced_hash(parts, **_chained(fields)))
+    event.save(force_insert=True)
+    AuditHead.objects.filter(pk=head.pk).update(seq=event.seq, hash=event.hash)
+    return event
+
+
+def _chained(fields: dict[str, Any]) -> dict[str, Any]:
+    return {"seq": fields["seq"], "at": fields["at"], "prev_hash": fields["prev_hash"]}
+
+
+_APPEND_SQL = (
+    "SELECT e_id, e_seq, e_at, e_prev, e_hash FROM casino_audit_append"
+    "(%s, %s, %s, %s, %s, %s, %s::jsonb, %s, %s, %s, %s)"
+)
+
+
+def _append_in_database(
+    fields: dict[str, Any], parts: tuple[str, str, str], connection: Any
+) -> AuditEvent:
+    """PostgreSQL: one statement locks the head, writes the event and moves the head
+    (audit/migrations/0008_append_function.py); the hash is computed there from `parts`."""
+    params = [
+        fields["actor_id"],
+        fields["actor_name"],
+        fields["kind"],
+        fields["object_type"],
+        fields["object_id"],
+        fields["table_name"],
+        json_text(fields["data"]),
+        *parts,
+        timezone.now().astimezone(UTC),
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_APPEND_SQL, params)
+        row = cursor.fetchone()
+        if row is None:  # no head row: make it, then write again
+            _head_row()
+            cursor.execute(_APPEND_SQL, params)
+            row = cursor.fetchone()
+    event_id, seq, at, prev_hash, digest = row
+    event = AuditEvent(id=event_id, **fields, seq=seq, at=at, prev_hash=prev_hash, hash=digest)
+    event._state.adding = False
+    event._state.db = connection.alias
     return event
 
 

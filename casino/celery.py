@@ -6,7 +6,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import worker_init
+from celery.signals import task_postrun, task_prerun, worker_init
 from django.core.exceptions import ImproperlyConfigured
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
@@ -23,3 +23,17 @@ def _refuse_without_keys(**kwargs: Any) -> None:
 
     if settings.MISSING_KEYS:
         raise ImproperlyConfigured(f"set {', '.join(settings.MISSING_KEYS)} (DEBUG is off)")
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _close_old_connections(task: Any = None, **kwargs: Any) -> None:
+    """Before and after a task on a worker: drop a database connection that is broken or older
+    than CONN_MAX_AGE (Django's own rule between requests; CELERY_DB_REUSE_MAX keeps the others).
+    Never for a task run in-process (eager): that is the request's connection, maybe mid-
+    transaction."""
+    if task is None or getattr(task.request, "is_eager", False):
+        return
+    from django.db import close_old_connections
+
+    close_old_connections()

@@ -550,16 +550,9 @@ def _settle_locked(
     extra: dict[str, Any] = {"idempotency_key": idempotency_key}
     if approved_by is not None:
         extra.update(approved_by=approved_by, approved_at=timezone.now())
-    try:
-        with transaction.atomic():
-            round_ = _close(round_, settlement, **extra)
-    except IntegrityError:  # the same key settled another round at the same moment
-        raise ServiceError(
-            "this idempotency key was already used for another round",
-            field="idempotency_key",
-            code="idempotency_conflict",
-            status=409,
-        ) from None
+    # No savepoint: a key another round took meanwhile fails the whole transaction here (the
+    # key is unique), and `round_settle` tells the dealer once it has rolled back.
+    round_ = _close(round_, settlement, **extra)
     # Before the meter's audit event: from the first event on, every writer waits for this
     # transaction (the chain's head is locked until it commits), so the other work goes first.
     round_closed.send(sender=Round, round=round_)
@@ -590,6 +583,19 @@ def _settle_locked(
     return round_
 
 
+def _key_used_elsewhere(key: str, pk: int) -> bool:
+    return bool(_KEY_USED_ELSEWHERE.column(key=key, pk=pk))
+
+
+def _key_conflict() -> ServiceError:
+    return ServiceError(
+        "this idempotency key was already used for another round",
+        field="idempotency_key",
+        code="idempotency_conflict",
+        status=409,
+    )
+
+
 @transaction.atomic(durable=True)
 def _settle_step(
     *, round: Round, dealer: AbstractBaseUser, idempotency_key: str | None
@@ -603,18 +609,16 @@ def _settle_step(
                 code="bad_idempotency_key",
             )
     round_ = locked_round(round.pk, dealer)
-    if idempotency_key and _KEY_USED_ELSEWHERE.column(key=idempotency_key, pk=round_.pk):
-        raise ServiceError(
-            "this idempotency key was already used for another round",
-            code="idempotency_conflict",
-            status=409,
-        )
     if round_.status != Round.Status.OPEN:
         if idempotency_key and round_.idempotency_key == idempotency_key:
             return round_
+        if idempotency_key and _key_used_elsewhere(idempotency_key, round_.pk):
+            raise _key_conflict()
         raise ServiceError(
             f"round {round_} is already {round_.status}", code="already_settled", status=409
         )
+    # An open round: a key another round has is refused by the database when this round
+    # takes it (unique), without a read of its own on every settle.
     if round_state(round_)["step"] != STEP_CONFIRM:
         raise ServiceError("the round is not complete yet", code="not_complete", status=409)
     return _settle_locked(round_, actor=dealer, idempotency_key=idempotency_key)
@@ -627,7 +631,14 @@ def round_settle(
 
     A round paying a large award is not settled: the request for a pit boss's sign-off is
     recorded (committed) and `ApprovalRequired` (409 `approval_required`) raised."""
-    settled = _settle_step(round=round, dealer=dealer, idempotency_key=idempotency_key)
+    try:
+        settled = _settle_step(round=round, dealer=dealer, idempotency_key=idempotency_key)
+    except IntegrityError:
+        # Rolled back. The key's other round has committed (a unique index waits for it).
+        key = str(idempotency_key).strip() if idempotency_key is not None else ""
+        if key and _key_used_elsewhere(key, round.pk):
+            raise _key_conflict() from None
+        raise
     if isinstance(settled, list):
         raise ApprovalRequired(Round.objects.select_related("table").get(pk=round.pk), settled)
     return settled

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import json
 import threading
+from datetime import UTC
 from typing import Any
 
 import pytest
 from django.db import DatabaseError, IntegrityError, connection, connections, transaction
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from audit.chain import event_hash, stored_event_hash
+from audit.chain import canonical_parts, event_hash, spliced_hash, stored_event_hash
 from audit.checkpoints import record_checkpoint
 from audit.models import AuditCheckpoint, AuditEvent, AuditHead
 from audit.services import audit_record
@@ -189,3 +192,61 @@ def test_twenty_concurrent_writers_never_fork_the_chain() -> None:
     assert list(AuditEvent.objects.order_by("seq").values_list("seq", flat=True)) == list(
         range(1, count + 1)
     )
+
+
+# --- the writer's splice: the hash without re-encoding under the head's lock ------------------
+
+_text = st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\x00"), max_size=12)
+_json_data = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**20), 10**20) | _text,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_text, inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    data=st.dictionaries(_text, _json_data, max_size=5),
+    actor_id=st.none() | st.integers(1, 10**12),
+    name=_text,
+    seq=st.integers(1, 10**15),
+    at=st.datetimes(timezones=st.just(UTC)),
+)
+def test_the_spliced_hash_is_the_canonical_hash(
+    data: Any, actor_id: Any, name: str, seq: int, at: Any
+) -> None:
+    fields = {
+        "actor_id": actor_id,
+        "actor_name": name,
+        "kind": 'test.é"vent',
+        "object_type": "tables.round",
+        "object_id": "12",
+        "table_name": name[::-1],
+        "data": data,
+    }
+    chained = {"seq": seq, "at": at, "prev_hash": "ab" * 32}
+    assert spliced_hash(canonical_parts(**fields), **chained) == event_hash(**fields, **chained)
+
+
+def test_an_event_as_stored_hashes_as_canonical_says(db: Any) -> None:
+    """On PostgreSQL the database hashes the event (casino_audit_append); on SQLite Python does.
+    Either way the stored row gives back the stored hash, awkward text and all."""
+    data = {"ünï": 'quote " back\\slash \n tab\t', "emoji": "🂡", "n": [1, -2, None, True]}
+    written = [
+        audit_record(actor=None, actor_name='dé"aler', kind="test.event", data=data),
+        audit_record(actor=None, actor_name="", kind="test.event", data={}, table_name="SC-1"),
+    ]
+    stored = list(AuditEvent.objects.order_by("seq"))
+    assert [e.pk for e in stored] == [e.pk for e in written]
+    for mine, row in zip(written, stored, strict=True):
+        assert (mine.seq, mine.at, mine.prev_hash, mine.hash) == (
+            row.seq,
+            row.at,
+            row.prev_hash,
+            row.hash,
+        )
+        assert row.hash == stored_event_hash(row)
+    assert stored[1].prev_hash == stored[0].hash
+    assert stored[1].at >= stored[0].at
+    assert AuditHead.objects.get().hash == stored[1].hash
+    assert run_verify()[0] == 0
