@@ -67,7 +67,7 @@ def mark_stale(round_: Round | Hand) -> None:
 def request_rebuild(day: date, table_id: int) -> None:
     """Send the rebuild to the workers; with the broker down, the stale mark waits."""
     # At most about CELERY_ENQUEUE_TIMEOUT (100 ms) when the broker is down.
-    enqueue(refresh_hold_report, day.isoformat(), table_id)
+    enqueue(refresh_hold_report, day.isoformat(), table_id, only_if_marked=True)
 
 
 def hold_percent(win_cents: int, handle_cents: int) -> Decimal | None:
@@ -175,16 +175,22 @@ _HANDS = PreparedQuery(_hands_query, day=date, table=int)
 
 
 @transaction.atomic
-def rebuild(day: date, table_id: int) -> int:
-    """Rebuild the (day, table) summaries from the rounds; returns how many rows were written."""
+def rebuild(day: date, table_id: int, *, only_if_marked: bool = False) -> int:
+    """Rebuild the (day, table) summaries from the rounds; returns how many rows were written.
+
+    `only_if_marked` (a settled round's own rebuild): nothing to do, 0, when the (day, table)
+    is no longer marked stale: a rebuild since its round committed covered it (a backlog of a
+    table's rebuilds, e.g. after the worker was down, costs one rebuild, not one a round)."""
     # One rebuild of a table at a time (two at once would race on the summary key).
     lock_table_rebuild(table_id)
-    _constraints_now()
-    table = _TABLE.first(table=table_id)
     # The mark is read, not locked: a round settled from here on bumps its version (in the
     # round's own transaction), so the version-checked delete below leaves the mark and that
     # round's rebuild follows this one. Every round this rebuild may have missed is marked.
     mark = _MARK.first(day=day, table=table_id)
+    if mark is None and only_if_marked:
+        return 0
+    _constraints_now()
+    table = _TABLE.first(table=table_id)
     seen_version = mark.version if mark else None
     rows: dict[Key, dict[str, Any]] = defaultdict(
         lambda: {

@@ -15,12 +15,15 @@ from audit.tasks import TASK_OPTIONS
 
 
 @shared_task(**TASK_OPTIONS)
-def refresh_hold_report(self, day: str, table_id: int) -> int:  # type: ignore[no-untyped-def]
-    """Rebuild one (gaming day, table) report from its rounds."""
+def refresh_hold_report(  # type: ignore[no-untyped-def]
+    self, day: str, table_id: int, only_if_marked: bool = False
+) -> int:
+    """Rebuild one (gaming day, table) report from its rounds (a settled round's rebuild: only
+    if no rebuild since has covered it, `only_if_marked`)."""
     from .reporting import rebuild
 
     try:
-        return rebuild(date.fromisoformat(day), table_id)
+        return rebuild(date.fromisoformat(day), table_id, only_if_marked=only_if_marked)
     except Exception as exc:
         raise self.retry(exc=exc) from exc
 

@@ -74,6 +74,29 @@ def test_summaries_agree_to_the_cent_with_the_settlements(
     assert {t["table"] for t in report["tables"]} == {"SC-1", "LB-1", "PY-1"}
 
 
+def test_a_rounds_rebuild_already_covered_by_an_earlier_one_does_nothing(
+    floor: dict[str, Any],
+) -> None:
+    """Rounds settled while the worker was away leave one task each; the first rebuild covers
+    them all and clears the mark, the others find no mark and write nothing."""
+    from reports.tasks import refresh_hold_report
+
+    played = play(floor, 3)  # no broker, callbacks not run: marked, not yet rebuilt
+    day, table = played[0].gaming_day, played[0].table_id
+    assert StaleReport.objects.filter(gaming_day=day, table_id=table).exists()
+    assert not HoldSummary.objects.filter(table_id=table).exists()
+    assert refresh_hold_report.apply(args=(day.isoformat(), table, True)).get() == 1
+    assert not StaleReport.objects.filter(gaming_day=day, table_id=table).exists()
+    (row,) = HoldSummary.objects.filter(table_id=table).values("rounds", "computed_at")
+    assert row["rounds"] == 3
+    for _ in range(2):  # the other rounds' tasks
+        assert refresh_hold_report.apply(args=(day.isoformat(), table, True)).get() == 0
+    assert list(HoldSummary.objects.filter(table_id=table).values("rounds", "computed_at")) == [row]
+    # Asked for directly (the day's job, an operator), a rebuild always runs.
+    assert reporting.rebuild(day, table) == 1
+    assert HoldSummary.objects.get(table_id=table).computed_at > row["computed_at"]
+
+
 def test_rebuilding_again_changes_nothing(floor: dict[str, Any]) -> None:
     played = play(floor, 5)
     day, table = played[0].gaming_day, played[0].table_id
