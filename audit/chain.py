@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -98,7 +99,7 @@ def canonical(
         "data": data,
         "prev_hash": prev_hash,
     }
-    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return json_text(body).encode()
 
 
 def event_hash(**fields: Any) -> str:
@@ -110,48 +111,43 @@ def json_text(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-_json = json_text
-
-
-def canonical_parts(
-    *,
-    actor_id: int | None,
-    actor_name: str,
-    kind: str,
-    object_type: str,
-    object_id: str,
-    table_name: str,
-    data: Any,
-) -> tuple[str, str, str]:
+def canonical_parts(fields: Mapping[str, Any], data_text: str) -> tuple[str, str, str]:
     """`canonical` in three pieces of text, around what only the chain's head decides:
 
         head + at + middle + prev_hash + ',"seq":' + seq + tail
 
     (the keys in `canonical`'s sorted order, each value as JSON; `at` as `canonical` writes
-    it). Encoded before the
-    head is locked, so that the writer holds the lock for no more than the splice and the hash
-    (tests/audit/test_chain.py checks the splice against `canonical`)."""
-    head = '{"actor_id":' + _json(actor_id) + ',"actor_name":' + _json(actor_name) + ',"at":'
+    it). `fields`: the event's other fields, as `canonical` takes them; `data_text`: its data
+    as `json_text` gives it. Encoded before the head is locked, so that the writer holds the
+    lock for no more than the splice and the hash (tests/audit/test_chain.py checks the splice
+    against `canonical`)."""
+    head = (
+        '{"actor_id":'
+        + json_text(fields["actor_id"])
+        + ',"actor_name":'
+        + json_text(fields["actor_name"])
+        + ',"at":'
+    )
     middle = (
         ',"data":'
-        + _json(data)
+        + data_text
         + ',"kind":'
-        + _json(kind)
+        + json_text(fields["kind"])
         + ',"object_id":'
-        + _json(object_id)
+        + json_text(fields["object_id"])
         + ',"object_type":'
-        + _json(object_type)
+        + json_text(fields["object_type"])
         + ',"prev_hash":'
     )
-    tail = ',"table_name":' + _json(table_name) + "}"
+    tail = ',"table_name":' + json_text(fields["table_name"]) + "}"
     return head, middle, tail
 
 
 def spliced_hash(parts: tuple[str, str, str], *, seq: int, at: datetime, prev_hash: str) -> str:
     """The event's hash from `canonical_parts` and the head's fields (= `event_hash`)."""
     head, middle, tail = parts
-    at_text = _json(at.isoformat(timespec="microseconds"))
-    text = f'{head}{at_text}{middle}{_json(prev_hash)},"seq":{_json(seq)}{tail}'
+    at_text = json_text(at.isoformat(timespec="microseconds"))
+    text = f'{head}{at_text}{middle}{json_text(prev_hash)},"seq":{json_text(seq)}{tail}'
     return hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -77,11 +77,12 @@ def audit_record(
         check_text(fields[field], field)
     # Everything but the head's part of the hash is encoded before the head is locked: every
     # writer on the floor waits for the lock, held from here to the commit.
-    parts = canonical_parts(**fields)
+    data_text = json_text(plain)
+    parts = canonical_parts(fields, data_text)
     with transaction.atomic(savepoint=False):
         connection = transaction.get_connection()
         if connection.vendor == "postgresql":
-            event = _append_in_database(fields, parts, connection)
+            event = _append_in_database(fields, parts, data_text, connection)
         else:
             event = _append(fields, parts)
         checkpoint_if_due(seq=event.seq, chain_hash=event.hash, at=event.at)
@@ -99,20 +100,11 @@ def _head_row() -> AuditHead:
 
 def _append(fields: dict[str, Any], parts: tuple[str, str, str]) -> AuditEvent:
     head = _head_row()
-    fields = {
-        **fields,
-        "seq": head.seq + 1,
-        "at": timezone.now().astimezone(UTC),
-        "prev_hash": head.hash,
-    }
-    event = AuditEvent(**fields, hash=spliced_hash(parts, **_chained(fields)))
+    chained = {"seq": head.seq + 1, "at": timezone.now().astimezone(UTC), "prev_hash": head.hash}
+    event = AuditEvent(**fields, **chained, hash=spliced_hash(parts, **chained))
     event.save(force_insert=True)
     AuditHead.objects.filter(pk=head.pk).update(seq=event.seq, hash=event.hash)
     return event
-
-
-def _chained(fields: dict[str, Any]) -> dict[str, Any]:
-    return {"seq": fields["seq"], "at": fields["at"], "prev_hash": fields["prev_hash"]}
 
 
 _APPEND_SQL = (
@@ -122,7 +114,7 @@ _APPEND_SQL = (
 
 
 def _append_in_database(
-    fields: dict[str, Any], parts: tuple[str, str, str], connection: Any
+    fields: dict[str, Any], parts: tuple[str, str, str], data_text: str, connection: Any
 ) -> AuditEvent:
     """PostgreSQL: one statement locks the head, writes the event and moves the head
     (audit/migrations/0008_append_function.py); the hash is computed there from `parts`."""
@@ -133,7 +125,7 @@ def _append_in_database(
         fields["object_type"],
         fields["object_id"],
         fields["table_name"],
-        json_text(fields["data"]),
+        data_text,
         *parts,
         timezone.now().astimezone(UTC),
     ]

@@ -583,6 +583,20 @@ def _settle_locked(
     return round_
 
 
+def _clean_key(idempotency_key: Any) -> str | None:
+    """The idempotency key as stored: stripped, None when empty, at most 100 characters."""
+    if idempotency_key is None:
+        return None
+    key = str(idempotency_key).strip() or None
+    if key and len(key) > 100:
+        raise ServiceError(
+            "the idempotency key may have at most 100 characters",
+            field="idempotency_key",
+            code="bad_idempotency_key",
+        )
+    return key
+
+
 def _key_used_elsewhere(key: str, pk: int) -> bool:
     return bool(_KEY_USED_ELSEWHERE.column(key=key, pk=pk))
 
@@ -600,14 +614,6 @@ def _key_conflict() -> ServiceError:
 def _settle_step(
     *, round: Round, dealer: AbstractBaseUser, idempotency_key: str | None
 ) -> Round | list[str]:
-    if idempotency_key is not None:
-        idempotency_key = str(idempotency_key).strip() or None
-        if idempotency_key and len(idempotency_key) > 100:
-            raise ServiceError(
-                "the idempotency key may have at most 100 characters",
-                field="idempotency_key",
-                code="bad_idempotency_key",
-            )
     round_ = locked_round(round.pk, dealer)
     if round_.status != Round.Status.OPEN:
         if idempotency_key and round_.idempotency_key == idempotency_key:
@@ -631,11 +637,11 @@ def round_settle(
 
     A round paying a large award is not settled: the request for a pit boss's sign-off is
     recorded (committed) and `ApprovalRequired` (409 `approval_required`) raised."""
+    key = _clean_key(idempotency_key)
     try:
-        settled = _settle_step(round=round, dealer=dealer, idempotency_key=idempotency_key)
+        settled = _settle_step(round=round, dealer=dealer, idempotency_key=key)
     except IntegrityError:
         # Rolled back. The key's other round has committed (a unique index waits for it).
-        key = str(idempotency_key).strip() if idempotency_key is not None else ""
         if key and _key_used_elsewhere(key, round.pk):
             raise _key_conflict() from None
         raise

@@ -14,7 +14,7 @@ from django.db import DatabaseError, IntegrityError, connection, connections, tr
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from audit.chain import canonical_parts, event_hash, spliced_hash, stored_event_hash
+from audit.chain import canonical_parts, event_hash, json_text, spliced_hash, stored_event_hash
 from audit.checkpoints import record_checkpoint
 from audit.models import AuditCheckpoint, AuditEvent, AuditHead
 from audit.services import audit_record
@@ -225,7 +225,8 @@ def test_the_spliced_hash_is_the_canonical_hash(
         "data": data,
     }
     chained = {"seq": seq, "at": at, "prev_hash": "ab" * 32}
-    assert spliced_hash(canonical_parts(**fields), **chained) == event_hash(**fields, **chained)
+    parts = canonical_parts(fields, json_text(data))
+    assert spliced_hash(parts, **chained) == event_hash(**fields, **chained)
 
 
 def test_an_event_as_stored_hashes_as_canonical_says(db: Any) -> None:
