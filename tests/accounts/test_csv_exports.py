@@ -67,7 +67,10 @@ def test_the_report_and_rounds_exports_defuse_formula_names(floor: Any) -> None:
         _play(floor, name)
     client = Client()
     client.force_login(floor["pitboss"])
-    day = timezone.localdate().isoformat()
+    from tables.gaming_day import gaming_day_of
+
+    # The rounds' gaming day (it starts at 06:00: before then it is yesterday's), not the date.
+    day = gaming_day_of(timezone.now()).isoformat()
     for url in (
         f"/audit/reports.csv?by=dealer&day={day}",
         f"/audit/tables/{floor['PY-1'].pk}/rounds.csv?day={day}",
