@@ -68,6 +68,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: what a request defers (a settled round's report rebuild) runs once the response
+    # is written (core.after_response).
+    "core.after_response.AfterResponseMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "accounts.middleware.RequestGuardMiddleware",
     "csp.middleware.CSPMiddleware",

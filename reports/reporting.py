@@ -3,8 +3,9 @@
 Summaries are derived data, rebuilt from the rounds for one (gaming day, table) at a time by
 `rebuild` — so a re-run, a duplicate delivery or a retry after a killed worker changes
 nothing. A settled, voided or corrected round marks its (day, table) stale in its own
-transaction (`mark_stale`) and asks Celery for a rebuild once committed; if the broker is down
-the mark stays and the periodic catch-up job rebuilds it later.
+transaction (`mark_stale`) and asks Celery for a rebuild once committed (in a request, once its
+answer is written: `core.after_response`); if the broker is down the mark stays and the
+periodic catch-up job rebuilds it later.
 
 After each rebuild the table's actual win is checked against its theoretical band
 (`theory.band_alert`, recorded on the audit chain when it left it).
@@ -32,6 +33,7 @@ from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 
 from casino.enqueue import enqueue
+from core.after_response import after_response
 from core.prepared import PreparedQuery
 from tables.models import Hand, MeterEntry, Round, SettlementLine, Table
 
@@ -61,11 +63,14 @@ def mark_stale(round_: Round | Hand) -> None:
                 ops.adapt_datetimefield_value(timezone.now()),
             ],
         )
-    transaction.on_commit(lambda: request_rebuild(day, table_id))
+    # Once committed, and in a request once its answer is written: the dealer's payout does not
+    # wait for the report (core.after_response).
+    transaction.on_commit(lambda: after_response(lambda: request_rebuild(day, table_id)))
 
 
 def request_rebuild(day: date, table_id: int) -> None:
-    """Send the rebuild to the workers; with the broker down, the stale mark waits."""
+    """Send the rebuild to the workers; with the broker down, the stale mark waits (with no
+    broker, Celery's tasks run in-process: the rebuild runs here)."""
     # At most about CELERY_ENQUEUE_TIMEOUT (100 ms) when the broker is down.
     enqueue(refresh_hold_report, day.isoformat(), table_id, only_if_marked=True)
 
