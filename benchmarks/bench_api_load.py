@@ -49,6 +49,7 @@ import secrets
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -811,7 +812,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="REV",
         help="measure commit REV the same way first (a git worktree), then this checkout",
     )
+    parser.add_argument(
+        "--pairs",
+        type=int,
+        default=1,
+        help="with --baseline: run N pairs alternately and report each side's medians (1)",
+    )
     args = parser.parse_args(argv)
+    if args.pairs < 1:
+        parser.error("--pairs must be at least 1")
     if args.baseline:
         return compare(args, list(argv if argv is not None else sys.argv[1:]))
     if args.clients < 1 or args.rounds_per_client < 1 or args.warmup < 0:
@@ -1014,17 +1023,31 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def compare(args: argparse.Namespace, argv: list[str]) -> int:
-    """--baseline REV: the same run on REV, then on this checkout; both side by side."""
+    """--baseline REV: the same run on REV, then on this checkout; both side by side. With
+    --pairs N, N such pairs one after the other (before, after, before, after...), each figure
+    the median of its side's N runs: on a machine shared with other guests a single pair can
+    differ by a third between two runs of the same code."""
     import baseline
 
-    i = argv.index("--baseline")
-    passed = [a for a in argv[:i] + argv[i + 2 :] if a not in ("--markdown", "--check")]
-    if "--json-out" in passed:
-        j = passed.index("--json-out")
-        passed = passed[:j] + passed[j + 2 :]
-    before = baseline.run_against(args.baseline, "bench_api_load.py", passed)
-    after = baseline.run_here("bench_api_load.py", passed)
-    print(f"\nbefore: {before['code']}; after: {after['code']}")
+    passed = list(argv)
+    for flag, takes_value in (
+        ("--baseline", True),
+        ("--pairs", True),
+        ("--json-out", True),
+        ("--markdown", False),
+        ("--check", False),
+    ):
+        while flag in passed:
+            j = passed.index(flag)
+            passed = passed[:j] + passed[j + 1 + int(takes_value) :]
+    befores: list[dict[str, Any]] = []
+    afters: list[dict[str, Any]] = []
+    for _ in range(args.pairs):
+        befores.append(baseline.run_against(args.baseline, "bench_api_load.py", passed))
+        afters.append(baseline.run_here("bench_api_load.py", passed))
+    before, after = _median_side(befores), _median_side(afters)
+    runs = f", the median of {args.pairs} pairs run alternately" if args.pairs > 1 else ""
+    print(f"\nbefore: {before['code']}; after: {after['code']}{runs}")
     print("| measure | before | after |\n| --- | ---: | ---: |")
     for kind in ("settle", "all"):
         for p in ("p50", "p90", "p99", "max"):
@@ -1041,10 +1064,34 @@ def compare(args: argparse.Namespace, argv: list[str]) -> int:
             f"clients {cpu['client']:.0f}, other {cpu['other']:.0f}"
         )
     print(f"| CPU in the measured phase | {before['cpu_line']} | {after['cpu_line']} |")
+    if args.pairs > 1:
+        print("\neach pair, in the order run: settle p99 ms and requests/s, before -> after")
+        for n, (b, a) in enumerate(zip(befores, afters, strict=True), 1):
+            print(
+                f"  {n}: {b['rows']['settle']['p99']:.1f} -> {a['rows']['settle']['p99']:.1f} ms, "
+                f"{b['requests_per_s']:.1f} -> {a['requests_per_s']:.1f} requests/s"
+            )
     if args.json_out:
-        Path(args.json_out).write_text(json.dumps({"before": before, "after": after}))
+        Path(args.json_out).write_text(
+            json.dumps({"before": before, "after": after, "pairs": [befores, afters]})
+        )
     met = after["rows"]["settle"]["p99"] < AIM_P99_MS
     return 3 if args.check and not met else 0
+
+
+def _median_side(sides: list[dict[str, Any]]) -> dict[str, Any]:
+    """One side's figures, each the median over its runs (the first run's code and labels)."""
+    if len(sides) == 1:
+        return sides[0]
+    out = dict(sides[0])
+    out["rows"] = {
+        kind: {p: statistics.median(s["rows"][kind][p] for s in sides) for p in row}
+        for kind, row in sides[0]["rows"].items()
+    }
+    for key in ("requests_per_s", "rounds_per_s"):
+        out[key] = statistics.median(s[key] for s in sides)
+    out["cpu"] = {k: statistics.median(s["cpu"][k] for s in sides) for k in sides[0]["cpu"]}
+    return out
 
 
 if __name__ == "__main__":
