@@ -8,7 +8,7 @@ answer is written: `core.after_response`); if the broker is down the mark stays 
 periodic catch-up job rebuilds it later.
 
 After each rebuild the table's actual win is checked against its theoretical band
-(`theory.band_alert`, recorded on the audit chain when it left it).
+(`theory.outside_band`, recorded on the audit chain when it left it).
 
 Figures: handle = every stake settled (ante, raise, bonus, pair plus, progressive...); win =
 the house's win (minus the players' net); hold % = win / handle. Voided rounds leave handle

@@ -16,10 +16,10 @@ the different wagers of one round are taken as independent. Exact arithmetic in 
 theoretical win is rounded to the cent, the band's ends outwards. A table whose stakes include
 a version without figures yet (the job not run) has no theoretical figures: `pending` says why.
 
-`band_alert` records on the audit chain, once per gaming day, table and side, that a table's
-actual win left its band (`hold_alert.outside_band`); `reporting.rebuild` does the same in two
-parts (`outside_band` reads, `record_outside_band` writes, last) after each rebuild, in the
-same transaction, under the table's rebuild lock (one rebuild of a table at a time:
+`outside_band` finds that a table's actual win left its band and `record_outside_band` records
+it on the audit chain (`hold_alert.outside_band`), once per gaming day, table and side;
+`reporting.rebuild` calls both after each rebuild (the write last), in the same transaction,
+under the table's rebuild lock (one rebuild of a table at a time:
 `reporting.lock_table_rebuild`).
 """
 
@@ -208,23 +208,6 @@ def theory_by_table(
         theory.expected += edge * stake
         theory.variance += std_dev * std_dev * square + covariance * (round_square - square)
     return dict(out)
-
-
-def band_alert(
-    *, day: date, table_id: int, table: Table | None = None, win: int | None = None
-) -> str | None:
-    """Within the rebuild's transaction: record on the chain that the table's actual win left
-    its band ("low" or "high"), once per gaming day, table and side; returns the side. The
-    rebuild passes the table it read and the rounds' win it just summed."""
-    if table is None:
-        table = Table.objects.filter(pk=table_id).first()
-    if table is None:
-        return None
-    found = outside_band(day=day, table=table, win=win)
-    if found is None:
-        return None
-    record_outside_band(day=day, table=table, found=found)
-    return found[0]
 
 
 def outside_band(

@@ -21,7 +21,7 @@ from audit.models import AuditEvent
 from reports.floor import floor_status
 from reports.reporting import rebuild
 from reports.selectors import hold_rows
-from reports.theory import Theory, band_alert, theory_by_table
+from reports.theory import Theory, outside_band, theory_by_table
 from tables.engine.strategies import Strategy
 from tables.models import PaytableEdge, PaytableVersion, Round
 from tables.services import rounds as svc
@@ -100,7 +100,7 @@ def test_a_version_without_figures_leaves_the_theory_pending(floor: dict[str, An
     theory = theory_by_table(day=r.gaming_day)[("PY-1", "pyramid")]
     assert theory.theoretical_win_cents is None and theory.band_cents is None
     assert "figures not computed yet" in theory.pending[0]
-    assert band_alert(day=r.gaming_day, table_id=floor["PY-1"].pk) is None
+    assert outside_band(day=r.gaming_day, table=floor["PY-1"]) is None
 
 
 LOW_HANDS = ["2h 3d 5c", "2d 3c 6h", "2c 4d 6s", "3h 4c 7d", "2s 4h 7c", "3s 5h 7h", "4s 6c 8s"]
