@@ -1,29 +1,58 @@
 """API throttles keyed by the trusted client address (never a client-chosen X-Forwarded-For)
-or the user, counted in the shared cache (CACHES: the database, or Redis)."""
+or the user, counted in the shared cache (CACHES: the database, or Redis).
+
+Where the cache counts a window itself (the database cache on PostgreSQL,
+`casino.dbcache.DatabaseCache.hit_window`) a request costs one statement: the list of times is
+read, trimmed, checked and written where it is kept, under the key's row lock, so two requests
+of one client at once are both counted. Elsewhere Django REST framework's own reckoning: the
+list read from the cache, then written back whole. The two count alike (the same period, the
+same limit, refused requests not counted, the same `wait()`); tests/accounts/test_throttles.py
+checks one against the other."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
 from .clientip import client_ip
 
 
-class _TrustedAddress:
+class _Throttle(SimpleRateThrottle):
+    _wait: float | None
+
     def get_ident(self, request: Any) -> str:
         return client_ip(request)
 
+    def allow_request(self, request: Any, view: Any) -> bool:
+        hit = getattr(self.cache, "hit_window", None)
+        if self.rate is None or hit is None:
+            return bool(super().allow_request(request, view))
+        self.key = self.get_cache_key(request, view)
+        if self.key is None:
+            return True
+        self.now = self.timer()
+        counted = hit(self.key, self.now, self.duration, self.num_requests)
+        if counted is None:  # not on this database: the framework's get and set
+            return bool(super().allow_request(request, view))
+        allowed, self._wait = counted
+        return allowed
 
-class AnonThrottle(_TrustedAddress, AnonRateThrottle):
+    def wait(self) -> float | None:
+        if hasattr(self, "_wait"):
+            return self._wait
+        return super().wait()  # type: ignore[no-any-return]
+
+
+class AnonThrottle(_Throttle, AnonRateThrottle):
     scope = "anon"
 
 
-class UserThrottle(_TrustedAddress, UserRateThrottle):
+class UserThrottle(_Throttle, UserRateThrottle):
     scope = "user"
 
 
-class SignInThrottle(_TrustedAddress, AnonRateThrottle):
+class SignInThrottle(_Throttle, AnonRateThrottle):
     """Username-and-password requests per client address."""
 
     scope = "sign_in"

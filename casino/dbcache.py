@@ -6,6 +6,10 @@ throttles keep their counts in the cache). Here a `set` is one upsert (`INSERT .
 DO UPDATE`, SQLite and PostgreSQL alike), inside a savepoint only when it runs in a caller's
 transaction, and the table is counted and culled every `CULL_EVERY` sets of a process instead
 of every set. What is stored, and how it is read, is Django's own.
+
+On PostgreSQL it also counts the API throttles' sliding windows in one statement
+(`hit_window`, a function of the database's: accounts/migrations/0004_cache_window.py) in a
+table of their own that `clear()` empties with the cache.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import base64
 import pickle
 import threading
+from contextlib import nullcontext
 from datetime import UTC, datetime
 from typing import Any
 
@@ -29,6 +34,7 @@ class DatabaseCache(DjangoDatabaseCache):
     def __init__(self, table: str, params: dict[str, Any]) -> None:
         super().__init__(table, params)
         self._sets = 0
+        self._hits = 0
         self._sets_lock = threading.Lock()
 
     def _cull_due(self) -> bool:
@@ -75,3 +81,45 @@ class DatabaseCache(DjangoDatabaseCache):
         except DatabaseError:
             return False  # as Django's: a set may fail silently
         return True
+
+    # Sliding windows (the API throttles): on PostgreSQL one statement, see
+    # accounts/migrations/0004_cache_window.py; elsewhere the caller counts with get and set.
+
+    _WINDOW_HIT = "SELECT allowed, wait FROM casino_window_hit(%s, %s, %s, %s)"
+
+    def hit_window(
+        self, key: str, now: float, duration: float, limit: int
+    ) -> tuple[bool, float | None] | None:
+        """Count a request at `now` in the window `key` (at most `limit` requests in any
+        `duration` seconds), as Django REST framework's throttles count: (True, None) when it
+        is let through and counted; (False, seconds to wait, or None) when it is refused and
+        not counted. One statement under the key's row lock on PostgreSQL; None on another
+        database (the caller then reads and writes the list itself)."""
+        db = router.db_for_write(self.cache_model_class)
+        connection = connections[db]
+        if connection.vendor != "postgresql":
+            return None
+        params = [self.make_and_validate_key(key), now, duration, limit]
+        cull = self._window_cull_due()
+        # In a caller's transaction, a savepoint: a failure here leaves it usable.
+        savepoint = transaction.atomic(using=db) if connection.in_atomic_block else nullcontext()
+        with connection.cursor() as cursor, savepoint:
+            if cull:
+                cursor.execute("DELETE FROM casino_cache_window WHERE expires < %s", [now])
+            cursor.execute(self._WINDOW_HIT, params)
+            allowed, wait = cursor.fetchone()
+        return bool(allowed), wait
+
+    def _window_cull_due(self) -> bool:
+        """The windows of clients gone quiet are deleted every CULL_EVERY hits of a process
+        (a window past its period holds nothing the next hit would count)."""
+        with self._sets_lock:
+            self._hits += 1
+            return self._hits % CULL_EVERY == 0
+
+    def clear(self) -> None:
+        super().clear()
+        connection = connections[router.db_for_write(self.cache_model_class)]
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("DELETE FROM casino_cache_window")

@@ -1,0 +1,167 @@
+"""The API throttles: on PostgreSQL the database cache counts a window in one statement
+(`casino.dbcache.DatabaseCache.hit_window`), and it counts as Django REST framework's own
+reckoning does (the list read from a cache and written back), request by request: the same
+let through, the same refused, the same wait."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from typing import Any
+
+import pytest
+from django.core.cache.backends.locmem import LocMemCache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
+from rest_framework.throttling import SimpleRateThrottle
+
+from accounts.throttles import UserThrottle
+from casino import dbcache
+
+pytestmark = pytest.mark.django_db
+
+
+def _postgresql() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("the one-statement window is PostgreSQL's (DATABASE_URL)")
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _throttles(rate: str, clock: _Clock, store: dbcache.DatabaseCache) -> tuple[Any, Any]:
+    """The project's throttle on the database cache, and the framework's own on a memory cache,
+    both for one client and one clock."""
+
+    class Ours(UserThrottle):
+        cache = store
+        timer = clock
+
+        def get_cache_key(self, request: Any, view: Any) -> str:
+            return "throttle_test_client"
+
+    reference_cache = LocMemCache(f"throttle-reference-{uuid.uuid4()}", {})
+
+    class Framework(SimpleRateThrottle):
+        cache = reference_cache
+        timer = clock
+
+        def get_cache_key(self, request: Any, view: Any) -> str:
+            return "throttle_test_client"
+
+    Ours.rate = Framework.rate = rate
+    return Ours, Framework
+
+
+@pytest.fixture
+def store() -> dbcache.DatabaseCache:
+    return dbcache.DatabaseCache("casino_cache", {})
+
+
+@pytest.mark.services
+def test_the_window_counts_as_the_framework_does(store: dbcache.DatabaseCache) -> None:
+    _postgresql()
+    clock = _Clock()
+    rng = random.Random(16)
+    for rate, steps in (("5/s", 400), ("7/m", 400), ("20/m", 600)):
+        store.clear()
+        ours_class, framework_class = _throttles(rate, clock, store)
+        refused = 0
+        for step in range(steps):
+            # bursts, pauses, and now and then a whole period of quiet
+            clock.now += rng.choice((0.0, 0.01, 0.1, 0.5, 1.0, 3.0, 7.5, 20.0, 61.0))
+            ours, framework = ours_class(), framework_class()
+            allowed = ours.allow_request(None, None)
+            assert allowed == framework.allow_request(None, None), (rate, step)
+            if not allowed:
+                refused += 1
+                assert ours.wait() == pytest.approx(framework.wait(), abs=1e-9), (rate, step)
+        assert 0 < refused < steps, rate  # both let through and refused along the way
+
+
+@pytest.mark.services
+def test_a_window_fuller_than_its_limit_refuses_with_no_wait(
+    store: dbcache.DatabaseCache,
+) -> None:
+    """The rate lowered while a client's list is longer than the new limit: refused, and no
+    wait to suggest (the framework's `wait()` gives None)."""
+    _postgresql()
+    clock = _Clock()
+    ours_class, framework_class = _throttles("10/m", clock, store)
+    for _ in range(8):
+        clock.now += 1
+        assert ours_class().allow_request(None, None)
+        assert framework_class().allow_request(None, None)
+    lower_ours, lower_framework = _throttles("5/m", clock, store)
+    lower_framework.cache = framework_class.cache
+    clock.now += 1
+    ours, framework = lower_ours(), lower_framework()
+    assert ours.allow_request(None, None) is False
+    assert framework.allow_request(None, None) is False
+    assert ours.wait() is None and framework.wait() is None
+
+
+@pytest.mark.services
+def test_a_request_is_one_statement_and_clear_empties_the_windows(
+    store: dbcache.DatabaseCache,
+) -> None:
+    _postgresql()
+    clock = _Clock()
+    ours_class, _ = _throttles("3/m", clock, store)
+    store._hits = 1  # the next hit is not a cull's
+    with CaptureQueriesContext(connection) as queries:
+        assert ours_class().allow_request(None, None)
+    statements = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert len(statements) == 1 and "casino_window_hit" in statements[0]
+    for _ in range(2):
+        assert ours_class().allow_request(None, None)
+    assert ours_class().allow_request(None, None) is False
+    store.clear()
+    assert ours_class().allow_request(None, None)
+
+
+@pytest.mark.services
+def test_quiet_clients_windows_are_culled(store: dbcache.DatabaseCache) -> None:
+    _postgresql()
+    clock = _Clock()
+    ours_class, _ = _throttles("3/m", clock, store)
+    assert ours_class().allow_request(None, None)
+    clock.now += 61  # the window's period has passed: nothing in it counts any more
+    store._hits = dbcache.CULL_EVERY - 1  # the next hit culls first
+    with connection.cursor() as cursor:
+        store.hit_window("another_client", clock.now, 60, 3)
+        cursor.execute("SELECT key FROM casino_cache_window ORDER BY key")
+        keys = [row[0] for row in cursor.fetchall()]
+    assert keys == [store.make_and_validate_key("another_client")]
+
+
+def test_on_another_database_the_framework_counts(store: dbcache.DatabaseCache) -> None:
+    if connection.vendor == "postgresql":
+        pytest.skip("on PostgreSQL the database counts the window")
+    assert store.hit_window("a_client", 1.0, 60, 3) is None
+
+
+def test_a_dealer_past_the_rate_is_refused_with_a_wait(
+    monkeypatch: pytest.MonkeyPatch, floor: dict[str, Any]
+) -> None:
+    """Over the API, on whichever database the suite runs: the user rate lowered to 3 a
+    minute, the fourth request is refused (429) with a Retry-After, and another user is not."""
+    monkeypatch.setattr(UserThrottle, "THROTTLE_RATES", {"user": "3/min"})
+    dealer, other = floor["dealer"], floor["dealer2"]
+    client = APIClient()
+    client.force_authenticate(dealer)
+    codes = [client.get("/api/tables/").status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429]
+    refused = client.get("/api/tables/")
+    assert refused.status_code == 429
+    assert 0 < int(refused["Retry-After"]) <= 60
+    assert refused.json()["error"]["code"]
+    someone_else = APIClient()
+    someone_else.force_authenticate(other)
+    assert someone_else.get("/api/tables/").status_code != 429
