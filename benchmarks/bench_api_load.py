@@ -4,7 +4,7 @@ Run from the project root (PostgreSQL on 127.0.0.1:5432, user postgres, trust au
 
     .venv/bin/python benchmarks/bench_api_load.py [--clients 20] [--rounds-per-client 25]
         [--workers N] [--threads T] [--port 8765] [--conn-max-age S] [--warmup R] [--seed S]
-        [--reads] [--markdown] [--keep] [--check]
+        [--reads table|api|django] [--markdown] [--keep] [--check]
 
 1. Recreates the database `casino_bench` (dropped again at the end unless `--keep`), migrates
    it, runs `seed_demo` (with DEBUG on, in this process only) and adds one table per client
@@ -32,11 +32,14 @@ Run from the project root (PostgreSQL on 127.0.0.1:5432, user postgres, trust au
    figures, and this says how much there was.
 5. Stops the server and drops the database (unless `--keep`).
 
-`--reads` plays no round: each client sends its rounds' number of requests as reads of its own
-table (GET /api/tables/ID/: the token, the throttle, one statement, a small answer), the
-cheapest request the API has. What the machine finishes then, and the p99 it gives 20 clients,
-is what Django, DRF, gunicorn and PostgreSQL allow before any round's work: the floor under
-the settle's figures.
+`--reads WHAT` plays no round: each client sends its rounds' number of requests (11 a round)
+as one GET over and over. `table`: its table's representation (GET /api/tables/ID/, what a
+tablet reads). `api`: a DRF view with the project's defaults that does no work (the token and
+its roles, IsAuthenticated, the user throttle), and `django`: a plain Django view behind the
+project's middleware; these two are served with `benchmarks.floor.settings` (the project's
+settings and URLs plus those two, benchmarks/floor/). What the machine finishes with `api`
+and `django`, and the p99 that gives 20 clients, is the floor under the settle's figures:
+what any request costs on this stack before its own work.
 
 Everything runs on this machine: traffic goes to 127.0.0.1 only, and the run ends by itself.
 `--check` exits 3 when the aim (settle p99 < 100 ms) is missed.
@@ -86,8 +89,14 @@ def admin_execute(*statements: str) -> list[Any]:
 AIM_P99_MS = 100.0
 SEATS = 7
 KINDS = ("open", "deal", "decide", "dealer", "settle")
-# --reads: the cheapest authenticated API request instead of rounds (see main's --reads).
+# --reads: one GET over and over instead of rounds (see main's --reads): its path, given the
+# client's table id, and whether it needs benchmarks/floor's settings (its two URLs).
 READ = "read"
+READS = {
+    "table": ("/api/tables/{table_id}/", False),
+    "api": ("/bench/api-noop/", True),
+    "django": ("/bench/django-noop/", True),
+}
 REQUESTS_A_ROUND = 3 + SEATS + 1  # open, deal, a decision a seat, the dealer's draw, settle
 KINDS_CPU = ("client", "server", "worker", "postgres", "pg_aux", "other")
 REQUEST_TIMEOUT = 60.0  # seconds; a request slower than this is a failure
@@ -454,7 +463,7 @@ class Client(threading.Thread):
                 )
             result = json.loads(raw)
             if kind == READ:
-                if result.get("id") != self.plan["table_id"]:
+                if "/api/tables/" in url and result.get("id") != self.plan["table_id"]:
                     raise Failure(f"{self.name}: GET {url} answered another table: {raw[:200]!r}")
                 if measured:
                     self.latencies[kind].append(elapsed)
@@ -595,8 +604,10 @@ def start_server(
     log: Path,
     broker: str | None = None,
     worker_class: str = "gthread",
+    settings: str = "casino.settings",
 ) -> subprocess.Popen[bytes]:
     env = server_env(database_url, audit_key, broker)
+    env["DJANGO_SETTINGS_MODULE"] = settings  # benchmarks.floor.settings for --reads api|django
     command = [
         sys.executable,
         "-m",
@@ -837,11 +848,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--reads",
-        action="store_true",
-        help=f"play no rounds: each client sends as many GET /api/tables/ID/ (its own table) as "
-        f"its rounds would send requests ({REQUESTS_A_ROUND} a round), the cheapest authenticated "
-        "request of the API (the token, the throttle, one read): what the stack finishes on this "
-        "machine before any round's work",
+        choices=tuple(READS),
+        help=f"play no rounds: each client sends as many GETs as its rounds would send requests "
+        f"({REQUESTS_A_ROUND} a round): `table` its table's representation (GET /api/tables/ID/), "
+        "`api` a DRF view of the project's defaults that does no work (token, permission, "
+        "throttle), `django` a plain Django view behind the project's middleware; the last two "
+        "are served with benchmarks.floor's settings, the project's plus those two URLs",
     )
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
     parser.add_argument("--keep", action="store_true", help=f"keep the {DB_NAME} database")
@@ -900,7 +912,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rounds = []
         for i, client in enumerate(plan):
             if args.reads:
-                read = (READ, f"/api/tables/{client['table_id']}/", None)
+                read = (READ, READS[args.reads][0].format(table_id=client["table_id"]), None)
                 rounds.append([[read] * REQUESTS_A_ROUND for _ in range(total_rounds)])
                 continue
             rng = random.Random(f"{args.seed}-{i}")
@@ -918,6 +930,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             worker = start_worker(
                 server_env(server_url, audit_key, args.broker), log.with_name("worker.log")
             )
+        floor = bool(args.reads) and READS[args.reads][1]
+        settings = "benchmarks.floor.settings" if floor else "casino.settings"
         server = start_server(
             args.port,
             args.workers,
@@ -927,6 +941,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             log,
             args.broker,
             args.worker_class,
+            settings,
         )
         waited = wait_for_server(server, args.port)
         warm_workers(args.port, plan, 4 * args.workers)
