@@ -33,13 +33,14 @@ Run from the project root (PostgreSQL on 127.0.0.1:5432, user postgres, trust au
 5. Stops the server and drops the database (unless `--keep`).
 
 `--reads WHAT` plays no round: each client sends its rounds' number of requests (11 a round)
-as one GET over and over. `table`: its table's representation (GET /api/tables/ID/, what a
-tablet reads). `api`: a DRF view with the project's defaults that does no work (the token and
-its roles, IsAuthenticated, the user throttle), and `django`: a plain Django view behind the
-project's middleware; these two are served with `benchmarks.floor.settings` (the project's
-settings and URLs plus those two, benchmarks/floor/). What the machine finishes with `api`
-and `django`, and the p99 that gives 20 clients, is the floor under the settle's figures:
-what any request costs on this stack before its own work.
+as one GET over and over. `table`: the API's representation of its table (GET
+/api/tables/ID/; the tablet's pages do not use it). `api`: a DRF view with the project's
+defaults that does no work (the token and its roles, IsAuthenticated, the user throttle), and
+`django`: a plain Django view behind the project's middleware; these two are served with
+`benchmarks.floor.settings` (the project's settings and URLs plus those two,
+benchmarks/floor/). What the machine finishes with `api` and `django`, and the p99 that gives
+20 clients, is the floor under the settle's figures: what any request costs on this stack
+before its own work.
 
 Everything runs on this machine: traffic goes to 127.0.0.1 only, and the run ends by itself.
 `--check` exits 3 when the aim (settle p99 < 100 ms) is missed.
@@ -744,9 +745,9 @@ def report(
             f"time), {args.rounds_per_client} measured rounds each after {args.warmup} warm-up, "
             f"{SEATS} seats, seed {args.seed}"
             + (
-                f"; --reads: each round's {REQUESTS_A_ROUND} requests are reads of the "
-                "client's table (GET /api/tables/ID/), no round is played"
-                if head == READ
+                f"; --reads {args.reads}: each round's {REQUESTS_A_ROUND} requests are "
+                f"GET {READS[args.reads][0]}, no round is played"
+                if args.reads
                 else ""
             ),
         ),
