@@ -125,6 +125,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
         "prepare_threshold", _prepare if _prepare > 0 else None
     )
+    # Django's backend, with the check of a kept connection at a request's start made without
+    # a round trip when the server has said nothing since (casino/pgbackend/base.py).
+    DATABASES["default"]["ENGINE"] = "casino.pgbackend"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves a small floor: readers never wait for the writer (WAL), a
     # writer takes the lock when its transaction begins (IMMEDIATE, so two settles never

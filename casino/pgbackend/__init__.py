@@ -1,0 +1,2 @@
+"""PostgreSQL through Django's own backend, with a health check that costs no round trip
+(`base.DatabaseWrapper`)."""
