@@ -7,7 +7,15 @@ read, trimmed, checked and written where it is kept, under the key's row lock, s
 of one client at once are both counted. Elsewhere Django REST framework's own reckoning: the
 list read from the cache, then written back whole. The two count alike (the same period, the
 same limit, refused requests not counted, the same `wait()`); tests/accounts/test_throttles.py
-checks one against the other."""
+checks one against the other.
+
+With an API token on PostgreSQL the user's window is counted in the token's own read
+(accounts.authentication): the same function, in the statement that reads the token, so an
+authenticated request makes no statement of its own for its throttle. One difference from
+DRF's order follows: DRF checks a view's permissions before its throttles, so a request refused
+for its role was not counted; counted with the token, it is (a token's requests count against
+its user's rate whatever they ask for). A token that is unknown, expired or of an inactive user
+is refused before anything is counted, as before."""
 
 from __future__ import annotations
 
@@ -16,6 +24,11 @@ from typing import Any
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
 from .clientip import client_ip
+
+# Where the API token's read has counted the user's window in its own statement
+# (accounts.authentication, on PostgreSQL), the request carries (stored key, time, allowed,
+# wait) under this name, and the user throttle takes that answer instead of counting again.
+COUNTED_WITH_TOKEN = "_casino_window_counted"
 
 
 class _Throttle(SimpleRateThrottle):
@@ -31,6 +44,10 @@ class _Throttle(SimpleRateThrottle):
         self.key = self.get_cache_key(request, view)
         if self.key is None:
             return True
+        counted = vars(request).pop(COUNTED_WITH_TOKEN, None) if request is not None else None
+        if counted is not None and counted[0] == self.cache.make_key(self.key):
+            self.now, allowed, self._wait = counted[1], counted[2], counted[3]
+            return bool(allowed)
         self.now = self.timer()
         counted = hit(self.key, self.now, self.duration, self.num_requests)
         if counted is None:  # not on this database: the framework's get and set

@@ -110,6 +110,28 @@ class DatabaseCache(DjangoDatabaseCache):
             allowed, wait = cursor.fetchone()
         return bool(allowed), wait
 
+    def window_key_prefix(self, prefix: str) -> str | None:
+        """For a statement that counts a window itself (the API token's read names the key of
+        its user's window, accounts.authentication): the stored key of `prefix` + any suffix is
+        this + the suffix. None when the keys are not made that way (a KEY_FUNCTION of one's
+        own) or the windows are not counted in the database (not PostgreSQL)."""
+        connection = connections[router.db_for_write(self.cache_model_class)]
+        if connection.vendor != "postgresql":
+            return None
+        stored = self.make_key(prefix)
+        if self.make_key(prefix + "0") != stored + "0":
+            return None
+        return stored
+
+    def cull_windows_if_due(self, now: float) -> None:
+        """For a caller that counts a window in its own statement: every CULL_EVERY hits of a
+        process the quiet windows are deleted first, as `hit_window` does."""
+        if not self._window_cull_due():
+            return
+        connection = connections[router.db_for_write(self.cache_model_class)]
+        with connection.cursor() as cursor:
+            cursor.execute("DELETE FROM casino_cache_window WHERE expires < %s", [now])
+
     def _window_cull_due(self) -> bool:
         """The windows of clients gone quiet are deleted every CULL_EVERY hits of a process
         (a window past its period holds nothing the next hit would count)."""

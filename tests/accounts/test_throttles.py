@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import uuid
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -165,3 +166,92 @@ def test_a_dealer_past_the_rate_is_refused_with_a_wait(
     someone_else = APIClient()
     someone_else.force_authenticate(other)
     assert someone_else.get("/api/tables/").status_code != 429
+
+
+# The user's window counted in the API token's own read (accounts.authentication, PostgreSQL).
+
+
+def _token_client(user: Any) -> APIClient:
+    from rest_framework.authtoken.models import Token
+
+    token, _ = Token.objects.get_or_create(user=user)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+def _window_rows(user: Any) -> list[Any]:
+    key = dbcache.DatabaseCache("casino_cache", {}).make_key(f"throttle_user_{user.pk}")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT cardinality(history) FROM casino_cache_window WHERE key = %s", [key])
+        return [row[0] for row in cursor.fetchall()]
+
+
+def test_a_token_request_counts_its_window_in_the_tokens_statement(
+    floor: dict[str, Any],
+) -> None:
+    """On PostgreSQL the token, its user, their roles and the user's window are one statement;
+    elsewhere the throttle counts as DRF does, after the token's read."""
+    client = _token_client(floor["dealer"])
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get("/api/tables/").status_code == 200
+    statements = [q["sql"] for q in queries.captured_queries]
+    windows = [sql for sql in statements if "casino_window_hit" in sql]
+    if connection.vendor == "postgresql":
+        assert len(windows) == 1
+        assert '"authtoken_token"' in windows[0]  # the token's own read
+        assert _window_rows(floor["dealer"]) == [1]
+        assert client.get("/api/tables/").status_code == 200
+        assert _window_rows(floor["dealer"]) == [2]
+    else:
+        assert windows == []
+
+
+def test_a_token_past_the_rate_is_refused_with_a_wait_and_not_counted(
+    monkeypatch: pytest.MonkeyPatch, floor: dict[str, Any]
+) -> None:
+    """With the API token (the statement above on PostgreSQL): the fourth request at 3 a minute
+    is refused with a Retry-After and leaves the window as it was; another user is let through."""
+    monkeypatch.setattr(UserThrottle, "THROTTLE_RATES", {"user": "3/min"})
+    client = _token_client(floor["dealer"])
+    codes = [client.get("/api/tables/").status_code for _ in range(5)]
+    assert codes == [200, 200, 200, 429, 429]
+    refused = client.get("/api/tables/")
+    assert 0 < int(refused["Retry-After"]) <= 60
+    if connection.vendor == "postgresql":
+        assert _window_rows(floor["dealer"]) == [3]
+    assert _token_client(floor["dealer2"]).get("/api/tables/").status_code == 200
+
+
+def test_an_expired_token_or_inactive_user_is_refused_and_not_counted(
+    settings: Any, floor: dict[str, Any]
+) -> None:
+    from rest_framework.authtoken.models import Token
+
+    dealer, other = floor["dealer"], floor["dealer2"]
+    client = _token_client(dealer)
+    issued = Token.objects.get(user=dealer).created
+    Token.objects.filter(user=dealer).update(
+        created=issued - timedelta(hours=settings.CASINO_TOKEN_HOURS)
+    )
+    assert client.get("/api/tables/").status_code == 401
+    inactive = _token_client(other)
+    type(other).objects.filter(pk=other.pk).update(is_active=False)
+    assert inactive.get("/api/tables/").status_code == 401
+    if connection.vendor == "postgresql":
+        assert _window_rows(dealer) == []
+        assert _window_rows(other) == []
+
+
+def test_the_sign_in_throttle_is_not_counted_with_a_token(floor: dict[str, Any]) -> None:
+    """A view without the user throttle: the token's read counts no window."""
+    from accounts.authentication import _user_window
+    from tables.api.views import TableViewSet, TokenView
+
+    class _Request:
+        def __init__(self, view: Any) -> None:
+            self.parser_context = {"view": view}
+
+    assert _user_window(_Request(TokenView())) is None
+    if connection.vendor == "postgresql":
+        assert _user_window(_Request(TableViewSet())) is not None
