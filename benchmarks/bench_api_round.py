@@ -1,10 +1,13 @@
 """CPU per round through the REST API, in process: what one dealer's round costs the server.
 
     .venv/bin/python benchmarks/bench_api_round.py [--rounds 300] [--warmup 30] [--seats 3]
-        [--game second_chance] [--profile FILE] [--baseline REV] [--markdown] [--json-out F]
+        [--game second_chance] [--database sqlite|postgresql] [--profile FILE]
+        [--baseline REV] [--markdown] [--json-out F]
 
 1. Makes a fresh SQLite database in a temporary folder (the embedded default: WAL, immediate
-   transactions), migrates it, runs `seed_demo`, and adds one table of `--game` with `--seats`
+   transactions), or with `--database postgresql` a fresh PostgreSQL database
+   `casino_bench_round` (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432; dropped at
+   the end), migrates it, runs `seed_demo`, and adds one table of `--game` with `--seats`
    seats and a dealer signed in there with an API token (as `bench_api_load.py` does).
 2. Plays `--warmup` unmeasured rounds, then `--rounds` measured ones, each a random legal
    round (`tables.engine.simulate.random_round`, seeded) as the API calls that play it: open,
@@ -14,7 +17,11 @@
    in-process (no broker: the settings' default), and every answer is checked.
 3. Reports the process CPU time (`time.process_time`: Django, DRF, the engine and SQLite,
    all in this process) per round and per request kind, wall time, and the SQL statements
-   per request kind (counted in a second, unmeasured pass of `--count-rounds` rounds).
+   per request kind (counted in a second, unmeasured pass of `--count-rounds` rounds; Django's
+   own health check of a kept connection is not among them). On PostgreSQL also the CPU its
+   backend process used for this connection in the measured rounds (from /proc): one dealer,
+   no other load, so the server's and the database's cost of a round without the queueing
+   and the machine's swings of the 20-client load.
 
 `--baseline REV` runs this same script on commit REV (a git worktree, see
 `benchmarks/baseline.py`) and on this checkout, each in a fresh process, one after the other,
@@ -49,8 +56,22 @@ from common import machine  # noqa: E402
 KINDS = ("open", "deal", "decide", "dealer", "settle")
 
 
-def setup(db_path: Path, broker: str | None) -> None:
-    os.environ["DATABASE_URL"] = f"sqlite:///{db_path}"
+PG_ADMIN = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432")
+PG_DB = "casino_bench_round"
+
+
+def setup(db_path: Path, broker: str | None, database: str = "sqlite") -> None:
+    if database == "postgresql":
+        from common import admin_execute
+
+        admin_execute(
+            PG_ADMIN,
+            f'DROP DATABASE IF EXISTS "{PG_DB}" WITH (FORCE)',
+            f'CREATE DATABASE "{PG_DB}"',
+        )
+        os.environ["DATABASE_URL"] = f"{PG_ADMIN}/{PG_DB}"
+    else:
+        os.environ["DATABASE_URL"] = f"sqlite:///{db_path}"
     os.environ["DJANGO_DEBUG"] = "true"  # seed_demo asks for it; switched off before measuring
     os.environ["DJANGO_SETTINGS_MODULE"] = "casino.settings"
     os.environ["CELERY_BROKER_URL"] = broker or ""
@@ -139,7 +160,7 @@ def play(caller: WSGICaller, calls: list[tuple[str, str, Any]], key: str) -> dic
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="casino-bench-round-"))
-    setup(tmp / "db.sqlite3", args.broker)
+    setup(tmp / "db.sqlite3", args.broker, args.database)
     from bench_api_load import prepare_floor, round_requests
     from django.conf import settings
     from django.db import connection
@@ -161,6 +182,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     per_round: list[float] = []
     per_kind: dict[str, list[float]] = defaultdict(list)
     profiler = cProfile.Profile() if args.profile else None
+    backend = backend_cpu() if args.database == "postgresql" else None
     wall_start = time.perf_counter()
     for n in range(args.warmup, args.warmup + args.rounds):
         if profiler:
@@ -172,6 +194,9 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         for kind, seconds in cpu.items():
             per_kind[kind].append(seconds)
     wall = time.perf_counter() - wall_start
+    backend_ms = None
+    if backend is not None:
+        backend_ms = 1000 * (backend_cpu(backend[0])[1] - backend[1]) / args.rounds
     if profiler:
         profiler.dump_stats(args.profile)
 
@@ -204,7 +229,14 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
 
         redis.Redis.from_url(args.broker).delete(os.environ["CELERY_TASK_DEFAULT_QUEUE"])
     requests = len(rounds[args.warmup])
+    if args.database == "postgresql":
+        from common import admin_execute
+
+        connection.close()
+        admin_execute(PG_ADMIN, f'DROP DATABASE IF EXISTS "{PG_DB}" WITH (FORCE)')
     return {
+        "database": args.database,
+        "backend_cpu_ms_per_round": backend_ms,
         "tasks": "published to a broker (no worker here)" if args.broker else "in-process",
         "record_digest": digest,
         "machine": machine(),
@@ -225,6 +257,20 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         "queries_by_kind": {k: statistics.fmean(queries[k]) for k in KINDS if queries.get(k)},
         "queries_per_round": sum(sum(v) for v in queries.values()) / max(1, args.count_rounds),
     }
+
+
+def backend_cpu(pid: int | None = None) -> tuple[int, float]:
+    """The PostgreSQL backend serving this process's connection (on this machine) and the CPU
+    seconds it has used (user + system, from /proc)."""
+    if pid is None:
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            pid = int(cursor.fetchone()[0])
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return pid, (int(fields[11]) + int(fields[12])) / ticks
 
 
 def record_digest() -> dict[str, str]:
@@ -286,6 +332,18 @@ def table(results: list[tuple[str, dict[str, Any]]]) -> str:
         lines.append(f"| {label} | " + " | ".join(values) + " |")
 
     row("CPU ms a round, mean", [f"**{r['cpu_ms_per_round_mean']:.1f}**" for _, r in results])
+    if any(r.get("backend_cpu_ms_per_round") is not None for _, r in results):
+        row(
+            "PostgreSQL backend's CPU ms a round",
+            [f"{r.get('backend_cpu_ms_per_round') or 0:.1f}" for _, r in results],
+        )
+        row(
+            "CPU ms a round, both",
+            [
+                f"**{r['cpu_ms_per_round_mean'] + (r.get('backend_cpu_ms_per_round') or 0):.1f}**"
+                for _, r in results
+            ],
+        )
     row("CPU ms a round, median", [f"{r['cpu_ms_per_round_median']:.1f}" for _, r in results])
     row("CPU ms a round, p90", [f"{r['cpu_ms_per_round_p90']:.1f}" for _, r in results])
     row("wall ms a round", [f"{r['wall_ms_per_round']:.1f}" for _, r in results])
@@ -317,6 +375,14 @@ def main() -> int:
         metavar="URL",
         help="publish Celery tasks (the report rebuild) to this Redis broker instead of "
         "running them in-process: the web's own cost, as deployed with a worker",
+    )
+    parser.add_argument(
+        "--database",
+        choices=("sqlite", "postgresql"),
+        default="sqlite",
+        help="sqlite: a fresh file (the embedded default); postgresql: a fresh database "
+        f"{PG_DB} on BENCH_PG_URL ({PG_ADMIN}), dropped at the end, whose backend's CPU is "
+        "reported beside this process's",
     )
     parser.add_argument("--show-sql", action="store_true", help="print the last round's SQL")
     parser.add_argument("--baseline", metavar="REV")

@@ -255,3 +255,17 @@ def test_the_sign_in_throttle_is_not_counted_with_a_token(floor: dict[str, Any])
     assert _user_window(_Request(TokenView())) is None
     if connection.vendor == "postgresql":
         assert _user_window(_Request(TableViewSet())) is not None
+
+
+def test_a_token_request_refused_for_its_role_counts_against_its_rate(
+    floor: dict[str, Any],
+) -> None:
+    """Counted with the token (PostgreSQL), a request refused for its role (403) is counted too:
+    DRF, checking permissions first, would not count it. Stricter, never looser."""
+    client = _token_client(floor["admin"])
+    answer = client.post(
+        "/api/rounds/", {"table": floor["SC-1"].pk, "wagers": {1: {"ante": "5.00"}}}, format="json"
+    )
+    assert answer.status_code == 403
+    if connection.vendor == "postgresql":
+        assert _window_rows(floor["admin"]) == [1]
