@@ -86,6 +86,7 @@ class DatabaseCache(DjangoDatabaseCache):
     # accounts/migrations/0004_cache_window.py; elsewhere the caller counts with get and set.
 
     _WINDOW_HIT = "SELECT allowed, wait FROM casino_window_hit(%s, %s, %s, %s)"
+    _WINDOW_CULL = "DELETE FROM casino_cache_window WHERE expires < %s"
 
     def hit_window(
         self, key: str, now: float, duration: float, limit: int
@@ -105,7 +106,7 @@ class DatabaseCache(DjangoDatabaseCache):
         savepoint = transaction.atomic(using=db) if connection.in_atomic_block else nullcontext()
         with connection.cursor() as cursor, savepoint:
             if cull:
-                cursor.execute("DELETE FROM casino_cache_window WHERE expires < %s", [now])
+                cursor.execute(self._WINDOW_CULL, [now])
             cursor.execute(self._WINDOW_HIT, params)
             allowed, wait = cursor.fetchone()
         return bool(allowed), wait
@@ -130,7 +131,7 @@ class DatabaseCache(DjangoDatabaseCache):
             return
         connection = connections[router.db_for_write(self.cache_model_class)]
         with connection.cursor() as cursor:
-            cursor.execute("DELETE FROM casino_cache_window WHERE expires < %s", [now])
+            cursor.execute(self._WINDOW_CULL, [now])
 
     def _window_cull_due(self) -> bool:
         """The windows of clients gone quiet are deleted every CULL_EVERY hits of a process

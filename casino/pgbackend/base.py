@@ -47,13 +47,12 @@ def quiet_and_idle(connection: Any) -> bool:
 class DatabaseWrapper(postgresql.DatabaseWrapper):
     def close_if_health_check_failed(self) -> None:
         if (
-            self.pool
-            or self.connection is None
-            or not self.health_check_enabled
-            or self.health_check_done
+            not self.pool
+            and self.connection is not None
+            and self.health_check_enabled
+            and not self.health_check_done
+            and quiet_and_idle(self.connection)
         ):
-            return super().close_if_health_check_failed()  # type: ignore[no-any-return]
-        if quiet_and_idle(self.connection):
             self.health_check_done = True
-            return None
-        return super().close_if_health_check_failed()  # type: ignore[no-any-return]
+            return
+        super().close_if_health_check_failed()
