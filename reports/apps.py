@@ -15,10 +15,12 @@ class ReportsConfig(AppConfig):
         hand_closed.connect(mark_hand_stale_on_close, dispatch_uid="reports.mark_hand_stale")
 
 
-def mark_stale_on_close(sender: object, *, round: object, **kwargs: object) -> None:
+def mark_stale_on_close(
+    sender: object, *, round: object, settled: bool = False, **kwargs: object
+) -> None:
     from .reporting import mark_stale
 
-    mark_stale(round)  # type: ignore[arg-type]
+    mark_stale(round, settled=settled)  # type: ignore[arg-type]
 
 
 def mark_hand_stale_on_close(sender: object, *, hand: object, **kwargs: object) -> None:

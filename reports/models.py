@@ -45,6 +45,10 @@ class HoldSummary(models.Model):
     pvp_hands = models.IntegerField(default=0)
     pots_cents = models.BigIntegerField(default=0)
     rake_cents = models.BigIntegerField(default=0)
+    # For the theoretical band (reports.theory), per settlement line wager of the row's settled
+    # rounds: [sum of the seats' stakes s, sum of s^2, sum over rounds of S^2 (S: a round's
+    # stake on the wager, all seats)]; sums, so that a fold adds a round's to them.
+    theory_sums = models.JSONField(default=dict)
     computed_at = models.DateTimeField()
 
     class Meta:
@@ -76,12 +80,18 @@ class HoldSummary(models.Model):
 class StaleReport(models.Model):
     """A (gaming day, table) whose summaries must be rebuilt: written in the same transaction as
     the round that changed it, cleared only by a rebuild that saw every change before it. If the
-    broker is down the mark waits for the periodic catch-up job."""
+    broker is down the mark waits for the periodic catch-up job.
+
+    `full`: some change since the last rebuild can only be counted by summing the day again (a
+    void, a correction, a hand, rounds seeded in bulk). Without it every change is a newly
+    settled round waiting in `PendingRound`, and the rebuild adds just those to the summaries
+    (a fold), whatever the length of the day."""
 
     gaming_day = models.DateField()
     table = models.ForeignKey("tables.Table", on_delete=models.CASCADE)
     version = models.BigIntegerField(default=1)
     marked_at = models.DateTimeField(auto_now=True)
+    full = models.BooleanField(default=True)
 
     class Meta:
         db_table = "audit_stalereport"
@@ -91,6 +101,29 @@ class StaleReport(models.Model):
 
     def __str__(self) -> str:
         return f"stale {self.gaming_day} {self.table}"
+
+
+class PendingRound(models.Model):
+    """A newly settled round not yet added to its (gaming day, table) summaries: written in the
+    round's own transaction (with the stale mark), deleted by the rebuild that counted it, in
+    the rebuild's transaction. `batch` is set by a fold to the rows it claims (under the table's
+    rebuild lock), so a round settled while the fold runs waits for the next one."""
+
+    round = models.OneToOneField(
+        "tables.Round",
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="report_pending",
+    )
+    gaming_day = models.DateField()
+    table = models.ForeignKey("tables.Table", on_delete=models.CASCADE, db_index=False)
+    batch = models.BigIntegerField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["gaming_day", "table"], name="pending_round_day_table")]
+
+    def __str__(self) -> str:
+        return f"pending {self.round_id}"
 
 
 class HoldAlertRule(models.Model):

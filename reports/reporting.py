@@ -1,11 +1,13 @@
 """Hold reports: what the tables kept of what was wagered.
 
-Summaries are derived data, rebuilt from the rounds for one (gaming day, table) at a time by
-`rebuild` — so a re-run, a duplicate delivery or a retry after a killed worker changes
+Summaries are derived data, kept up to date with the rounds for one (gaming day, table) at a
+time by `rebuild` — so a re-run, a duplicate delivery or a retry after a killed worker changes
 nothing. A settled, voided or corrected round marks its (day, table) stale in its own
 transaction (`mark_stale`) and asks Celery for a rebuild once committed (in a request, once its
 answer is written: `core.after_response`); if the broker is down the mark stays and the
-periodic catch-up job rebuilds it later.
+periodic catch-up job rebuilds it later. A newly settled round also waits in PendingRound, and
+while only such rounds marked the report the rebuild adds just them to the summaries (a fold,
+whose cost does not grow with the day); any other change sums the day again.
 
 After each rebuild the table's actual win is checked against its theoretical band
 (`theory.outside_band`, recorded on the audit chain when it left it).
@@ -23,6 +25,7 @@ the banked games' alone (win less rake over handle). A voided hand leaves them a
 from __future__ import annotations
 
 import logging
+import secrets
 from collections import defaultdict
 from datetime import date
 from decimal import Decimal
@@ -37,30 +40,45 @@ from core.after_response import after_response
 from core.prepared import PreparedQuery
 from tables.models import Hand, MeterEntry, Round, SettlementLine, Table
 
-from .models import HoldSummary, StaleReport
+from .models import HoldSummary, PendingRound, StaleReport
 from .tasks import refresh_hold_report
 from .theory import outside_band, record_outside_band
 
 log = logging.getLogger(__name__)
 
 
-def mark_stale(round_: Round | Hand) -> None:
-    """Within the round's (or hand's) transaction: its (day, table) report must be rebuilt."""
+def mark_stale(round_: Round | Hand, *, settled: bool = False) -> None:
+    """Within the round's (or hand's) transaction: its (day, table) report must be rebuilt.
+
+    `settled`: a round newly settled (not a void or a correction): it waits in PendingRound
+    for the rebuild to add it to the summaries (a fold); any other change asks the rebuild to
+    sum the day again (the mark's `full`)."""
     if round_.gaming_day is None:
         return
     day, table_id = round_.gaming_day, round_.table_id
-    # One upsert (a rebuild deletes the mark, so most rounds insert it again).
+    fold = settled and isinstance(round_, Round)
     ops = connection.ops
     table = ops.quote_name(StaleReport._meta.db_table)
     with connection.cursor() as cursor:
+        if fold:
+            cursor.execute(
+                f"INSERT INTO {ops.quote_name(PendingRound._meta.db_table)} "
+                "(round_id, gaming_day, table_id) VALUES (%s, %s, %s)",
+                [round_.pk, ops.adapt_datefield_value(day), table_id],
+            )
+        # One upsert (a rebuild deletes the mark, so most rounds insert it again); once full,
+        # the mark stays full until a rebuild that summed the day clears it.
+        full = ops.quote_name("full")
         cursor.execute(
-            f"INSERT INTO {table} (gaming_day, table_id, version, marked_at) "
-            "VALUES (%s, %s, 1, %s) ON CONFLICT (gaming_day, table_id) "
-            f"DO UPDATE SET version = {table}.version + 1",
+            f"INSERT INTO {table} (gaming_day, table_id, version, marked_at, {full}) "
+            "VALUES (%s, %s, 1, %s, %s) ON CONFLICT (gaming_day, table_id) "
+            f"DO UPDATE SET version = {table}.version + 1, "
+            f"{full} = {table}.{full} OR excluded.{full}",
             [
                 ops.adapt_datefield_value(day),
                 table_id,
                 ops.adapt_datetimefield_value(timezone.now()),
+                not fold,
             ],
         )
     # Once committed, and in a request once its answer is written: the dealer's payout does not
@@ -121,10 +139,24 @@ def _constraints_now() -> None:
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
 
 
-def _rounds_query(day: date, table: int) -> Any:
+# The rebuild's reads. A full rebuild sums the (day, table)'s rounds less those still waiting in
+# PendingRound (settled after it claimed the waiting ones: the next fold adds them); a fold sums
+# only the rounds of its batch. The same figures either way (`_figures`).
+def _scope_full(day: date, table: int, path: str = "") -> dict[str, Any]:
+    return {
+        f"{path}gaming_day": day,
+        f"{path}table_id": table,
+        f"{path}report_pending__isnull": True,
+    }
+
+
+def _scope_batch(batch: int, path: str = "") -> dict[str, Any]:
+    return {f"{path}report_pending__batch": batch}
+
+
+def _round_figures(rounds: Any) -> Any:
     return (
-        Round.objects.filter(gaming_day=day, table_id=table)
-        .exclude(status=Round.Status.OPEN)
+        rounds.exclude(status=Round.Status.OPEN)
         .values("paytable_version", "dealer", "shift", "status", "game")
         .annotate(
             n=Count("id"),
@@ -135,28 +167,52 @@ def _rounds_query(day: date, table: int) -> Any:
     )
 
 
-def _lines_query(day: date, table: int) -> Any:
+def _line_figures(lines: Any) -> Any:
+    """Per round and wager of settled rounds' lines: the stake (all seats), lines, jackpots
+    paid and the seats' stakes squared; `_lines_sql` sums them per summary key."""
     return (
-        SettlementLine.objects.filter(
-            round__gaming_day=day, round__table_id=table, round__status=Round.Status.SETTLED
-        )
-        .values("round__paytable_version", "round__dealer", "round__shift", "wager")
+        lines.filter(round__status=Round.Status.SETTLED)
+        .values("round", "round__paytable_version", "round__dealer", "round__shift", "wager")
         .annotate(
             stake=Sum("stake_cents"),
             n=Count("id"),
             jackpot=Sum(F("net_cents") + F("stake_cents"), filter=Q(award="jackpot")),
+            square=Sum(F("stake_cents") * F("stake_cents")),
         )
+        .order_by()
     )
 
 
-def _contributions_query(day: date, table: int) -> Any:
+def _contribution_figures(entries: Any) -> Any:
     return (
-        MeterEntry.objects.filter(
-            round__gaming_day=day, round__table_id=table, kind=MeterEntry.Kind.CONTRIBUTION
-        )
+        entries.filter(kind=MeterEntry.Kind.CONTRIBUTION)
         .values("round__paytable_version", "round__dealer", "round__shift")
         .annotate(total=Sum("amount_cents"))
     )
+
+
+def _rounds_query(day: date, table: int) -> Any:
+    return _round_figures(Round.objects.filter(**_scope_full(day, table)))
+
+
+def _lines_query(day: date, table: int) -> Any:
+    return _line_figures(SettlementLine.objects.filter(**_scope_full(day, table, "round__")))
+
+
+def _contributions_query(day: date, table: int) -> Any:
+    return _contribution_figures(MeterEntry.objects.filter(**_scope_full(day, table, "round__")))
+
+
+def _rounds_batch_query(batch: int) -> Any:
+    return _round_figures(Round.objects.filter(**_scope_batch(batch)))
+
+
+def _lines_batch_query(batch: int) -> Any:
+    return _line_figures(SettlementLine.objects.filter(**_scope_batch(batch, "round__")))
+
+
+def _contributions_batch_query(batch: int) -> Any:
+    return _contribution_figures(MeterEntry.objects.filter(**_scope_batch(batch, "round__")))
 
 
 def _hands_query(day: date, table: int) -> Any:
@@ -168,6 +224,10 @@ def _hands_query(day: date, table: int) -> Any:
     )
 
 
+def _summaries_query(day: date, table: int) -> Any:
+    return HoldSummary.objects.filter(gaming_day=day, table_id=table)
+
+
 # A rebuild follows every settled round (on the worker, or in-process without a broker): its
 # reads are compiled once (core.prepared); tests/reports/test_rebuild_prepared.py compares
 # each with its queryset.
@@ -177,16 +237,143 @@ _ROUNDS = PreparedQuery(_rounds_query, day=date, table=int)
 _LINES = PreparedQuery(_lines_query, day=date, table=int)
 _CONTRIBUTIONS = PreparedQuery(_contributions_query, day=date, table=int)
 _HANDS = PreparedQuery(_hands_query, day=date, table=int)
+_ROUNDS_BATCH = PreparedQuery(_rounds_batch_query, batch=int)
+_LINES_BATCH = PreparedQuery(_lines_batch_query, batch=int)
+_CONTRIBUTIONS_BATCH = PreparedQuery(_contributions_batch_query, batch=int)
+_SUMMARIES = PreparedQuery(_summaries_query, day=date, table=int)
+
+_LINE_KEYS = ("round__paytable_version", "round__dealer", "round__shift", "wager")
+
+
+def _lines_sums(prepared: PreparedQuery, **values: Any) -> list[dict[str, Any]]:
+    """`_line_figures` summed per (paytable version, dealer, shift, wager), with the sum over
+    rounds of the round's stake squared: a handful of rows, whatever the number of rounds."""
+    inner, params = prepared.sql(**values)
+    keys = ", ".join(f"per_round.{connection.ops.quote_name(k)}" for k in _LINE_KEYS)
+    sql = (
+        f"SELECT {keys}, SUM(per_round.stake), SUM(per_round.n), SUM(per_round.jackpot), "
+        "SUM(per_round.square), SUM(per_round.stake * per_round.stake) "
+        f"FROM ({inner}) per_round GROUP BY {keys}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    names = (*_LINE_KEYS, "stake", "n", "jackpot", "square", "round_square")
+    out = []
+    for row in rows:
+        line = dict(zip(names, row, strict=True))
+        for name in ("stake", "n", "square", "round_square"):
+            line[name] = int(line[name])
+        line["jackpot"] = None if line["jackpot"] is None else int(line["jackpot"])
+        out.append(line)
+    return out
+
+
+FIGURES = (
+    "rounds",
+    "hands",
+    "handle_cents",
+    "win_cents",
+    "progressive_contributions_cents",
+    "jackpots_paid_cents",
+    "voids",
+    "voided_handle_cents",
+    "corrections",
+    "pvp_hands",
+    "pots_cents",
+    "rake_cents",
+)
+
+
+def _empty() -> dict[str, Any]:
+    return {**{f: 0 for f in FIGURES}, "handle_by_wager": {}, "theory_sums": {}, "game": ""}
+
+
+def _figures(
+    rounds: list[dict[str, Any]],
+    lines: list[dict[str, Any]],
+    contributions: list[dict[str, Any]],
+    hands: list[dict[str, Any]],
+) -> dict[Key, dict[str, Any]]:
+    """The summaries' figures per key from the aggregates' rows."""
+    rows: dict[Key, dict[str, Any]] = defaultdict(_empty)
+    for r in rounds:
+        row = rows[(r["paytable_version"], None, r["dealer"], r["shift"])]
+        row["game"] = r["game"]
+        if r["status"] == Round.Status.SETTLED:
+            row["rounds"] += r["n"]
+            row["handle_cents"] += r["handle"] or 0
+            row["win_cents"] += -(r["net"] or 0)
+            row["corrections"] += r["corrections"]
+        else:
+            row["voids"] += r["n"]
+            row["voided_handle_cents"] += r["handle"] or 0
+    for line in lines:
+        key = (line["round__paytable_version"], None, line["round__dealer"], line["round__shift"])
+        row = rows[key]
+        row["handle_by_wager"][line["wager"]] = line["stake"]
+        row["theory_sums"][line["wager"]] = [line["stake"], line["square"], line["round_square"]]
+        if line["wager"] == "ante":
+            row["hands"] += line["n"]
+        row["jackpots_paid_cents"] += line["jackpot"] or 0
+    for entry in contributions:
+        version, dealer, shift = (
+            entry[f"round__{k}"] for k in ("paytable_version", "dealer", "shift")
+        )
+        rows[(version, None, dealer, shift)]["progressive_contributions_cents"] += entry["total"]
+    for h in hands:
+        row = rows[(None, h["settings_version"], h["dealer"], h["shift"])]
+        row["game"] = h["game"]
+        if h["status"] == Hand.Status.FINISHED:
+            row["pvp_hands"] += h["n"]
+            row["pots_cents"] += h["pots"] or 0
+            row["rake_cents"] += h["rake"] or 0
+            row["win_cents"] += h["rake"] or 0
+        else:
+            row["voids"] += h["n"]
+    return rows
+
+
+def _key(summary: HoldSummary) -> Key:
+    return (
+        summary.paytable_version_id,
+        summary.settings_version_id,
+        summary.dealer_id,
+        summary.shift,
+    )
+
+
+def _add(summary: HoldSummary, figures: dict[str, Any]) -> None:
+    """Add a fold's figures to a summary row (sums: a round counted once adds once)."""
+    for f in FIGURES:
+        setattr(summary, f, getattr(summary, f) + figures[f])
+    by_wager = dict(summary.handle_by_wager)
+    for wager, stake in figures["handle_by_wager"].items():
+        by_wager[wager] = by_wager.get(wager, 0) + stake
+    summary.handle_by_wager = by_wager
+    sums = {w: list(v) for w, v in summary.theory_sums.items()}
+    for wager, added in figures["theory_sums"].items():
+        sums[wager] = [a + b for a, b in zip(sums.get(wager, [0, 0, 0]), added, strict=True)]
+    summary.theory_sums = sums
+    if figures["game"]:
+        summary.game = figures["game"]
 
 
 @transaction.atomic
-def rebuild(day: date, table_id: int, *, only_if_marked: bool = False) -> int:
-    """Rebuild the (day, table) summaries from the rounds; returns how many rows were written.
+def rebuild(day: date, table_id: int, *, only_if_marked: bool = False, full: bool = False) -> int:
+    """Bring the (day, table) summaries up to date with its rounds; returns how many summary
+    rows were written.
+
+    With a stale mark that only newly settled rounds made (not `full`), the rounds waiting in
+    PendingRound are added to the summaries (a fold: its cost is that of the rounds it adds,
+    not of the day). Otherwise, or with `full`, the summaries are summed again from the day's
+    rounds and hands.
 
     `only_if_marked` (a settled round's own rebuild): nothing to do, 0, when the (day, table)
     is no longer marked stale: a rebuild since its round committed covered it (a backlog of a
     table's rebuilds, e.g. after the worker was down, costs one rebuild, not one a round)."""
-    # One rebuild of a table at a time (two at once would race on the summary key).
+    # One rebuild of a table at a time (two at once would race on the summary key and on the
+    # waiting rounds they claim).
     lock_table_rebuild(table_id)
     # The mark is read, not locked: a round settled from here on bumps its version (in the
     # round's own transaction), so the version-checked delete below leaves the mark and that
@@ -197,90 +384,108 @@ def rebuild(day: date, table_id: int, *, only_if_marked: bool = False) -> int:
     _constraints_now()
     table = _TABLE.first(table=table_id)
     seen_version = mark.version if mark else None
-    rows: dict[Key, dict[str, Any]] = defaultdict(
-        lambda: {
-            "rounds": 0,
-            "hands": 0,
-            "handle_cents": 0,
-            "handle_by_wager": {},
-            "win_cents": 0,
-            "progressive_contributions_cents": 0,
-            "jackpots_paid_cents": 0,
-            "voids": 0,
-            "voided_handle_cents": 0,
-            "corrections": 0,
-            "pvp_hands": 0,
-            "pots_cents": 0,
-            "rake_cents": 0,
-        }
+    existing = {_key(s): s for s in _SUMMARIES.all(day=day, table=table_id)}
+    # A summary written before the sums for the band were kept has none: the day is summed again.
+    fold = (
+        not full
+        and mark is not None
+        and not mark.full
+        and all(s.theory_sums or not s.rounds for s in existing.values())
     )
-    game = ""
-    rounds_win = 0  # the banked rounds' win, for the band
-    for r in _ROUNDS.values(day=day, table=table_id):
-        game = r["game"]
-        row = rows[(r["paytable_version"], None, r["dealer"], r["shift"])]
-        if r["status"] == Round.Status.SETTLED:
-            row["rounds"] += r["n"]
-            row["handle_cents"] += r["handle"] or 0
-            row["win_cents"] += -(r["net"] or 0)
-            rounds_win += -(r["net"] or 0)
-            row["corrections"] += r["corrections"]
-        else:
-            row["voids"] += r["n"]
-            row["voided_handle_cents"] += r["handle"] or 0
-    for line in _LINES.values(day=day, table=table_id):
-        row = rows[
-            (line["round__paytable_version"], None, line["round__dealer"], line["round__shift"])
-        ]
-        row["handle_by_wager"][line["wager"]] = line["stake"]
-        if line["wager"] == "ante":
-            row["hands"] += line["n"]
-        row["jackpots_paid_cents"] += line["jackpot"] or 0
-    for entry in _CONTRIBUTIONS.values(day=day, table=table_id):
-        key = (
-            entry["round__paytable_version"],
-            None,
-            entry["round__dealer"],
-            entry["round__shift"],
-        )
-        rows[key]["progressive_contributions_cents"] += entry["total"]
-    for h in _HANDS.values(day=day, table=table_id):
-        game = h["game"]
-        row = rows[(None, h["settings_version"], h["dealer"], h["shift"])]
-        if h["status"] == Hand.Status.FINISHED:
-            row["pvp_hands"] += h["n"]
-            row["pots_cents"] += h["pots"] or 0
-            row["rake_cents"] += h["rake"] or 0
-            row["win_cents"] += h["rake"] or 0
-        else:
-            row["voids"] += h["n"]
     now = timezone.now()
-    HoldSummary.objects.filter(gaming_day=day, table_id=table_id).delete()
-    HoldSummary.objects.bulk_create(
-        [
-            HoldSummary(
-                gaming_day=day,
-                table_id=table_id,
-                game=game,
-                paytable_version_id=version,
-                settings_version_id=settings_version,
-                dealer_id=dealer,
-                shift=shift,
-                computed_at=now,
-                **figures,
+    pending = connection.ops.quote_name(PendingRound._meta.db_table)
+    if fold:
+        # Claim the rounds waiting now (committed); one settled from here waits for the next.
+        batch = secrets.randbits(62) + 1
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {pending} SET batch = %s WHERE gaming_day = %s AND table_id = %s",
+                [batch, connection.ops.adapt_datefield_value(day), table_id],
             )
-            for (version, settings_version, dealer, shift), figures in rows.items()
-        ]
-    )
+        added = _figures(
+            _ROUNDS_BATCH.values(batch=batch),
+            _lines_sums(_LINES_BATCH, batch=batch),
+            _CONTRIBUTIONS_BATCH.values(batch=batch),
+            [],
+        )
+        written = []
+        for key, figures in added.items():
+            summary = existing.get(key)
+            if summary is None:
+                version, settings_version, dealer, shift = key
+                summary = HoldSummary(
+                    gaming_day=day,
+                    table_id=table_id,
+                    game=figures["game"],
+                    paytable_version_id=version,
+                    settings_version_id=settings_version,
+                    dealer_id=dealer,
+                    shift=shift,
+                    computed_at=now,
+                    handle_by_wager={},
+                    theory_sums={},
+                    **{f: 0 for f in FIGURES},
+                )
+                existing[key] = summary
+            _add(summary, figures)
+            summary.computed_at = now
+            written.append(summary)
+        for summary in written:
+            summary.save()
+        with connection.cursor() as cursor:
+            cursor.execute(f"DELETE FROM {pending} WHERE batch = %s", [batch])
+        summaries = list(existing.values())
+    else:
+        # Every waiting round is counted by this sum (the queries leave out only the rounds
+        # still waiting: those settled after this delete, for the next fold).
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"DELETE FROM {pending} WHERE gaming_day = %s AND table_id = %s",
+                [connection.ops.adapt_datefield_value(day), table_id],
+            )
+        rows = _figures(
+            _ROUNDS.values(day=day, table=table_id),
+            _lines_sums(_LINES, day=day, table=table_id),
+            _CONTRIBUTIONS.values(day=day, table=table_id),
+            _HANDS.values(day=day, table=table_id),
+        )
+        HoldSummary.objects.filter(gaming_day=day, table_id=table_id).delete()
+        summaries = HoldSummary.objects.bulk_create(
+            [
+                HoldSummary(
+                    gaming_day=day,
+                    table_id=table_id,
+                    paytable_version_id=version,
+                    settings_version_id=settings_version,
+                    dealer_id=dealer,
+                    shift=shift,
+                    computed_at=now,
+                    **figures,
+                )
+                for (version, settings_version, dealer, shift), figures in rows.items()
+            ]
+        )
+        written = summaries
+    # The banked rounds' win (the rake of hands left out) and their sums, for the band.
+    rounds_win = sum(s.win_cents - s.rake_cents for s in summaries)
+    sums: dict[tuple[str, int, str], list[int]] = {}
+    for s in summaries:
+        if s.paytable_version_id is None:
+            continue
+        for wager, values in s.theory_sums.items():
+            key = (s.game, s.paytable_version_id, wager)
+            sums[key] = [a + b for a, b in zip(sums.get(key, [0, 0, 0]), values, strict=True)]
     # On the chain when the win left its band: read first, written last (after the mark, as
     # a settle writes its mark before its event), so the mark's row and the chain's head stay
     # locked only to the commit.
-    outside = outside_band(day=day, table=table, win=rounds_win) if table is not None else None
+    outside = (
+        outside_band(day=day, table=table, win=rounds_win, sums=sums) if table is not None else None
+    )
     if mark is not None:
         StaleReport.objects.filter(pk=mark.pk, version=seen_version).delete()
     if outside is not None and table is not None:
         record_outside_band(day=day, table=table, found=outside)
-    return len(rows)
+    return len(written)
 
 
 def rebuild_stale() -> int:
@@ -305,5 +510,5 @@ def rebuild_day(day: date) -> int:
     )
     tables |= set(HoldSummary.objects.filter(gaming_day=day).values_list("table_id", flat=True))
     for table_id in sorted(tables):
-        rebuild(day, table_id)
+        rebuild(day, table_id, full=True)
     return len(tables)

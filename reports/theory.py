@@ -186,9 +186,17 @@ def theory_by_table(
         cursor.execute(sql, params)
         for name, game, version, wager, stake, square, round_square in cursor.fetchall():
             sums[(name, game, version, wager)] = [int(stake), int(square), int(round_square)]
+    return _theory(sums, strategy)
+
+
+def _theory(
+    sums: dict[tuple[str, str, int, str], list[int]], strategy: str = STRATEGY
+) -> dict[tuple[str, str], Theory]:
+    """(table, game) -> its figures, from (table, game, version, line wager) -> [sum of s, sum
+    of s^2, sum over rounds of S^2]."""
     figures = _figures({key[2] for key in sums}, strategy)
     out: dict[tuple[str, str], Theory] = defaultdict(lambda: Theory(strategy=strategy))
-    for (name, game, version, line), (stake, square, round_square) in sums.items():
+    for (name, game, version, line), (stake, square, round_square) in sorted(sums.items()):
         theory = out[(name, game)]
         units = {parts[0]: w for w, parts in getattr(games.get(game), "edge_wagers", {}).items()}
         if not units:
@@ -211,10 +219,16 @@ def theory_by_table(
 
 
 def outside_band(
-    *, day: date, table: Table, win: int | None = None
+    *,
+    day: date,
+    table: Table,
+    win: int | None = None,
+    sums: dict[tuple[str, int, str], list[int]] | None = None,
 ) -> tuple[str, Theory, int] | None:
     """The side ("low" or "high") the table's actual win of the day left its band on, with the
-    band's figures and the win; None inside the band. Reads only."""
+    band's figures and the win; None inside the band. Reads only. `sums`: the day's sums per
+    (game, paytable version, line wager), as the table's hold summaries keep them (else read
+    from its settled rounds' lines)."""
     table_id = table.pk
     if win is None:
         win = -(
@@ -224,7 +238,11 @@ def outside_band(
             or 0
         )
     theory = Theory()
-    for part in theory_by_table(day=day, table_id=table_id).values():
+    if sums is None:
+        parts = theory_by_table(day=day, table_id=table_id)
+    else:
+        parts = _theory({(table.name, g, v, w): s for (g, v, w), s in sums.items()})
+    for part in parts.values():
         theory.add(part)
     side = theory.outside(win)
     if side is None:

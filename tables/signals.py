@@ -1,7 +1,9 @@
 """What the round services announce to the apps above them (which they never import).
 
 `round_closed(round=...)` is sent inside the transaction that settled, voided or corrected a
-round (the reports app marks the round's hold report stale in that same transaction).
+round (the reports app marks the round's hold report stale in that same transaction);
+`settled=True` when the round was newly settled (its figures can be added to the report's
+without summing the day again).
 """
 
 from __future__ import annotations

@@ -555,7 +555,7 @@ def _settle_locked(
     round_ = _close(round_, settlement, **extra)
     # Before the meter's audit event: from the first event on, every writer waits for this
     # transaction (the chain's head is locked until it commits), so the other work goes first.
-    round_closed.send(sender=Round, round=round_)
+    round_closed.send(sender=Round, round=round_, settled=True)
     if meter is not None and settlement.progressive is not None:
         meter_apply_round(meter=meter, result=settlement.progressive, round_=round_)
     if approved_by is not None:

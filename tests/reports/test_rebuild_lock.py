@@ -20,7 +20,7 @@ from audit.kinds import EventKind
 from audit.models import AuditEvent
 from audit.services import audit_record
 from reports import reporting
-from reports.models import HoldSummary, StaleReport
+from reports.models import HoldSummary, PendingRound, StaleReport
 from reports.theory import Theory
 from tables.models import Round, Table
 from tables.simulation import dealer_for, play_round
@@ -103,6 +103,55 @@ def test_a_rebuild_in_progress_does_not_hold_up_the_tables_next_round(
     reporting.rebuild(day, table.pk)
     assert not StaleReport.objects.filter(table=table, gaming_day=day).exists()
     assert sum(HoldSummary.objects.filter(table=table).values_list("rounds", flat=True)) == 2
+
+
+def test_a_round_settled_while_a_fold_runs_is_added_by_the_next_fold_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The fold claims the rounds waiting when it starts; one settled meanwhile waits (and its
+    mark stays) for the next fold, which adds it once."""
+    _needs_postgres()
+    table = _table()
+    dealer = dealer_for(table)
+    rng = random.Random(9)
+    monkeypatch.setattr(reporting, "request_rebuild", lambda day, table_id: None)
+    first = play_round(table, dealer, rng)
+    day = first.gaming_day
+    reporting.rebuild(day, table.pk)
+    second = play_round(table, dealer, rng)
+    assert PendingRound.objects.filter(round=second).exists()
+    inside, go = threading.Event(), threading.Event()
+    real_outside_band = reporting.outside_band
+    errors: list[BaseException] = []
+
+    def paused_outside_band(**kwargs: Any) -> Any:
+        inside.set()
+        assert go.wait(timeout=30)
+        return real_outside_band(**kwargs)
+
+    monkeypatch.setattr(reporting, "outside_band", paused_outside_band)
+    thread = _on_its_own_connection(
+        lambda: reporting.rebuild(day, table.pk, only_if_marked=True), errors
+    )
+    try:
+        assert inside.wait(timeout=30), "the fold did not start"
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '5s'")
+        third = play_round(table, dealer, rng)
+    finally:
+        go.set()
+        thread.join(timeout=30)
+        with connection.cursor() as cursor:
+            cursor.execute("RESET lock_timeout")
+    assert not errors, errors
+    assert list(PendingRound.objects.values_list("round_id", flat=True)) == [third.pk]
+    assert StaleReport.objects.get(table=table, gaming_day=day).full is False
+    monkeypatch.setattr(reporting, "outside_band", real_outside_band)
+    reporting.rebuild(day, table.pk, only_if_marked=True)
+    assert not PendingRound.objects.exists() and not StaleReport.objects.exists()
+    (row,) = HoldSummary.objects.filter(table=table).values("rounds", "handle_cents")
+    settled = Round.objects.filter(pk__in=[first.pk, second.pk, third.pk])
+    assert row == {"rounds": 3, "handle_cents": sum(r.handle_cents for r in settled)}
 
 
 def test_two_rebuilds_of_one_table_run_one_after_the_other() -> None:
