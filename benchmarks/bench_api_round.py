@@ -70,6 +70,9 @@ def setup(db_path: Path, broker: str | None, database: str = "sqlite") -> None:
             f'CREATE DATABASE "{PG_DB}"',
         )
         os.environ["DATABASE_URL"] = f"{PG_ADMIN}/{PG_DB}"
+        # One backend for the whole run (its CPU is read from /proc): the settings' 60 s would
+        # replace it in a long run (a --warmup of a busy day's rounds).
+        os.environ["DATABASE_CONN_MAX_AGE"] = "86400"
     else:
         os.environ["DATABASE_URL"] = f"sqlite:///{db_path}"
     os.environ["DJANGO_DEBUG"] = "true"  # seed_demo asks for it; switched off before measuring
@@ -275,11 +278,14 @@ def backend_cpu(pid: int | None = None) -> tuple[int, float]:
 
 def record_digest() -> dict[str, str]:
     """SHA-256 of what the run left on the record: the rounds (entries, settlements, house
-    ways, amounts), their lines, and the audit events (kind, who, what, data; not their times
-    or hashes). The same seed gives the same record, whatever the code's speed."""
+    ways, amounts), their lines, the audit events (kind, who, what, data; not their times or
+    hashes), and the hold reports' figures. The same seed gives the same record, whatever the
+    code's speed."""
     import hashlib
 
     from audit.models import AuditEvent
+    from reports.models import HoldSummary
+    from reports.selectors import FIGURES
     from tables.models import Round, SettlementLine
 
     def digest(rows: Any) -> str:
@@ -320,6 +326,11 @@ def record_digest() -> dict[str, str]:
             AuditEvent.objects.exclude(kind="paytable.figures")
             .order_by("seq")
             .values_list("kind", "actor_name", "object_type", "object_id", "table_name", "data")
+        ),
+        "hold reports": digest(
+            HoldSummary.objects.order_by(
+                "gaming_day", "table__name", "dealer", "shift"
+            ).values_list("gaming_day", "table__name", "game", "shift", "handle_by_wager", *FIGURES)
         ),
     }
 
@@ -412,10 +423,10 @@ def main() -> int:
         print(f"\nCPU a round: {ratio:.2f}x less after")
         same = results[0][1]["record_digest"] == results[1][1]["record_digest"]
         print(
-            "the record (rounds, lines, audit events) before and after: "
+            "the record (rounds, lines, audit events, hold reports) before and after: "
             + ("the same" if same else "DIFFERENT")
         )
-        for part in ("rounds", "lines", "events"):
+        for part in ("rounds", "lines", "events", "hold reports"):
             print(
                 f"  {part}: {results[0][1]['record_digest'][part]} / "
                 f"{results[1][1]['record_digest'][part]}"
