@@ -26,7 +26,13 @@ class AuditEvent(models.Model):
 
     class Meta:
         ordering = ["seq"]
-        indexes = [models.Index(fields=["object_type", "object_id"]), models.Index(fields=["at"])]
+        indexes = [
+            models.Index(fields=["object_type", "object_id"]),
+            models.Index(fields=["at"]),
+            # A table's events of a kind (e.g. whether its win's leaving the band is already
+            # recorded today, asked after every rebuild while it is outside).
+            models.Index(fields=["table_name", "kind"], name="audit_event_table_kind"),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.kind} by {self.actor_name or 'system'}"

@@ -120,7 +120,11 @@ class PendingRound(models.Model):
     batch = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["gaming_day", "table"], name="pending_round_day_table")]
+        indexes = [
+            models.Index(fields=["gaming_day", "table"], name="pending_round_day_table"),
+            # A fold's reads start from its batch's few rows, not from the rounds.
+            models.Index(fields=["batch"], name="pending_round_batch"),
+        ]
 
     def __str__(self) -> str:
         return f"pending {self.round_id}"

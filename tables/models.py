@@ -360,7 +360,14 @@ class Round(models.Model):
 
     class Meta:
         ordering = ["-id"]
-        indexes = [models.Index(fields=["gaming_day", "table"], name="round_day_table")]
+        indexes = [
+            models.Index(fields=["gaming_day", "table"], name="round_day_table"),
+            # A table's last number and its open round, read when a round opens (the unique
+            # constraints below are partial: a query without their condition cannot use them,
+            # and read every round the table ever played).
+            models.Index(fields=["table", "number"], name="round_table_number"),
+            models.Index(fields=["table", "status"], name="round_table_status"),
+        ]
         constraints = [
             # A correction keeps the number of the round it corrects (shown "correction of #N").
             models.UniqueConstraint(
