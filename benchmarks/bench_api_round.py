@@ -276,6 +276,15 @@ def backend_cpu(pid: int | None = None) -> tuple[int, float]:
     return pid, (int(fields[11]) + int(fields[12])) / ticks
 
 
+SAMPLED = ("theoretical_win_cents", "band_cents")
+
+
+def unsampled(kind: str, data: Any) -> Any:
+    if kind == "hold_alert.outside_band" and isinstance(data, dict):
+        return {k: v for k, v in data.items() if k not in SAMPLED}
+    return data
+
+
 def record_digest() -> dict[str, str]:
     """SHA-256 of what the run left on the record: the rounds (entries, settlements, house
     ways, amounts), their lines, the audit events (kind, who, what, data; not their times or
@@ -321,9 +330,12 @@ def record_digest() -> dict[str, str]:
                 "odds",
             )
         ),
-        # Not the demo paytables' figures, computed at set-up by sampling (Monte Carlo).
+        # Not the demo paytables' figures, computed at set-up by sampling (Monte Carlo), nor
+        # the theoretical win and band an outside-band event quotes from them (its side and
+        # the actual win are kept).
         "events": digest(
-            AuditEvent.objects.exclude(kind="paytable.figures")
+            (kind, *rest, unsampled(kind, data))
+            for kind, *rest, data in AuditEvent.objects.exclude(kind="paytable.figures")
             .order_by("seq")
             .values_list("kind", "actor_name", "object_type", "object_id", "table_name", "data")
         ),
