@@ -167,3 +167,27 @@ def test_folds_in_any_order_give_what_a_full_rebuild_gives(
     assert len(folds) >= 3  # most rebuilds folded
     folded = summaries()
     assert folded and summed_again(day, [t.pk for t in tables]) == folded
+
+
+def test_on_postgresql_a_fold_is_planned_for_its_batch(floor: dict[str, Any]) -> None:
+    """The fold's reads are not kept as prepared statements (a plan made for any batch, kept
+    from before the statistics were gathered, read every round of the day)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (DATABASE_URL): psycopg's prepared statements")
+    table = floor["SC-1"]
+    dealer, rng = dealer_for(table), random.Random(6)
+    day = play_round(table, dealer, rng).gaming_day
+    reporting.rebuild(day, table.pk, full=True)
+    threshold = connection.connection.prepare_threshold
+    for _ in range(8):  # past psycopg's threshold
+        play_round(table, dealer, rng)
+        assert reporting.rebuild(day, table.pk, only_if_marked=True) == 1
+    assert connection.connection.prepare_threshold == threshold
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert not [sql for sql in prepared if '"reports_pendinground"."batch"' in sql]
+    (row,) = summaries(table.pk)
+    assert row["rounds"] == 9
