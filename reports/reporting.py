@@ -271,6 +271,7 @@ def _lines_sums(prepared: PreparedQuery, **values: Any) -> list[dict[str, Any]]:
     return out
 
 
+# The summaries' summed figures (the selectors sum the same over any range of days).
 FIGURES = (
     "rounds",
     "hands",

@@ -17,7 +17,7 @@ from tables import games
 from tables.models import Hand, Round, Table
 
 from .models import HoldSummary
-from .reporting import hold_percent
+from .reporting import FIGURES, hold_percent
 
 GROUPS = {
     "table": ["table__name", "game"],
@@ -32,20 +32,6 @@ GROUPS = {
     "shift": ["shift"],
     "gaming_day": ["gaming_day"],
 }
-FIGURES = [
-    "rounds",
-    "hands",
-    "handle_cents",
-    "win_cents",
-    "progressive_contributions_cents",
-    "jackpots_paid_cents",
-    "voids",
-    "voided_handle_cents",
-    "corrections",
-    "pvp_hands",
-    "pots_cents",
-    "rake_cents",
-]
 
 
 def hold_rows(

@@ -58,6 +58,38 @@ def _on_its_own_connection(
     return thread
 
 
+def _round_during_rebuild(
+    monkeypatch: pytest.MonkeyPatch, rebuild: Callable[[], Any], table: Table, rng: Any
+) -> Round:
+    """Run `rebuild` on another connection, stopped just before its end (still in its
+    transaction), play a round at `table` meanwhile (a wait on a lock fails the test, not hangs
+    it), then let the rebuild finish; returns the round."""
+    inside, go = threading.Event(), threading.Event()
+    real_outside_band = reporting.outside_band
+    errors: list[BaseException] = []
+
+    def paused_outside_band(**kwargs: Any) -> Any:
+        inside.set()
+        assert go.wait(timeout=30)
+        return real_outside_band(**kwargs)
+
+    monkeypatch.setattr(reporting, "outside_band", paused_outside_band)
+    thread = _on_its_own_connection(rebuild, errors)
+    try:
+        assert inside.wait(timeout=30), "the rebuild did not start"
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '5s'")
+        played = play_round(table, dealer_for(table), rng)
+    finally:
+        go.set()
+        thread.join(timeout=30)
+        with connection.cursor() as cursor:
+            cursor.execute("RESET lock_timeout")
+        monkeypatch.setattr(reporting, "outside_band", real_outside_band)
+    assert not errors, errors
+    return played
+
+
 def test_a_rebuild_in_progress_does_not_hold_up_the_tables_next_round(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -74,29 +106,9 @@ def test_a_rebuild_in_progress_does_not_hold_up_the_tables_next_round(
     monkeypatch.setattr(reporting, "request_rebuild", lambda day, table_id: None)
     with transaction.atomic():
         reporting.mark_stale(first)
-    inside, go = threading.Event(), threading.Event()
-    real_outside_band = reporting.outside_band
-    errors: list[BaseException] = []
-
-    def paused_outside_band(**kwargs: Any) -> Any:
-        inside.set()
-        assert go.wait(timeout=30)
-        return real_outside_band(**kwargs)
-
-    monkeypatch.setattr(reporting, "outside_band", paused_outside_band)
-
-    thread = _on_its_own_connection(lambda: reporting.rebuild(day, table.pk), errors)
-    try:
-        assert inside.wait(timeout=30), "the rebuild did not start"
-        with connection.cursor() as cursor:  # a wait on a lock fails the test, not hangs it
-            cursor.execute("SET lock_timeout = '5s'")
-        second = play_round(table, dealer, rng)
-    finally:
-        go.set()
-        thread.join(timeout=30)
-        with connection.cursor() as cursor:
-            cursor.execute("RESET lock_timeout")
-    assert not errors, errors
+    second = _round_during_rebuild(
+        monkeypatch, lambda: reporting.rebuild(day, table.pk), table, rng
+    )
     assert Round.objects.get(pk=second.pk).status == Round.Status.SETTLED
     # The rebuild read the mark before the round bumped it: the mark stays for the next one.
     assert StaleReport.objects.filter(table=table, gaming_day=day).exists()
@@ -120,33 +132,11 @@ def test_a_round_settled_while_a_fold_runs_is_added_by_the_next_fold_once(
     reporting.rebuild(day, table.pk)
     second = play_round(table, dealer, rng)
     assert PendingRound.objects.filter(round=second).exists()
-    inside, go = threading.Event(), threading.Event()
-    real_outside_band = reporting.outside_band
-    errors: list[BaseException] = []
-
-    def paused_outside_band(**kwargs: Any) -> Any:
-        inside.set()
-        assert go.wait(timeout=30)
-        return real_outside_band(**kwargs)
-
-    monkeypatch.setattr(reporting, "outside_band", paused_outside_band)
-    thread = _on_its_own_connection(
-        lambda: reporting.rebuild(day, table.pk, only_if_marked=True), errors
+    third = _round_during_rebuild(
+        monkeypatch, lambda: reporting.rebuild(day, table.pk, only_if_marked=True), table, rng
     )
-    try:
-        assert inside.wait(timeout=30), "the fold did not start"
-        with connection.cursor() as cursor:
-            cursor.execute("SET lock_timeout = '5s'")
-        third = play_round(table, dealer, rng)
-    finally:
-        go.set()
-        thread.join(timeout=30)
-        with connection.cursor() as cursor:
-            cursor.execute("RESET lock_timeout")
-    assert not errors, errors
     assert list(PendingRound.objects.values_list("round_id", flat=True)) == [third.pk]
     assert StaleReport.objects.get(table=table, gaming_day=day).full is False
-    monkeypatch.setattr(reporting, "outside_band", real_outside_band)
     reporting.rebuild(day, table.pk, only_if_marked=True)
     assert not PendingRound.objects.exists() and not StaleReport.objects.exists()
     (row,) = HoldSummary.objects.filter(table=table).values("rounds", "handle_cents")
