@@ -346,6 +346,21 @@ def _key(summary: HoldSummary) -> Key:
     )
 
 
+def _summary(day: date, table_id: int, key: Key, now: Any, figures: dict[str, Any]) -> HoldSummary:
+    """A summary row of the (day, table) for `key` with these figures (unsaved)."""
+    version, settings_version, dealer, shift = key
+    return HoldSummary(
+        gaming_day=day,
+        table_id=table_id,
+        paytable_version_id=version,
+        settings_version_id=settings_version,
+        dealer_id=dealer,
+        shift=shift,
+        computed_at=now,
+        **figures,
+    )
+
+
 def _add(summary: HoldSummary, figures: dict[str, Any]) -> None:
     """Add a fold's figures to a summary row (sums: a round counted once adds once)."""
     for f in FIGURES:
@@ -433,20 +448,7 @@ def rebuild(day: date, table_id: int, *, only_if_marked: bool = False, full: boo
         for key, figures in added.items():
             summary = existing.get(key)
             if summary is None:
-                version, settings_version, dealer, shift = key
-                summary = HoldSummary(
-                    gaming_day=day,
-                    table_id=table_id,
-                    game=figures["game"],
-                    paytable_version_id=version,
-                    settings_version_id=settings_version,
-                    dealer_id=dealer,
-                    shift=shift,
-                    computed_at=now,
-                    handle_by_wager={},
-                    theory_sums={},
-                    **{f: 0 for f in FIGURES},
-                )
+                summary = _summary(day, table_id, key, now, {**_empty(), "game": figures["game"]})
                 existing[key] = summary
             _add(summary, figures)
             summary.computed_at = now
@@ -472,19 +474,7 @@ def rebuild(day: date, table_id: int, *, only_if_marked: bool = False, full: boo
         )
         HoldSummary.objects.filter(gaming_day=day, table_id=table_id).delete()
         summaries = HoldSummary.objects.bulk_create(
-            [
-                HoldSummary(
-                    gaming_day=day,
-                    table_id=table_id,
-                    paytable_version_id=version,
-                    settings_version_id=settings_version,
-                    dealer_id=dealer,
-                    shift=shift,
-                    computed_at=now,
-                    **figures,
-                )
-                for (version, settings_version, dealer, shift), figures in rows.items()
-            ]
+            [_summary(day, table_id, key, now, figures) for key, figures in rows.items()]
         )
         written = summaries
     # The banked rounds' win (the rake of hands left out) and their sums, for the band.
