@@ -240,3 +240,30 @@ def _check_lag(checkpoints: list[AuditCheckpoint], last_seq: int) -> Problem | N
         f"({settings.AUDIT_CHECKPOINT_MAX_LAG_SECONDS} s) but no checkpoint covers them "
         "(checkpoints were deleted, or none is being made: run `audit_checkpoint`)",
     )
+
+
+@dataclass(frozen=True)
+class RecordReport:
+    """What `verify_record` found: the events walked, the bound rows compared, and every
+    problem (the chain's first, then each row that does not say what its latest event says)."""
+
+    events: int
+    rows: int
+    problems: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def verify_record() -> RecordReport:
+    """The whole record: the chain with its checkpoints and anchor (`verify_chain`), then every
+    row that holds or decides money against its latest event (`audit.binding.check_rows`)."""
+    from .binding import check_rows
+
+    count, problem = verify_chain()
+    rows, row_problems = check_rows()
+    problems = ([f"audit chain BROKEN at {problem}"] if problem is not None else []) + [
+        str(p) for p in row_problems
+    ]
+    return RecordReport(events=count, rows=rows, problems=tuple(problems))

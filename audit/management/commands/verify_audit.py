@@ -1,5 +1,5 @@
-"""`manage.py verify_audit`: walk the audit chain; exit 0 when whole, else 1 naming the
-first bad event."""
+"""`manage.py verify_audit`: walk the audit chain and every row bound to it; exit 0 when the
+record is whole, else 1 naming the first bad event and every row that differs."""
 
 from __future__ import annotations
 
@@ -8,16 +8,23 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from audit.verify import verify_chain
+from audit.verify import verify_record
 
 
 class Command(BaseCommand):
-    help = "Verify the audit trail's hash chain and its signed checkpoints."
+    help = (
+        "Verify the audit trail's hash chain, its signed checkpoints and anchor, and every row "
+        "that holds or decides money against its latest event."
+    )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        count, problem = verify_chain()
-        if problem is None:
-            self.stdout.write(f"audit chain whole: {count} events, every checkpoint matches")
+        report = verify_record()
+        if report.ok:
+            self.stdout.write(
+                f"audit chain whole: {report.events} events, every checkpoint matches; "
+                f"{report.rows} bound rows match their events"
+            )
             return
-        self.stderr.write(f"audit chain BROKEN at {problem}")
+        for problem in report.problems:
+            self.stderr.write(problem)
         sys.exit(1)
