@@ -56,6 +56,28 @@ class Slip(models.Model):
         SIGNED = "signed", "Signed"
         VOIDED = "voided", "Voided"
 
+    # What the audit record binds (audit.binding): every event that creates or changes a row
+    # carries these fields' canonical content, and verify_audit compares the row with it.
+    AUDIT_BOUND = (
+        "number",
+        "table",
+        "kind",
+        "gaming_day",
+        "shift",
+        "chips",
+        "cash_cents",
+        "markers_cents",
+        "amount_cents",
+        "created_by",
+        "created_at",
+        "signatures_required",
+        "status",
+        "signed_at",
+        "voided_at",
+        "replaces",
+        "note",
+    )
+
     number = models.PositiveBigIntegerField(unique=True)
     table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="slips")
     kind = models.CharField(max_length=10, choices=Kind.choices)
@@ -124,6 +146,16 @@ class SlipSignature(models.Model):
     """A second person's signature on a slip (a fill: the cage's issue, then the dealer's
     receipt). Appended, never changed; never by the slip's creator (a trigger)."""
 
+    # What the audit record binds (audit.binding): every event that creates or changes a row
+    # carries these fields' canonical content, and verify_audit compares the row with it.
+    AUDIT_BOUND = (
+        "slip",
+        "step",
+        "role",
+        "by",
+        "at",
+    )
+
     slip = models.ForeignKey(Slip, on_delete=models.PROTECT, related_name="signatures")
     step = models.PositiveSmallIntegerField()
     role = models.CharField(max_length=20)
@@ -144,6 +176,16 @@ class SlipSignature(models.Model):
 
 class SlipVoid(models.Model):
     """Voiding a slip takes two people: step 1 asks (with the reason), step 2 confirms."""
+
+    # What the audit record binds (audit.binding): every event that creates or changes a row
+    # carries these fields' canonical content, and verify_audit compares the row with it.
+    AUDIT_BOUND = (
+        "slip",
+        "step",
+        "by",
+        "reason",
+        "at",
+    )
 
     slip = models.ForeignKey(Slip, on_delete=models.PROTECT, related_name="voids")
     step = models.PositiveSmallIntegerField()

@@ -284,7 +284,7 @@ def slip_sign(*, slip: Slip, by: AbstractBaseUser) -> Slip:
     what = f"sign slip {slip.number} ({rules.STEP_NAMES[slip.kind][step - 1]})"
     role = acting_role(by, allowed, slip.table, what)
     now = timezone.now()
-    SlipSignature.objects.create(slip=slip, step=step, role=role.value, by=by, at=now)
+    signature = SlipSignature.objects.create(slip=slip, step=step, role=role.value, by=by, at=now)
     if step == slip.signatures_required:
         slip.status, slip.signed_at = Slip.Status.SIGNED, now
         slip.save(update_fields=["status", "signed_at"])
@@ -301,6 +301,7 @@ def slip_sign(*, slip: Slip, by: AbstractBaseUser) -> Slip:
             "meaning": rules.STEP_NAMES[slip.kind][step - 1],
             "counts": slip.status == Slip.Status.SIGNED,
         },
+        bind=[signature],
     )
     if slip.status == Slip.Status.SIGNED:
         reconcile(table=slip.table, gaming_day=slip.gaming_day, shift=slip.shift)
@@ -330,7 +331,7 @@ def slip_void(*, slip: Slip, by: AbstractBaseUser, reason: str) -> Slip:
         )
     now = timezone.now()
     step = 2 if asked is not None else 1
-    SlipVoid.objects.create(slip=slip, step=step, by=by, reason=reason, at=now)
+    void = SlipVoid.objects.create(slip=slip, step=step, by=by, reason=reason, at=now)
     if step == 2:
         slip.status, slip.voided_at = Slip.Status.VOIDED, now
         slip.save(update_fields=["status", "voided_at"])
@@ -340,6 +341,7 @@ def slip_void(*, slip: Slip, by: AbstractBaseUser, reason: str) -> Slip:
         obj=slip,
         table_name=slip.table.name,
         data={"number": slip.number, "kind": slip.kind, "reason": reason, "step": step},
+        bind=[void],
     )
     if step == 2:
         reconcile(table=slip.table, gaming_day=slip.gaming_day, shift=slip.shift)

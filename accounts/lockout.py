@@ -133,9 +133,14 @@ def _lock(user: AbstractBaseUser, count: int, ip: str) -> None:
     minutes = settings.CASINO_LOCKOUT_MINUTES
     until = timezone.now() + timedelta(minutes=minutes) if minutes > 0 else None
     # An expired automatic lock is closed before the new one opens.
-    AccountLock.objects.filter(
-        user=user, lifted_at__isnull=True, locked_until__lte=timezone.now()
-    ).update(lifted_at=timezone.now())
+    expired = list(
+        AccountLock.objects.select_for_update().filter(
+            user=user, lifted_at__isnull=True, locked_until__lte=timezone.now()
+        )
+    )
+    for old in expired:
+        old.lifted_at = timezone.now()
+        old.save(update_fields=["lifted_at"])
     try:
         with transaction.atomic():
             lock = AccountLock.objects.create(user=user, failures=count, ip=ip, locked_until=until)
@@ -154,6 +159,7 @@ def _lock(user: AbstractBaseUser, count: int, ip: str) -> None:
             "locked_until": until.isoformat() if until else None,
             "lock_id": lock.pk,
         },
+        bind=[lock, *expired],
     )
 
 
@@ -175,5 +181,6 @@ def lockout_lift(*, lock: AccountLock, by: AbstractBaseUser) -> AccountLock:
         kind=EventKind.ACCOUNT_UNLOCKED,
         obj=lock.user,
         data={"username": lock.user.get_username(), "lock_id": lock.pk},
+        bind=[lock],
     )
     return lock

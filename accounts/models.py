@@ -27,6 +27,18 @@ class SignInFailure(models.Model):
 
 
 class AccountLock(models.Model):
+    # What the audit record binds (audit.binding): every event that creates or changes a row
+    # carries these fields' canonical content, and verify_audit compares the row with it.
+    AUDIT_BOUND = (
+        "user",
+        "locked_at",
+        "locked_until",
+        "failures",
+        "ip",
+        "lifted_at",
+        "lifted_by",
+    )
+
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="locks"
     )

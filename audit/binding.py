@@ -1,10 +1,311 @@
-"""Rows that hold or decide money, bound to the audit chain (filled in below)."""
+"""Rows that hold or decide money, bound to the audit chain.
+
+The chain proves the events were not changed; the money lives in other tables (rounds, lines,
+slips, meters, paytables...), and the pages and reports read those. Binding ties the two: each
+such model names the fields the record covers, once, in a class attribute `AUDIT_BOUND` (a
+model of another app, the user, is declared with `register`), and every event that creates or
+changes such a row carries the row's canonical content in its data, under the key `bound`:
+
+    {"bound": {"tables.round": {"12": {"status": "settled", "players_net_cents": 500, ...}}}}
+
+A JSON field, a long text and a secret are kept as their SHA-256 (`sha256:<hex>`): the event
+stays small and still shows any change. `None` in place of the content records a row's
+deletion. `audit_record` writes it (its `obj`, when bound, and the rows given in `bind`), inside
+the change's own transaction. `check_rows` walks the events and the live rows together and
+reports, by table, id and field: a row that differs from its latest event, a row that no event
+binds, and an event whose row is gone.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC
+from decimal import Decimal
+from functools import cache
 from typing import Any
 
+from django.apps import apps
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models
 
-def check_rows() -> tuple[int, list[Any]]:
-    """(bound rows compared, problems)."""
-    return 0, []
+from .chain import json_text
+
+KEY = "bound"
+LONG_TEXT = 200  # characters: a longer text is bound by its hash
+MAX_LISTED = 500  # problems listed by name; the rest are counted
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What the record binds of one model: its fields, those kept only as a hash, and values
+    computed from other tables (the user's roles)."""
+
+    model: type[models.Model]
+    fields: tuple[str, ...]
+    hashed: frozenset[str] = frozenset()
+    computed: dict[str, Callable[[Any], Any]] = field(default_factory=dict)
+    # Read the row from the database when an event binds it, rather than trust the instance
+    # given (a user passed around by requests and signals may be an older copy).
+    reread: bool = False
+
+    @property
+    def label(self) -> str:
+        return self.model._meta.label_lower
+
+    @property
+    def table(self) -> str:
+        return self.model._meta.db_table
+
+
+_registered: dict[type[models.Model], Spec] = {}
+
+
+def register(
+    model: type[models.Model],
+    fields: Iterable[str],
+    *,
+    hashed: Iterable[str] = (),
+    computed: dict[str, Callable[[Any], Any]] | None = None,
+    reread: bool = False,
+) -> None:
+    """Bind a model whose class is not ours to add `AUDIT_BOUND` to (the user)."""
+    _registered[model] = Spec(
+        model, tuple(fields), frozenset(hashed), dict(computed or {}), reread=reread
+    )
+    specs.cache_clear()
+
+
+@cache
+def specs() -> dict[type[models.Model], Spec]:
+    """Every bound model, by class (the registry is read once apps are ready)."""
+    found = dict(_registered)
+    for model in apps.get_models():
+        names = getattr(model, "AUDIT_BOUND", None)
+        if names is not None and model not in found:
+            found[model] = Spec(model, tuple(names))
+    for spec in found.values():
+        for name in spec.fields:
+            spec.model._meta.get_field(name)  # a misspelt field fails at once, not at verify
+    return found
+
+
+def spec_for(model: type[models.Model]) -> Spec | None:
+    return specs().get(model)
+
+
+# --- canonical content --------------------------------------------------------------------------
+
+
+def _sha(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+def _json_digest(value: Any) -> str:
+    # Through a JSON round trip first, as the database gives it back: integer keys become text,
+    # tuples lists, and keys sort as text.
+    return _sha(json_text(json.loads(json.dumps(value, cls=DjangoJSONEncoder))))
+
+
+def _canon_for(f: models.Field[Any, Any], hashed: bool) -> Callable[[Any], Any]:
+    """The function that makes a field's value canonical (JSON-safe, one form per value)."""
+    if hashed:
+        return lambda v: None if v is None else _sha(str(v))
+    if isinstance(f, models.JSONField):
+        return lambda v: None if v is None else _json_digest(v)
+    if isinstance(f, models.DecimalField):
+        places = Decimal(1).scaleb(-(f.decimal_places or 0))
+
+        def decimal(v: Any) -> Any:
+            return None if v is None else format(Decimal(str(v)).quantize(places), "f")
+
+        return decimal
+    if isinstance(f, models.DateTimeField):
+
+        def moment(v: Any) -> Any:
+            if v is None:
+                return None
+            if isinstance(v, str):
+                v = f.to_python(v)
+            return v.astimezone(UTC).isoformat(timespec="microseconds")
+
+        return moment
+    if isinstance(f, models.DateField):
+        return lambda v: None if v is None else (v if isinstance(v, str) else v.isoformat())
+    if isinstance(f, models.BooleanField):
+        return lambda v: None if v is None else bool(v)
+    if isinstance(f, models.ForeignKey):
+        return _canon_for(f.target_field, False)
+    if isinstance(f, models.IntegerField | models.AutoField):
+        return lambda v: None if v is None else int(v)
+
+    def text(v: Any) -> Any:
+        if v is None:
+            return None
+        v = str(v)
+        return _sha(v) if len(v) > LONG_TEXT else v
+
+    return text
+
+
+@cache
+def _plan(model: type[models.Model]) -> tuple[tuple[str, str, Callable[[Any], Any]], ...]:
+    """(field name, attribute name, canonical function) for each bound field."""
+    spec = specs()[model]
+    plan = []
+    for name in spec.fields:
+        f = model._meta.get_field(name)
+        assert isinstance(f, models.Field)
+        plan.append((name, f.attname, _canon_for(f, name in spec.hashed)))
+    return tuple(plan)
+
+
+def content(instance: models.Model) -> dict[str, Any]:
+    """A bound row's canonical content, from the instance as saved (values it holds in
+    another type, a Decimal given as text, are made what the database gives back)."""
+    model = type(instance)._meta.concrete_model
+    assert model is not None
+    spec = specs()[model]
+    out = {}
+    for name, attname, canon in _plan(model):
+        f = model._meta.get_field(name)
+        value = getattr(instance, attname)
+        if value is not None and not isinstance(f, models.JSONField):
+            value = f.to_python(value)
+        out[name] = canon(value)
+    for name, compute in spec.computed.items():
+        out[name] = compute(instance)
+    return out
+
+
+def bound_data(rows: Iterable[models.Model]) -> dict[str, dict[str, Any]]:
+    """The `bound` part of an event's data for these rows (unbound ones are left out)."""
+    out: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        model = type(row)._meta.concrete_model
+        if model is None or model not in specs():
+            continue
+        if row.pk is None:
+            raise ValueError(f"{model._meta.label} is bound before it was saved")
+        if specs()[model].reread:
+            row = model._default_manager.get(pk=row.pk)
+        out.setdefault(model._meta.label_lower, {})[str(row.pk)] = content(row)
+    return out
+
+
+def deleted_data(model: type[models.Model], pks: Iterable[Any]) -> dict[str, dict[str, Any]]:
+    """The `bound` part of an event that deletes these rows."""
+    return {model._meta.label_lower: {str(pk): None for pk in pks}}
+
+
+def _digest(value: dict[str, Any] | None) -> bytes:
+    return hashlib.sha256(json_text(value).encode()).digest()[:16]
+
+
+# --- verification -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RowProblem:
+    table: str
+    pk: str
+    what: str
+
+    def __str__(self) -> str:
+        return f"{self.table} id {self.pk}: {self.what}"
+
+
+def _events_bound() -> Iterator[tuple[int, dict[str, Any]]]:
+    """(seq, bound part) of every event that binds rows, in the order they were written."""
+    from .models import AuditEvent
+
+    rows = (
+        AuditEvent.objects.filter(data__has_key=KEY)
+        .order_by("seq")
+        .values_list("seq", f"data__{KEY}")
+        .iterator(chunk_size=2000)
+    )
+    for seq, part in rows:
+        if isinstance(part, str):  # a backend that gives the key's value back as text
+            part = json.loads(part)
+        if isinstance(part, dict):
+            yield seq, part
+
+
+def _event_content(seq: int, label: str, pk: str) -> Any:
+    from .models import AuditEvent
+
+    data = AuditEvent.objects.filter(seq=seq).values_list("data", flat=True).first() or {}
+    return ((data.get(KEY) or {}).get(label) or {}).get(pk)
+
+
+def _live_rows(spec: Spec) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(pk as text, canonical content) of every live row of a bound model."""
+    plan = _plan(spec.model)
+    if spec.computed:
+        for instance in spec.model._default_manager.order_by("pk").iterator(chunk_size=500):
+            yield str(instance.pk), content(instance)
+        return
+    attnames = [attname for _name, attname, _canon in plan]
+    query = spec.model._default_manager.order_by("pk").values_list("pk", *attnames)
+    for row in query.iterator(chunk_size=5000):
+        yield (
+            str(row[0]),
+            {name: canon(value) for (name, _a, canon), value in zip(plan, row[1:], strict=True)},
+        )
+
+
+def _differences(stored: dict[str, Any], live: dict[str, Any]) -> list[str]:
+    names = list(live) + [name for name in stored if name not in live]
+    out = []
+    for name in names:
+        if stored.get(name) != live.get(name):
+            out.append(f"{name} is {live.get(name)!r} but the record says {stored.get(name)!r}")
+    return out
+
+
+def check_rows() -> tuple[int, list[RowProblem]]:
+    """(live bound rows compared, problems): every bound row against its latest event."""
+    latest: dict[str, dict[str, tuple[int, bytes]]] = {}
+    for seq, part in _events_bound():
+        for label, rows in part.items():
+            into = latest.setdefault(label, {})
+            for pk, value in rows.items():
+                into[pk] = (seq, _digest(value))
+    problems: list[RowProblem] = []
+    compared = 0
+    gone = _digest(None)
+    for spec in specs().values():
+        recorded = latest.pop(spec.label, {})
+        for pk, live in _live_rows(spec):
+            compared += 1
+            seen = recorded.pop(pk, None)
+            if seen is None:
+                problems.append(RowProblem(spec.table, pk, "no audit event records this row"))
+            elif seen[1] == gone:
+                problems.append(
+                    RowProblem(spec.table, pk, f"event #{seen[0]} records its deletion")
+                )
+            elif seen[1] != _digest(live):
+                stored = _event_content(seen[0], spec.label, pk) or {}
+                for what in _differences(stored, live) or ["its content differs"]:
+                    problems.append(RowProblem(spec.table, pk, f"{what} (event #{seen[0]})"))
+        for pk, (seq, digest) in recorded.items():
+            if digest != gone:
+                problems.append(
+                    RowProblem(spec.table, pk, f"the row is gone, but event #{seq} records it")
+                )
+    for label, rows in latest.items():  # a label no model binds (a model that was renamed)
+        for pk, (seq, _d) in rows.items():
+            problems.append(RowProblem(label, pk, f"event #{seq} binds a row of no known model"))
+    return compared, problems
+
+
+def summary(problems: list[RowProblem]) -> list[str]:
+    """The problems as lines to print, the first `MAX_LISTED` by name."""
+    lines = [str(p) for p in problems[:MAX_LISTED]]
+    if len(problems) > MAX_LISTED:
+        lines.append(f"... and {len(problems) - MAX_LISTED} more bound-row problems")
+    return lines

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from datetime import UTC
 from typing import Any
 
@@ -13,6 +14,7 @@ from django.utils import timezone
 
 from core.prepared import PreparedQuery
 
+from .binding import KEY, bound_data
 from .chain import (
     GENESIS,
     MAX_BYTES,
@@ -55,12 +57,19 @@ def audit_record(
     data: dict[str, Any] | None = None,
     table_name: str = "",
     actor_name: str | None = None,
+    bind: Iterable[models.Model] = (),
 ) -> AuditEvent:
     """Append one event to the chain (locks the head so writers never fork the chain).
+
+    The event binds the rows it records (`audit.binding`): `obj` when its model is bound, and
+    the rows in `bind`, each as saved, so call it after the change's last write to them.
 
     Data the database would not give back exactly as hashed is refused (`AuditDataError`)
     before anything is written. Inside the caller's transaction it takes no savepoint of its
     own: any failure here fails the caller's whole change, as it must."""
+    rows = bound_data([obj, *bind] if obj is not None else bind)
+    if rows:
+        data = {**(data or {}), KEY: rows}
     plain = _plain(data or {})
     user_id = getattr(actor, "pk", None) if actor is not None else None
     name = actor_name if actor_name is not None else (actor.get_username() if user_id else "")

@@ -259,11 +259,11 @@ class RecordReport:
 def verify_record() -> RecordReport:
     """The whole record: the chain with its checkpoints and anchor (`verify_chain`), then every
     row that holds or decides money against its latest event (`audit.binding.check_rows`)."""
-    from .binding import check_rows
+    from .binding import check_rows, summary
 
     count, problem = verify_chain()
     rows, row_problems = check_rows()
-    problems = ([f"audit chain BROKEN at {problem}"] if problem is not None else []) + [
-        str(p) for p in row_problems
-    ]
+    problems = ([f"audit chain BROKEN at {problem}"] if problem is not None else []) + summary(
+        row_problems
+    )
     return RecordReport(events=count, rows=rows, problems=tuple(problems))

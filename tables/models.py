@@ -61,6 +61,22 @@ class PaytableVersion(models.Model):
         DRAFT = "draft", "Draft"
         APPROVED = "approved", "Approved"
 
+    # What the audit record binds (audit.binding): every event that creates or changes a row
+    # carries these fields' canonical content, and verify_audit compares the row with it.
+    AUDIT_BOUND = (
+        "game",
+        "name",
+        "version",
+        "lines",
+        "limits",
+        "status",
+        "drafted_by",
+        "drafted_at",
+        "approved_by",
+        "approved_at",
+        "based_on",
+    )
+
     game = models.CharField(max_length=20, choices=games.choices)
     name = models.CharField(max_length=60)
     version = models.PositiveIntegerField()
@@ -148,6 +164,24 @@ class ProgressiveMeter(models.Model):
         EQUAL = "equal", "Shared equally"
         SEAT_ORDER = "seat_order", "Seat order (first the meter, next the reset)"
 
+    # What the audit record binds (audit.binding): every event that creates or changes a row
+    # carries these fields' canonical content, and verify_audit compares the row with it.
+    AUDIT_BOUND = (
+        "name",
+        "value_cents",
+        "reset_cents",
+        "rate",
+        "wager_cents",
+        "award_one_colour_cents",
+        "award_two_colour_cents",
+        "award_four_high_cents",
+        "award_five_high_cents",
+        "split",
+        "cap_cents",
+        "overflow_cents",
+        "approval_award_cents",
+    )
+
     name = models.CharField(max_length=60, unique=True)
     value_cents = models.BigIntegerField()
     reset_cents = models.BigIntegerField()
@@ -199,6 +233,19 @@ class MeterEntry(models.Model):
         OVERFLOW = "overflow", "Overflow (past the cap)"
         CORRECTION = "correction", "Authorised correction"
 
+    # What the audit record binds (audit.binding): every event that creates or changes a row
+    # carries these fields' canonical content, and verify_audit compares the row with it.
+    AUDIT_BOUND = (
+        "meter",
+        "kind",
+        "amount_cents",
+        "value_after_cents",
+        "round",
+        "by",
+        "reason",
+        "at",
+    )
+
     meter = models.ForeignKey(ProgressiveMeter, on_delete=models.PROTECT, related_name="entries")
     kind = models.CharField(max_length=12, choices=Kind.choices)
     amount_cents = models.BigIntegerField(help_text="signed change to the meter value")
@@ -229,6 +276,19 @@ class MeterEntry(models.Model):
 
 
 class Table(models.Model):
+    # What the audit record binds (audit.binding): every event that creates or changes a row
+    # carries these fields' canonical content, and verify_audit compares the row with it.
+    AUDIT_BOUND = (
+        "name",
+        "pit",
+        "game",
+        "seats",
+        "paytable_version",
+        "meter",
+        "is_open",
+        "approval_threshold_cents",
+    )
+
     name = models.CharField(max_length=30, unique=True)
     pit = models.ForeignKey(Pit, on_delete=models.PROTECT, related_name="tables")
     game = models.CharField(max_length=20, choices=games.choices)
@@ -303,6 +363,38 @@ class Round(models.Model):
         SETTLED = "settled", "Settled"
         VOIDED = "voided", "Voided"
         CANCELLED = "cancelled", "Cancelled (misdeal)"
+
+    # What the audit record binds (audit.binding): every event that creates or changes a row
+    # carries these fields' canonical content, and verify_audit compares the row with it.
+    AUDIT_BOUND = (
+        "table",
+        "number",
+        "dealer",
+        "paytable_version",
+        "game",
+        "status",
+        "entry",
+        "house_way",
+        "settlement",
+        "idempotency_key",
+        "handle_cents",
+        "players_net_cents",
+        "opened_at",
+        "settled_at",
+        "corrects",
+        "gaming_day",
+        "shift",
+        "voided_at",
+        "voided_by",
+        "void_reason",
+        "approval_requested_at",
+        "approval_reasons",
+        "approved_at",
+        "approved_by",
+        "cancelled_at",
+        "cancelled_by",
+        "cancel_reason",
+    )
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
     number = models.PositiveIntegerField()
@@ -431,6 +523,20 @@ class SettlementLine(models.Model):
         LOSE = "lose", "Lose"
         PUSH = "push", "Push"
 
+    # What the audit record binds (audit.binding): every event that creates or changes a row
+    # carries these fields' canonical content, and verify_audit compares the row with it.
+    AUDIT_BOUND = (
+        "round",
+        "seat",
+        "wager",
+        "stake_cents",
+        "result",
+        "net_cents",
+        "breakage",
+        "award",
+        "odds",
+    )
+
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="lines")
     seat = models.PositiveSmallIntegerField()
     wager = models.CharField(max_length=20)
@@ -474,6 +580,21 @@ class TableSettingsVersion(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"
         APPROVED = "approved", "Approved"
+
+    # What the audit record binds (audit.binding): every event that creates or changes a row
+    # carries these fields' canonical content, and verify_audit compares the row with it.
+    AUDIT_BOUND = (
+        "game",
+        "name",
+        "version",
+        "values",
+        "status",
+        "drafted_by",
+        "drafted_at",
+        "approved_by",
+        "approved_at",
+        "based_on",
+    )
 
     game = models.CharField(max_length=20, choices=games.choices)
     name = models.CharField(max_length=60)
@@ -525,6 +646,15 @@ class TableSettingsAssignment(models.Model):
     """Which approved settings version is in force at a player-vs-player table, from when
     (appended: the latest is in force; history is never edited)."""
 
+    # What the audit record binds (audit.binding): every event that creates or changes a row
+    # carries these fields' canonical content, and verify_audit compares the row with it.
+    AUDIT_BOUND = (
+        "table",
+        "settings_version",
+        "by",
+        "at",
+    )
+
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="settings_assignments")
     settings_version = models.ForeignKey(
         TableSettingsVersion, on_delete=models.PROTECT, related_name="assignments"
@@ -551,6 +681,28 @@ class Hand(models.Model):
         OPEN = "open", "Open"
         FINISHED = "finished", "Finished"
         VOIDED = "voided", "Voided"
+
+    # What the audit record binds (audit.binding): every event that creates or changes a row
+    # carries these fields' canonical content, and verify_audit compares the row with it.
+    AUDIT_BOUND = (
+        "table",
+        "number",
+        "dealer",
+        "game",
+        "settings_version",
+        "status",
+        "record",
+        "pot_cents",
+        "rake_cents",
+        "result",
+        "opened_at",
+        "finished_at",
+        "gaming_day",
+        "shift",
+        "voided_at",
+        "voided_by",
+        "void_reason",
+    )
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
     number = models.PositiveIntegerField()
@@ -623,6 +775,17 @@ class HandPlayer(models.Model):
     """A player in a hand: the seat, the buy-in (the stack the hand starts with) and, once the
     hand is finished, the payoff (net, cents) and the stack after. A finished hand's payoffs
     sum to minus its rake (database trigger)."""
+
+    # What the audit record binds (audit.binding): every event that creates or changes a row
+    # carries these fields' canonical content, and verify_audit compares the row with it.
+    AUDIT_BOUND = (
+        "hand",
+        "position",
+        "seat",
+        "buy_in_cents",
+        "payoff_cents",
+        "stack_after_cents",
+    )
 
     hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="players")
     position = models.PositiveSmallIntegerField(help_text="the player's index in the record")

@@ -211,6 +211,7 @@ class FloorAdmin(ServiceFormMixin, admin.ModelAdmin):  # type: ignore[type-arg]
             if not changed:
                 return
             obj.save(update_fields=changed)
+            obj.refresh_from_db()  # what the event binds: the row as stored, other columns too
             data = {
                 "before": {f: jsonable(form.initial.get(f)) for f in changed},
                 "after": {f: jsonable(form.cleaned_data[f]) for f in changed},

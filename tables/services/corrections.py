@@ -137,5 +137,6 @@ def round_correct(*, voided: Round, by: AbstractBaseUser, entry: dict[str, Any])
             "handle_cents": corrected.handle_cents,
             "players_net_cents": settlement.net_cents,
         },
+        bind=lines,
     )
     return corrected

@@ -129,7 +129,7 @@ def hand_open(
         raise ServiceError(
             f"{table} already has an open hand", field="table", code="conflict", status=409
         ) from None
-    HandPlayer.objects.bulk_create(
+    players = HandPlayer.objects.bulk_create(
         HandPlayer(hand=hand, position=i, seat=seat, buy_in_cents=cents)
         for i, (seat, cents) in enumerate(seated)
     )
@@ -145,6 +145,7 @@ def hand_open(
             "players": [{"seat": s, "buy_in_cents": c} for s, c in seated],
             "record": record,
         },
+        bind=players,
     )
     return hand
 
@@ -229,6 +230,7 @@ def hand_finish(*, hand: Hand, dealer: AbstractBaseUser) -> Hand:
             "payoffs": [{"seat": p.seat, "payoff_cents": p.payoff_cents} for p in players],
             "result": hand.result,
         },
+        bind=players,
     )
     return hand
 

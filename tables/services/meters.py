@@ -20,18 +20,20 @@ from . import ServiceError
 def meter_apply_round(*, meter: ProgressiveMeter, result: ProgressiveResult, round_: Round) -> None:
     """Write a settled round's contributions, overflow and jackpot to a locked meter."""
     value = meter.value_cents
+    entries = []
     if result.contributions_cents:
         value += result.contributions_cents
-        MeterEntry.objects.create(
+        entry = MeterEntry.objects.create(
             meter=meter,
             kind=MeterEntry.Kind.CONTRIBUTION,
             amount_cents=result.contributions_cents,
             value_after_cents=value,
             round=round_,
         )
+        entries.append(entry)
     if result.overflow_cents:
         meter.overflow_cents += result.overflow_cents
-        MeterEntry.objects.create(
+        entry = MeterEntry.objects.create(
             meter=meter,
             kind=MeterEntry.Kind.OVERFLOW,
             amount_cents=0,
@@ -39,8 +41,9 @@ def meter_apply_round(*, meter: ProgressiveMeter, result: ProgressiveResult, rou
             round=round_,
             reason=f"{result.overflow_cents} cents past the cap went to overflow",
         )
+        entries.append(entry)
     if result.jackpot_seats:
-        MeterEntry.objects.create(
+        entry = MeterEntry.objects.create(
             meter=meter,
             kind=MeterEntry.Kind.JACKPOT,
             amount_cents=result.meter_after_cents - value,
@@ -49,6 +52,7 @@ def meter_apply_round(*, meter: ProgressiveMeter, result: ProgressiveResult, rou
             reason=f"jackpot {result.paid_cents} cents to seats "
             + ", ".join(str(s) for s in result.jackpot_seats),
         )
+        entries.append(entry)
         value = result.meter_after_cents
     if value != result.meter_after_cents:  # the engine and the ledger must agree to the cent
         raise AssertionError(f"meter arithmetic mismatch: {value} != {result.meter_after_cents}")
@@ -68,6 +72,7 @@ def meter_apply_round(*, meter: ProgressiveMeter, result: ProgressiveResult, rou
             "jackpot_seats": list(result.jackpot_seats),
             "meter_after_cents": value,
         },
+        bind=entries,
     )
 
 
@@ -93,7 +98,11 @@ def meter_open(
     meter.value_cents = value_cents
     meter.save(update_fields=["value_cents"])
     audit_record(
-        actor=by, kind=EventKind.METER_OPENED, obj=meter, data={"value_cents": value_cents}
+        actor=by,
+        kind=EventKind.METER_OPENED,
+        obj=meter,
+        data={"value_cents": value_cents},
+        bind=[entry],
     )
     return entry
 
@@ -133,5 +142,6 @@ def meter_correct(
             "after_cents": after,
             "reason": reason,
         },
+        bind=[entry],
     )
     return entry

@@ -440,7 +440,9 @@ def _settlement_lines(round_: Round, settlement: Settlement) -> list[SettlementL
     return lines
 
 
-def _close(round_: Round, settlement: Settlement, **extra: Any) -> Round:
+def _close(
+    round_: Round, settlement: Settlement, **extra: Any
+) -> tuple[Round, list[SettlementLine]]:
     """Write the settlement lines, then close the round in one conditional UPDATE (open ->
     settled). In that order: the database checks a closing round against its lines."""
     lines = _settlement_lines(round_, settlement)
@@ -461,7 +463,8 @@ def _close(round_: Round, settlement: Settlement, **extra: Any) -> Round:
         raise ServiceError(
             f"round {round_} was settled meanwhile", code="already_settled", status=409
         )
-    return _ROUND_AS_STORED.first(pk=round_.pk)  # as stored: the answer to a repeated settle
+    # As stored: the answer to a repeated settle, and what the settle's event binds.
+    return _ROUND_AS_STORED.first(pk=round_.pk), lines
 
 
 def _round_as_stored_query(pk: int) -> QuerySet[Round]:
@@ -552,7 +555,7 @@ def _settle_locked(
         extra.update(approved_by=approved_by, approved_at=timezone.now())
     # No savepoint: a key another round took meanwhile fails the whole transaction here (the
     # key is unique), and `round_settle` tells the dealer once it has rolled back.
-    round_ = _close(round_, settlement, **extra)
+    round_, lines = _close(round_, settlement, **extra)
     # Before the meter's audit event: from the first event on, every writer waits for this
     # transaction (the chain's head is locked until it commits), so the other work goes first.
     round_closed.send(sender=Round, round=round_, settled=True)
@@ -579,6 +582,7 @@ def _settle_locked(
             "idempotency_key": idempotency_key,
             "approved_by": approved_by.get_username() if approved_by is not None else None,
         },
+        bind=lines,
     )
     return round_
 

@@ -132,5 +132,6 @@ def table_settings_assign(
             "settings_version": str(version),
             "previous_id": previous.settings_version_id if previous else None,
         },
+        bind=[assignment],
     )
     return assignment

@@ -10,6 +10,8 @@ from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from audit.kinds import EventKind
+from audit.services import audit_record
 from core.roles import Role, ensure_role_groups
 from tables import games
 from tables.models import PaytableVersion, Pit, ProgressiveMeter, Table, TableSettingsVersion
@@ -87,6 +89,17 @@ def approved_settings(game: str, author: Any, approver: Any) -> TableSettingsVer
     return table_settings_approve(version=draft, approver=approver)
 
 
+def _table_created(table: Table, by: Any) -> None:
+    """On the record as the admin's table page records a new table."""
+    audit_record(
+        actor=by,
+        kind=EventKind.TABLE_CREATED,
+        obj=table,
+        table_name=table.name,
+        data={"name": table.name, "game": table.game, "seats": table.seats, "via": "seed_demo"},
+    )
+
+
 class Command(BaseCommand):
     help = "Create the demo floor: a pit, a table of each banked game, a meter, and demo logins."
 
@@ -122,7 +135,7 @@ class Command(BaseCommand):
                 meter_open(meter=meter, by=users["admin"], value_cents=2_500_000)
             for name, game in demo_tables():
                 version = approved_version(game, users["admin"], users["admin2"])
-                Table.objects.get_or_create(
+                table, created = Table.objects.get_or_create(
                     name=name,
                     defaults={
                         "pit": pit,
@@ -131,12 +144,15 @@ class Command(BaseCommand):
                         "meter": meter if games.get(game).takes_progressive else None,
                     },
                 )
+                if created:
+                    _table_created(table, users["admin"])
             for pvp in pvp_demo_games():
                 assert pvp.demo is not None
                 table, created = Table.objects.get_or_create(
                     name=pvp.demo.name, defaults={"pit": pit, "game": pvp.name, "seats": 6}
                 )
                 if created:
+                    _table_created(table, users["admin"])
                     version = approved_settings(pvp.name, users["admin"], users["admin2"])
                     table_settings_assign(table=table, version=version, by=users["admin"])
         names = [n for n, _ in demo_tables()] + [g.demo.name for g in pvp_demo_games() if g.demo]
