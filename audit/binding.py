@@ -309,3 +309,48 @@ def summary(problems: list[RowProblem]) -> list[str]:
     if len(problems) > MAX_LISTED:
         lines.append(f"... and {len(problems) - MAX_LISTED} more bound-row problems")
     return lines
+
+
+# --- binding rows no service wrote ----------------------------------------------------------------
+
+ROWS_PER_EVENT = 200
+
+
+def bind_rows(
+    rows: Iterable[models.Model], *, kind: str, actor_name: str, data: dict[str, Any]
+) -> int:
+    """Bind rows written in bulk (synthetic history, an upgrade's existing rows) in events of
+    at most `ROWS_PER_EVENT` rows each, every one with `data`; returns the events written.
+    Call it in the transaction that wrote the rows."""
+    from .services import audit_record
+
+    events = 0
+    chunk: list[models.Model] = []
+
+    def flush() -> None:
+        nonlocal events
+        if chunk:
+            audit_record(actor=None, actor_name=actor_name, kind=kind, data=data, bind=chunk)
+            events += 1
+            chunk.clear()
+
+    for row in rows:
+        chunk.append(row)
+        if len(chunk) >= ROWS_PER_EVENT:
+            flush()
+    flush()
+    return events
+
+
+def unbound_rows() -> Iterator[models.Model]:
+    """Every live bound row that no event binds (rows from before the record bound them)."""
+    bound: dict[str, set[str]] = {}
+    for _seq, part in _events_bound():
+        for label, rows in part.items():
+            bound.setdefault(label, set()).update(rows)
+    for spec in specs().values():
+        known = bound.get(spec.label, set())
+        pks = [pk for pk in spec.model._default_manager.values_list("pk", flat=True)]
+        missing = [pk for pk in pks if str(pk) not in known]
+        for start in range(0, len(missing), 1000):
+            yield from spec.model._default_manager.filter(pk__in=missing[start : start + 1000])

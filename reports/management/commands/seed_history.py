@@ -9,7 +9,9 @@ mix) with its wagers chosen within the table's paytable limits (as `tables.simul
 settled by the engine under the table's approved paytable version, and inserted directly as
 settled (or, now and then, voided) with its settlement lines: PostgreSQL gets them by COPY,
 other databases by batched INSERTs, one transaction per batch. The services are bypassed on
-purpose: the history is synthetic, so it writes no audit events, does not move or log the
+purpose: the history is synthetic, so its rounds are put on the record only as seeded history
+(`record.history_seeded` events that bind the rows, so `verify_audit` checks them), it does not
+move or log the
 progressive meter (Lowball rounds are settled against the meter's current settings, the meter
 stays as it is, and the reports show no progressive contributions for these rounds), and signs
 no dealer in.
@@ -39,6 +41,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from fractions import Fraction
+from itertools import chain
 from typing import Any
 
 from django.conf import settings
@@ -49,6 +52,8 @@ from django.db import connection, connections, transaction
 from django.db.models import F, Max, Q
 from django.utils import timezone
 
+from audit.binding import bind_rows
+from audit.kinds import EventKind
 from core.roles import Role
 from reports.models import StaleReport
 from tables import games
@@ -286,9 +291,10 @@ class Writer:
     def insert(self, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
         raise NotImplementedError
 
-    def write(self, batch: Batch) -> None:
+    def write(self, batch: Batch) -> list[int]:
         """Lines first (their foreign key is checked at commit), then the rounds: the database
-        checks a round inserted closed against the lines already there."""
+        checks a round inserted closed against the lines already there. Returns the rounds'
+        ids."""
         ids = self.round_ids(len(batch.rounds))
         self.insert(
             SettlementLine._meta.db_table,
@@ -300,6 +306,7 @@ class Writer:
             ("id", *_columns(Round, ROUND_FIELDS)),
             [(ids[i], *row) for i, row in enumerate(batch.rounds)],
         )
+        return ids
 
 
 def _columns(model: Any, attnames: tuple[str, ...]) -> tuple[str, ...]:
@@ -362,6 +369,19 @@ class InsertWriter(Writer):
         )
         with connection.cursor() as cursor:
             cursor.executemany(statement, prepared)
+
+
+def bind_history(ids: list[int], seed: int) -> None:
+    """Put the batch's rounds and lines on the record as synthetic history (one event per
+    `audit.binding.ROWS_PER_EVENT` rows), so that `verify_audit` checks them like any other."""
+    rounds = Round.objects.filter(pk__in=ids).order_by("pk")
+    lines = SettlementLine.objects.filter(round_id__in=ids).order_by("pk")
+    bind_rows(
+        chain(rounds.iterator(), lines.iterator()),
+        kind=EventKind.HISTORY_SEEDED,
+        actor_name="seed_history",
+        data={"seed": seed, "synthetic": True},
+    )
 
 
 def mark_stale(pairs: set[tuple[date, int]]) -> None:
@@ -501,7 +521,8 @@ class Command(BaseCommand):
         written: set[date] = set()
         for batch in batches(plan, batch_size, jobs):
             with transaction.atomic():
-                writer.write(batch)
+                ids = writer.write(batch)
+                bind_history(ids, seed)
                 mark_stale(batch.stale)
             done += len(batch.rounds)
             voids += batch.voids
