@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from audit import binding
 from audit.kinds import EventKind
 from audit.models import AuditEvent
 from core.money import dollars
@@ -16,7 +17,15 @@ from tables.models import Round
 
 _CARD = re.compile(r"^(10|[2-9TJQKA])[cdhs]$", re.IGNORECASE)
 KIND_LABEL = {k.value: str(k.label) for k in EventKind}
-HIDDEN_KEYS = {"settlement", "entry", "before", "idempotency_key", "paytable_version_id"}
+# The bulky copies (and the rows' bound content, which is the verifier's) are left to the CSV.
+HIDDEN_KEYS = {
+    "settlement",
+    "entry",
+    "before",
+    "idempotency_key",
+    "paytable_version_id",
+    binding.KEY,
+}
 
 
 def kind_label(kind: str) -> str:

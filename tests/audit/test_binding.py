@@ -324,6 +324,8 @@ def test_a_correcting_round_in_force_is_bound_too(day: dict[str, Any]) -> None:
 def _postgresql() -> None:
     if connection.vendor != "postgresql":
         pytest.skip("PostgreSQL's replica role and disabled triggers (needs DATABASE_URL)")
+    with connection.cursor() as cursor:  # the day's deferred checks run now, as at its commit
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
 
 
 @pytest.mark.services
@@ -337,6 +339,11 @@ def test_postgresql_replica_role_change_is_caught(day: dict[str, Any]) -> None:
             cursor.execute(
                 "UPDATE tables_settlementline SET net_cents = net_cents + 100000 WHERE id = %s",
                 [line.pk],
+            )
+            cursor.execute(
+                "UPDATE tables_round SET players_net_cents = players_net_cents + 100000 "
+                "WHERE id = %s",
+                [line.round_id],
             )
         finally:
             cursor.execute("SET session_replication_role = origin")
