@@ -6,3 +6,6 @@ class AuditConfig(AppConfig):
     name = "audit"
     verbose_name = "Audit trail"
     # Sign-in, account, role and token events are written by accounts.signals.
+
+    def ready(self) -> None:
+        from . import checks  # noqa: F401  (the anchor's witness off the machine, --deploy)

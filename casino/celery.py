@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+import sys
+from typing import TYPE_CHECKING, Any
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun, worker_init
-from django.core.exceptions import ImproperlyConfigured
+from celery.signals import beat_init, task_postrun, task_prerun, worker_init
+
+if TYPE_CHECKING:
+    from django.core.checks import CheckMessage
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 
@@ -17,12 +20,34 @@ app.autodiscover_tasks()
 
 
 @worker_init.connect
-def _refuse_without_keys(**kwargs: Any) -> None:
-    """A worker signs audit checkpoints: never with a missing key (see accounts.checks)."""
-    from django.conf import settings
+@beat_init.connect
+def refuse_to_start_on_check_errors(signal: Any = None, **kwargs: Any) -> None:
+    """A worker or beat never starts when Django's system checks find an error: among them a
+    missing, default or short key (accounts.checks), with which the worker would sign audit
+    checkpoints anyone could forge. Celery catches an exception a signal handler raises and
+    goes on, so the refusal is written to stderr and the process exits (status 1)."""
+    problems = start_errors()
+    if problems:
+        kind = "beat" if signal is beat_init else "worker"
+        print(
+            f"casino: celery {kind} refuses to start: the system checks found errors\n"
+            + "\n".join(str(problem) for problem in problems),
+            file=sys.__stderr__,
+            flush=True,
+        )
+        raise SystemExit(1)
 
-    if settings.MISSING_KEYS:
-        raise ImproperlyConfigured(f"set {', '.join(settings.MISSING_KEYS)} (DEBUG is off)")
+
+def start_errors() -> list[CheckMessage]:
+    """The system checks' errors (not warnings, not silenced, not the --deploy ones) that keep
+    a process from starting, as `manage.py` commands are kept."""
+    import django
+    from django.apps import apps
+    from django.core.checks import run_checks
+
+    if not apps.ready:
+        django.setup()
+    return [m for m in run_checks() if m.is_serious() and not m.is_silenced()]
 
 
 @task_prerun.connect

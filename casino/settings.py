@@ -5,7 +5,8 @@ Celery tasks run in-process. With DEBUG off the secret and audit keys are requir
 fails loudly at start-up (django-environ raises ImproperlyConfigured).
 
 Every variable is listed in the README's configuration table; `manage.py check --deploy` is
-clean with DJANGO_HTTPS=true and real keys (see docs/security.md).
+clean with DJANGO_HTTPS=true, real keys and a syslog host off the machine for the audit anchor
+(see docs/security.md).
 """
 
 from __future__ import annotations
@@ -25,19 +26,41 @@ DEBUG = env.bool("DJANGO_DEBUG", default=False)
 TESTING = "pytest" in sys.modules
 
 
+# The keys refused with DEBUG off: name -> what is wrong with it. MISSING_KEYS names them all
+# (missing, the development default or too short): the system checks (accounts.checks), the
+# WSGI application and the Celery worker and beat (casino.celery) refuse to start on any.
+KEY_PROBLEMS: dict[str, str] = {}
 MISSING_KEYS: list[str] = []
+# The audit checkpoint key's shortest accepted length: an HMAC-SHA256 key of fewer bytes than
+# the hash's 32 is weaker than the signature it makes.
+AUDIT_CHECKPOINT_KEY_MIN_BYTES = 32
 
 
-def _key(name: str, development_default: str) -> str:
+def key_problem(value: str, development_default: str, min_bytes: int = 0) -> str | None:
+    """What makes `value` unusable as a production key (None: nothing): empty, the development
+    default (printed in this file, so known to everyone), or shorter than `min_bytes` bytes."""
+    if not value:
+        return "is not set"
+    if value == development_default:
+        return "is the development default (published in casino/settings.py)"
+    size = len(value.encode())
+    if size < min_bytes:
+        return f"is {size} bytes long; at least {min_bytes} are required"
+    return None
+
+
+def _key(name: str, development_default: str, min_bytes: int = 0) -> str:
     """A key that must be set in production: the development default only with DEBUG on (or
-    under the test suite). Missing otherwise, it is empty: the system checks refuse to start
-    the site, a worker or any command that uses the database (accounts.checks), and Django
-    refuses to sign anything with an empty SECRET_KEY. Commands that need no key (`settle`)
-    still run."""
+    under the test suite). Otherwise a missing key, the development default or one shorter than
+    `min_bytes` is refused: the system checks refuse to start the site, a worker or any command
+    that uses the database (accounts.checks), and Django refuses to sign anything with an empty
+    SECRET_KEY. Commands that need no key (`settle`) still run."""
     if DEBUG or TESTING:
         return str(env.str(name, default=development_default))
     value = str(env.str(name, default=""))
-    if not value:
+    problem = key_problem(value, development_default, min_bytes)
+    if problem:
+        KEY_PROBLEMS[name] = problem
         MISSING_KEYS.append(name)
     return value
 
@@ -322,16 +345,20 @@ CASINO_VARIANCE_TOLERANCE_CENTS = env.int("CASINO_VARIANCE_TOLERANCE_CENTS", def
 if CASINO_VARIANCE_TOLERANCE_CENTS < 0:
     raise environ.ImproperlyConfigured("CASINO_VARIANCE_TOLERANCE_CENTS must not be negative")
 
-# The audit chain's checkpoints are signed with this key (HMAC-SHA256). Set it in production,
-# kept outside the database: whoever rewrites the chain cannot forge the checkpoints.
-AUDIT_CHECKPOINT_KEY = _key("AUDIT_CHECKPOINT_KEY", "insecure-local-audit-key")
+# The audit chain's checkpoints are signed with this key (HMAC-SHA256). Set it in production
+# (at least 32 bytes, never the development default), kept outside the database: whoever
+# rewrites the chain cannot forge the checkpoints.
+AUDIT_CHECKPOINT_KEY = _key(
+    "AUDIT_CHECKPOINT_KEY", "insecure-local-audit-key", AUDIT_CHECKPOINT_KEY_MIN_BYTES
+)
 AUDIT_CHECKPOINT_KEY_ID = env.str("AUDIT_CHECKPOINT_KEY_ID", default="k1")
 
 # Checkpoints are made in-process every AUDIT_CHECKPOINT_EVERY events, or when the last one is
 # older than AUDIT_CHECKPOINT_SECONDS, and appended to the anchor file outside the database
 # (AUDIT_ANCHOR_PATH; keep it on append-only or shipped-off storage; AUDIT_ANCHOR_SYSLOG sends
-# each line to syslog too: a socket path like /dev/log or host:port). `verify_audit` fails when
-# an event older than AUDIT_CHECKPOINT_MAX_LAG_SECONDS is covered by no checkpoint.
+# each line to syslog too: a socket path like /dev/log, or host:port, which `check --deploy`
+# requires: a witness off the machine, audit.checks). `verify_audit` fails when an event older
+# than AUDIT_CHECKPOINT_MAX_LAG_SECONDS is covered by no checkpoint.
 AUDIT_ANCHOR_PATH = env.str("AUDIT_ANCHOR_PATH", default=str(BASE_DIR / "audit-anchor.jsonl"))
 AUDIT_ANCHOR_SYSLOG = env.str("AUDIT_ANCHOR_SYSLOG", default="")
 AUDIT_CHECKPOINT_EVERY = env.int("AUDIT_CHECKPOINT_EVERY", default=100)

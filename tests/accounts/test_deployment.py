@@ -63,6 +63,7 @@ def test_the_documented_variables_make_check_deploy_clean() -> None:
         "AUDIT_CHECKPOINT_KEY": secrets.token_urlsafe(32),
         "DJANGO_ALLOWED_HOSTS": "casino.example",
         "DJANGO_HTTPS": "true",
+        "AUDIT_ANCHOR_SYSLOG": "logs.casino.example:514",
     }
     done = run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], **env)
     assert done.returncode == 0, done.stdout + done.stderr
