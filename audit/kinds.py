@@ -78,3 +78,10 @@ class EventKind(models.TextChoices):
     VARIANCE_ALERT_RAISED = "variance.alert_raised", "Variance alert raised"
     VARIANCE_ACKNOWLEDGED = "variance.acknowledged", "Variance acknowledged"
     CHIP_DENOMINATION_SAVED = "chip_denomination.saved", "Chip denomination saved"
+    # the record's verification (reports.verification: nightly, on demand, the command)
+    RECORD_VERIFIED = "record.verified", "Record verified: whole"
+    RECORD_VERIFICATION_FAILED = "record.verification_failed", "Record verification failed"
+    RECORD_FAILURE_ACKNOWLEDGED = (
+        "record.failure_acknowledged",
+        "Record verification failure acknowledged",
+    )
