@@ -258,3 +258,20 @@ def test_beat_verifies_the_record_every_night() -> None:
     assert verify_the_record.soft_time_limit >= 3000
     assert verify_the_record.time_limit > verify_the_record.soft_time_limit
     assert verify_the_record.max_retries == 3
+
+
+def test_the_command_keeps_its_run(floor: dict[str, Any]) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("verify_record", stdout=out)
+    run = VerificationRun.objects.get()
+    assert run.trigger == "command" and run.ok and "the record is whole" in out.getvalue()
+    tamper()
+    err = StringIO()
+    with pytest.raises(SystemExit) as exit_:
+        call_command("verify_record", stderr=err)
+    assert exit_.value.code == 1 and "changed" in err.getvalue()
+    assert VerificationRun.objects.filter(trigger="command", ok=False).count() == 1
