@@ -97,10 +97,12 @@ def record_verify(request: HttpRequest) -> HttpResponse:
             f"The record is whole: {run.events:,} events and {run.rows:,} bound rows checked.",
         )
     else:
+        found = len(run.problems)
         messages.error(
             request,
-            f"The record is NOT whole: verification {run.pk} found {len(run.problems):,} "
-            "problem(s). Acknowledge it below with a note once it is looked into.",
+            f"The record is NOT whole: verification {run.pk} found {found:,} "
+            f"problem{'' if found == 1 else 's'}. Acknowledge it below with a note once it is "
+            "looked into.",
         )
     return _back()
 

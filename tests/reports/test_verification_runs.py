@@ -275,3 +275,10 @@ def test_the_command_keeps_its_run(floor: dict[str, Any]) -> None:
         call_command("verify_record", stderr=err)
     assert exit_.value.code == 1 and "changed" in err.getvalue()
     assert VerificationRun.objects.filter(trigger="command", ok=False).count() == 1
+
+
+def test_the_trail_names_a_run_and_opens_it(floor: dict[str, Any]) -> None:
+    run = verify_now(trigger="nightly")
+    page = client_for("auditor").get("/audit/", {"kind": "record"}).content.decode()
+    assert f'href="/audit/record/#run-{run.pk}">verification {run.pk}</a>' in page
+    assert "Record verified: whole" in page and "reports.verificationrun" not in page
