@@ -72,11 +72,7 @@ def run_finish(run_id: int) -> VerificationRun:
         return run
     report = verify_record()  # a long read, outside any transaction
     with transaction.atomic():
-        run = (
-            VerificationRun.objects.select_for_update()
-            .select_related("requested_by")
-            .get(pk=run_id)
-        )
+        run = VerificationRun.objects.select_for_update().get(pk=run_id)
         if run.finished_at is not None:
             return run
         run.finished_at = timezone.now()
