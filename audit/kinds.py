@@ -81,3 +81,10 @@ class EventKind(models.TextChoices):
     # the record itself
     ROWS_BOUND = "record.rows_bound", "Existing rows put on the record"
     HISTORY_SEEDED = "record.history_seeded", "Synthetic history seeded (demo and benchmarks)"
+    # the record's verification (reports.verification: nightly, on demand, the command)
+    RECORD_VERIFIED = "record.verified", "Record verified: whole"
+    RECORD_VERIFICATION_FAILED = "record.verification_failed", "Record verification failed"
+    RECORD_FAILURE_ACKNOWLEDGED = (
+        "record.failure_acknowledged",
+        "Record verification failure acknowledged",
+    )

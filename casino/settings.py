@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -334,6 +335,11 @@ CELERY_BEAT_SCHEDULE = {
     "audit-checkpoint": {"task": "audit.tasks.checkpoint_audit_chain", "schedule": 300.0},
     "hold-catch-up": {"task": "reports.tasks.refresh_stale_reports", "schedule": 60.0},
     "hold-closed-days": {"task": "reports.tasks.recompute_closed_days", "schedule": 3600.0},
+    # The whole record verified every night at a quiet hour, in the casino's time zone.
+    "record-verification": {
+        "task": "reports.tasks.verify_the_record",
+        "schedule": crontab(hour=4, minute=30),
+    },
 }
 
 # The gaming day and its shifts, in the casino's time zone (TIME_ZONE).

@@ -62,6 +62,7 @@ from .selectors import (
     totals,
 )
 from .templatetags.audit_money import wager_sort_key
+from .verification import record_status
 
 View = Callable[..., HttpResponse]
 
@@ -250,6 +251,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "awaiting": rounds_awaiting_approval(),
             "large_payouts": large_payouts_on(floor.gaming_day),
             "can_approve": has_role(request.user, Role.PIT_BOSS),
+            "record": record_status(now=now),
         },
     )
 
@@ -280,6 +282,7 @@ def floor_partial(request: HttpRequest) -> HttpResponse:
             "awaiting": rounds_awaiting_approval(),
             "large_payouts": large_payouts_on(floor.gaming_day),
             "can_approve": has_role(request.user, Role.PIT_BOSS),
+            "record": record_status(),
         },
     )
 

@@ -8,7 +8,9 @@ record of them).
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
+from django.db.models import Q
 
 
 class HoldSummary(models.Model):
@@ -152,3 +154,74 @@ class HoldAlertRule(models.Model):
     def __str__(self) -> str:
         scope = self.table or self.game or "every table"
         return f"{scope}: {self.min_hold_percent}% to {self.max_hold_percent}%"
+
+
+class VerificationRun(models.Model):
+    """One verification of the whole record (`audit.verify.verify_record`): the chain with its
+    checkpoints and anchor, and every row bound to it. History: a run is written when it
+    starts and once when it finishes, and a failed run is acknowledged once, with a note, by a
+    pit boss or an auditor (`reports.verification`); nothing else changes it."""
+
+    class Trigger(models.TextChoices):
+        NIGHTLY = "nightly", "Nightly"
+        ON_DEMAND = "on_demand", "On demand"
+        COMMAND = "command", "Command"
+
+    trigger = models.CharField(max_length=10, choices=Trigger.choices)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+    events = models.BigIntegerField(default=0)
+    rows = models.BigIntegerField(default=0)
+    ok = models.BooleanField(null=True, blank=True)  # None until it finishes
+    problems = models.JSONField(default=list, blank=True)
+    acknowledged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    acknowledged_at = models.DateTimeField(null=True, blank=True)
+    acknowledgement_note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+        indexes = [models.Index(fields=["finished_at"], name="verification_run_finished")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(finished_at__isnull=True, ok__isnull=True)
+                | Q(finished_at__isnull=False, ok__isnull=False),
+                name="verification_run_finished_has_result",
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    acknowledged_by__isnull=True,
+                    acknowledged_at__isnull=True,
+                    acknowledgement_note="",
+                )
+                | (
+                    Q(acknowledged_by__isnull=False, acknowledged_at__isnull=False, ok=False)
+                    & ~Q(acknowledgement_note="")
+                ),
+                name="verification_run_ack_complete",
+            ),
+            models.CheckConstraint(
+                condition=~Q(trigger="on_demand") | Q(requested_by__isnull=False),
+                name="verification_run_on_demand_by_someone",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"verification {self.pk} ({self.trigger}) started {self.started_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def is_open_failure(self) -> bool:
+        """A failed run nobody has acknowledged yet: the dashboard's alert."""
+        return self.ok is False and self.acknowledged_at is None

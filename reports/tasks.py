@@ -47,3 +47,23 @@ def recompute_closed_days(self, days: int = 2) -> int:  # type: ignore[no-untype
 
     today = gaming_day_of(timezone.now())
     return sum(rebuild_day(today - timedelta(days=n)) for n in range(1, days + 1))
+
+
+# The whole record is walked (every event, every bound row): minutes on a large one.
+VERIFY_OPTIONS = {**TASK_OPTIONS, "soft_time_limit": 3000, "time_limit": 3300}
+
+
+@shared_task(**VERIFY_OPTIONS)
+def verify_the_record(  # type: ignore[no-untyped-def]
+    self, trigger: str = "nightly", run_id: int | None = None
+) -> int:
+    """Verify the whole record and keep the run (nightly from beat; a page's run on demand
+    passes the run it started). Returns the run's id; a run already finished is not run again."""
+    from .verification import run_finish, run_start
+
+    if run_id is None:
+        run_id = run_start(trigger=trigger).pk
+    try:
+        return run_finish(run_id).pk
+    except Exception as exc:
+        raise self.retry(exc=exc, kwargs={"trigger": trigger, "run_id": run_id}) from exc

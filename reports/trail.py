@@ -36,6 +36,7 @@ from tables.services.hands import hand_void
 
 from .replay import kind_label, lines_in_words, readable, replay_steps
 from .selectors import hand_events, hand_for_record, latest_rounds, round_for_record, round_replay
+from .verification import record_status
 
 CSV_FIELDS = [*HASHED_FIELDS, "hash"]  # every field the chain covers, then the hash
 
@@ -125,6 +126,7 @@ def events(request: HttpRequest) -> HttpResponse:
             "query": query.urlencode(),
             "rounds": latest_rounds(20),
             "error": error,
+            "record": record_status(),
         },
         status=400 if error else 200,
     )

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import correction_form, dashboard
+from . import correction_form, dashboard, record
 from . import trail as views
 
 app_name = "audit"
@@ -21,6 +21,13 @@ urlpatterns = [
     path("reports.csv", dashboard.reports_csv, name="reports_csv"),
     path("tables/<int:pk>/rounds/", dashboard.table_rounds, name="table_rounds"),
     path("tables/<int:pk>/rounds.csv", dashboard.table_rounds_csv, name="table_rounds_csv"),
+    path("record/", record.record, name="record"),
+    path("record/verify/", record.record_verify, name="record_verify"),
+    path(
+        "record/runs/<int:pk>/acknowledge/",
+        record.run_acknowledge_view,
+        name="record_acknowledge",
+    ),
     path("alerts/", dashboard.alerts, name="alerts"),
     path("alerts/<int:pk>/", dashboard.alert_edit, name="alert_edit"),
     path("alerts/<int:pk>/active/", dashboard.alert_toggle, name="alert_toggle"),

@@ -39,3 +39,9 @@ register.filter("wager_label", wager_label)
 def get_item(mapping: dict[str, int], key: str) -> int:
     """A wager's handle from a row's `handle_by_wager` (0 when that wager was not played)."""
     return mapping.get(key, 0)
+
+
+@register.filter
+def thousands(count: int | None) -> str:
+    """A count with thousands separators (1234567 -> "1,234,567"); a dash for none."""
+    return "—" if count is None else f"{int(count):,}"
