@@ -20,11 +20,13 @@ from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import Max
 from django.utils import timezone
 
 from .chain import GENESIS, stored_event_hash
 from .checkpoints import AnchorLine, anchor_path, anchor_read, as_fields, signature_valid
+from .guards import guard_problems
 from .models import AuditCheckpoint, AuditEvent, AuditHead
 
 
@@ -257,8 +259,9 @@ class RecordReport:
 
 
 def verify_record() -> RecordReport:
-    """The whole record: the chain with its checkpoints and anchor (`verify_chain`), then every
-    row that holds or decides money against its latest event (`audit.binding.check_rows`)."""
+    """The whole record: the chain with its checkpoints and anchor (`verify_chain`), every row
+    that holds or decides money against its latest event (`audit.binding.check_rows`), then the
+    database's guard triggers (`audit.guards.guard_problems`: each one missing or disabled)."""
     from .binding import check_rows
 
     count, problem = verify_chain()
@@ -266,4 +269,5 @@ def verify_record() -> RecordReport:
     problems = ([f"audit chain BROKEN at {problem}"] if problem is not None else []) + [
         str(p) for p in row_problems
     ]
+    problems += [f"database guard: {p}" for p in guard_problems(connection)]
     return RecordReport(events=count, rows=rows, problems=tuple(problems))
