@@ -15,8 +15,10 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
 from django.conf import settings
@@ -24,7 +26,7 @@ from django.db import connection
 from django.db.models import Max
 from django.utils import timezone
 
-from .chain import GENESIS, stored_event_hash
+from .chain import GENESIS, json_text, stored_event_hash
 from .checkpoints import AnchorLine, anchor_path, anchor_read, as_fields, signature_valid
 from .guards import guard_problems
 from .models import AuditCheckpoint, AuditEvent, AuditHead
@@ -58,29 +60,96 @@ class Problem:
         return f"{where}: {self.what}"
 
 
+_CHUNK = 5000
+_SQLITE_EVENTS = (
+    "SELECT id, seq, at, actor_id, actor_name, kind, object_type, object_id, table_name, data, "
+    "prev_hash, hash FROM audit_auditevent ORDER BY id"
+)
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise _DuplicateKey(key)
+        obj[key] = value
+    return obj
+
+
+def _stored_data(text: str) -> tuple[Any, str]:
+    """(the data, "" or what is wrong with its stored text): SQLite keeps the text as written,
+    which must be exactly `json_text` of the data (a row edited by hand with a duplicate key
+    would hash one value and show another to a text search)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None, "its data was changed: the stored text is not JSON"
+    if json_text(data) == text:
+        return data, ""
+    try:
+        json.loads(text, object_pairs_hook=_no_duplicates)
+    except _DuplicateKey as dup:
+        return data, f"its data was changed: the stored text has the key {str(dup)[:40]!r} twice"
+    return data, "its data was changed: the stored text is not in its canonical form"
+
+
+def _sqlite_rows() -> Iterator[_Event]:
+    """The events as SQLite stores them: a raw cursor in chunks, the data as its stored text
+    (checked by `_stored_data`), no model instances."""
+    with connection.cursor() as cursor:
+        cursor.execute(_SQLITE_EVENTS)
+        while rows := cursor.fetchmany(_CHUNK):
+            for row in rows:
+                at = row[2]
+                if isinstance(at, str):
+                    at = datetime.fromisoformat(at)
+                if at.tzinfo is None:
+                    at = at.replace(tzinfo=UTC)
+                yield _Event(*row[:2], at, *row[3:])
+
+
+def _rows() -> Iterator[_Event]:
+    if connection.vendor == "sqlite":
+        return _sqlite_rows()
+    rows = AuditEvent.objects.order_by("id").values_list(*_Event._fields).iterator(_CHUNK)
+    return (_Event(*row) for row in rows)
+
+
+def _link_problem(ev: _Event, expected_seq: int, prev_hash: str) -> str:
+    """What is wrong with the event's place in the chain or its hash ("" when nothing)."""
+    if ev.seq != expected_seq:
+        return f"expected seq {expected_seq} but found {ev.seq}: " + (
+            "events are missing (deleted)"
+            if ev.seq > expected_seq
+            else "an event was inserted or reordered"
+        )
+    if ev.prev_hash != prev_hash:
+        return (
+            "its prev_hash does not match the event before it "
+            "(an event before it was deleted, inserted or reordered)"
+        )
+    if stored_event_hash(ev) != ev.hash:
+        return "its content was changed (the hash does not match)"
+    return ""
+
+
 def _walk_events(wanted: set[int]) -> tuple[int, int, str, dict[int, str], Problem | None]:
     """(events, last seq, last hash, {seq: hash} for the wanted seqs, first problem)."""
     prev_hash, expected_seq, count = GENESIS, 1, 0
     last_seq = 0
     found: dict[int, str] = {}
-    rows = AuditEvent.objects.order_by("id").values_list(*_Event._fields).iterator(chunk_size=5000)
-    for row in rows:
-        ev = _Event(*row)
+    raw_text = connection.vendor == "sqlite"
+    for ev in _rows():
         count += 1
         what = ""
-        if ev.seq != expected_seq:
-            what = f"expected seq {expected_seq} but found {ev.seq}: " + (
-                "events are missing (deleted)"
-                if ev.seq > expected_seq
-                else "an event was inserted or reordered"
-            )
-        elif ev.prev_hash != prev_hash:
-            what = (
-                "its prev_hash does not match the event before it "
-                "(an event before it was deleted, inserted or reordered)"
-            )
-        elif stored_event_hash(ev) != ev.hash:
-            what = "its content was changed (the hash does not match)"
+        if raw_text:
+            data, what = _stored_data(ev.data)
+            ev = ev._replace(data=data)
+        what = what or _link_problem(ev, expected_seq, prev_hash)
         if what:
             return count, last_seq, prev_hash, found, Problem(ev.seq, ev.id, what)
         prev_hash, last_seq = ev.hash, ev.seq
@@ -114,6 +183,13 @@ def verify_chain() -> tuple[int, Problem | None]:
     if problem is not None:
         return count, problem
     head = AuditHead.objects.filter(pk=1).first()
+    if head is None and count:
+        return count, Problem(
+            None,
+            None,
+            f"the head row is missing (deleted) but the chain holds {count} events "
+            "(the next audited write makes it again from the last event, and records that)",
+        )
     if head is not None and (head.seq != last_seq or head.hash != last_hash):
         return count, Problem(
             None,

@@ -24,7 +24,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from audit import triggers
-from audit.chain import AuditDataError, stored_event_hash
+from audit.chain import AuditDataError, json_text, stored_event_hash
 from audit.checkpoints import anchor_read
 from audit.guards import EXPECTED, guard_problems
 from audit.models import AuditCheckpoint, AuditEvent
@@ -148,7 +148,7 @@ def test_a_consistent_re_hash_with_the_checkpoints_deleted_is_caught_by_the_anch
         new_hash = stored_event_hash(ev, data=data, prev_hash=prev)
         raw(
             "UPDATE audit_auditevent SET data = %s, prev_hash = %s, hash = %s WHERE seq = %s",
-            [json.dumps(data), prev, new_hash, ev.seq],
+            [json_text(data), prev, new_hash, ev.seq],
         )
         prev = new_hash
     raw("UPDATE audit_audithead SET hash = %s WHERE id = 1", [prev])
