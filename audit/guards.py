@@ -61,9 +61,7 @@ _SQLITE: dict[str, str] = {
         "settlementline_no_delete",
         "settlementline_round_open",
     ),
-    **_on(
-        "tables_meterentry", "meterentry_no_update", "meterentry_no_delete", "meterentry_ledger"
-    ),
+    **_on("tables_meterentry", "meterentry_no_update", "meterentry_no_delete", "meterentry_ledger"),
     **_on("tables_progressivemeter", "meter_starts_at_zero", "meter_value_is_ledger"),
     **_on("tables_paytableversion", "paytableversion_no_update", "paytableversion_no_delete"),
     **_on("tables_paytableedge", "paytableedge_no_update", "paytableedge_no_delete"),

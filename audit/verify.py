@@ -27,7 +27,14 @@ from django.db.models import Max
 from django.utils import timezone
 
 from .chain import GENESIS, json_text, stored_event_hash
-from .checkpoints import AnchorLine, anchor_path, anchor_read, as_fields, signature_valid
+from .checkpoints import (
+    AnchorLine,
+    anchor_path,
+    anchor_read,
+    as_fields,
+    signature_valid,
+    start_signature_valid,
+)
 from .guards import guard_problems
 from .models import AuditCheckpoint, AuditEvent, AuditHead
 
@@ -198,12 +205,29 @@ def verify_chain() -> tuple[int, Problem | None]:
             "(events at the end were deleted or the head was altered)",
         )
 
+    start = anchored[0] if anchored and anchored[0].start else None
+    before_start = _before_start(start, checkpoints)
     problem = _check_anchor(anchored, checkpoints, last_seq, found)
     if problem is None:
-        problem = _check_checkpoints(anchored, checkpoints, last_seq, found)
+        problem = _check_checkpoints(anchored, checkpoints, last_seq, found, before_start)
+    if problem is None:
+        problem = _check_coverage(count, anchored, checkpoints, before_start)
     if problem is None:
         problem = _check_lag(checkpoints, last_seq)
     return count, problem
+
+
+def _before_start(start: AnchorLine | None, checkpoints: list[AuditCheckpoint]) -> set[str]:
+    """The chained checkpoints up to the one a new start names: in the anchor it set aside."""
+    if start is None or start.fields is None or start.fields["checkpoint"] == GENESIS:
+        return set()
+    before = []
+    for cp in checkpoints:
+        if cp.prev_signature:
+            before.append(cp.signature)
+            if cp.signature == start.fields["checkpoint"]:
+                return set(before)
+    return set()
 
 
 def _check_anchor(
@@ -216,9 +240,24 @@ def _check_anchor(
         return None  # no file yet: every checkpoint must then be within the grace (below)
     in_db = {cp.signature: cp for cp in checkpoints}
     lines = []
+    start = None
     for line in anchored:
         if line.fields is None:
             return Problem(None, None, f"anchor line {line.number} is not a checkpoint (edited)")
+        if line.start:
+            if line is not anchored[0]:
+                return Problem(
+                    None, None, f"anchor line {line.number} is a new start but not the first line"
+                )
+            if not start_signature_valid(line.fields):
+                return Problem(
+                    line.fields["seq"],
+                    None,
+                    f"anchor line {line.number} (a new start)'s signature is not valid for the "
+                    "key (edited or forged)",
+                )
+            start = line
+            continue
         if not signature_valid(line.fields):
             return Problem(
                 line.fields["seq"],
@@ -226,6 +265,18 @@ def _check_anchor(
                 f"anchor line {line.number}'s signature is not valid for the key (edited)",
             )
         lines.append(line)
+    if start is not None and start.fields is not None:
+        f = start.fields
+        text = _chain_problem(f["seq"], f["hash"], last_seq, found, "the new start at line 1")
+        if text:
+            return Problem(f["seq"], None, text)
+        if f["checkpoint"] != GENESIS and f["checkpoint"] not in in_db:
+            return Problem(
+                f["seq"],
+                None,
+                "the new start at anchor line 1 follows a checkpoint that is missing from the "
+                "database (checkpoints were deleted)",
+            )
     lines.sort(key=lambda line: (line.fields["seq"], line.number))
     for line in lines:  # first what matters most: does the chain still hold what was anchored?
         f = line.fields
@@ -233,7 +284,7 @@ def _check_anchor(
         text = _chain_problem(f["seq"], f["hash"], last_seq, found, what)
         if text:
             return Problem(f["seq"], None, text)
-    prev = GENESIS
+    prev = start.fields["checkpoint"] if start is not None and start.fields else GENESIS
     for line in lines:
         f = line.fields
         what = f"the checkpoint anchored at line {line.number}"
@@ -260,6 +311,7 @@ def _check_checkpoints(
     checkpoints: list[AuditCheckpoint],
     last_seq: int,
     found: dict[int, str],
+    before_start: set[str],
 ) -> Problem | None:
     in_anchor = {line.fields["signature"] for line in anchored or [] if line.fields}
     grace = timezone.now() - timedelta(seconds=settings.AUDIT_ANCHOR_GRACE_SECONDS)
@@ -282,12 +334,14 @@ def _check_checkpoints(
                     "(checkpoints were deleted or inserted)",
                 )
             prev = cp.signature
-            if cp.signature not in in_anchor and cp.at < grace:
-                why = (
-                    "the anchor file is missing (deleted or moved)"
-                    if anchored is None
-                    else "the anchor was truncated or edited"
-                )
+            missing = cp.signature not in in_anchor and cp.signature not in before_start
+            if missing and cp.at < grace:
+                if anchored is None:
+                    why = "the anchor file is missing (deleted or moved)"
+                elif not anchored:
+                    why = "the anchor file is empty (emptied)"
+                else:
+                    why = "the anchor was truncated or edited"
                 return Problem(
                     cp.seq,
                     None,
@@ -299,6 +353,40 @@ def _check_checkpoints(
         if text:
             return Problem(cp.seq, None, text)
     return None
+
+
+def _check_coverage(
+    count: int,
+    anchored: list[AnchorLine] | None,
+    checkpoints: list[AuditCheckpoint],
+    before_start: set[str],
+) -> Problem | None:
+    """A chain with events has a checkpoint in the database and a line in the anchor that
+    cover them, whatever the events' times (the first event always makes one); the anchor may
+    lack it only while the append of a checkpoint made in the grace is in flight."""
+    if not count:
+        return None
+    if not any(cp.seq >= 1 for cp in checkpoints):
+        return Problem(
+            1,
+            None,
+            f"the chain holds {count} events but no checkpoint in the database covers them "
+            "(checkpoints were deleted: the first event always makes one)",
+        )
+    if any(line.fields is not None and line.fields["seq"] >= 1 for line in anchored or []):
+        return None
+    in_flight = any(
+        cp.prev_signature and cp.seq >= 1 and cp.signature not in before_start for cp in checkpoints
+    )  # every one not in the anchor is within the grace, or _check_checkpoints said so
+    if in_flight:
+        return None
+    state = "missing" if anchored is None else "empty of checkpoints"
+    return Problem(
+        1,
+        None,
+        f"the anchor file {anchor_path()} is {state} but the chain holds {count} events "
+        "(the anchor was deleted or emptied; a deliberate new start is `audit_new_start`)",
+    )
 
 
 def _check_lag(checkpoints: list[AuditCheckpoint], last_seq: int) -> Problem | None:
