@@ -23,7 +23,11 @@ KEYS = {
             "{0}.kind IN ('opener', 'closer', 'drop') AND {0}.status IN ('pending', 'signed')",
         ),
     ],
-    "accounting_slipsignature": [(("id",), ""), (("slip_id", "by_id"), ""), (("slip_id", "step"), "")],
+    "accounting_slipsignature": [
+        (("id",), ""),
+        (("slip_id", "by_id"), ""),
+        (("slip_id", "step"), ""),
+    ],
     "accounting_slipvoid": [(("id",), ""), (("slip_id", "by_id"), ""), (("slip_id", "step"), "")],
     "accounting_variancealert": [(("id",), "")],
     "accounting_chipdenomination": [(("id",), ""), (("value_cents",), "")],

@@ -4,7 +4,6 @@ direct database access would."""
 
 from __future__ import annotations
 
-import json
 import threading
 from datetime import UTC
 from typing import Any

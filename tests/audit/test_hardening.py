@@ -35,6 +35,7 @@ from .tamper import raw, run_verify
 
 pytestmark = pytest.mark.django_db
 
+
 def _sqlite() -> None:
     if connection.vendor != "sqlite":
         pytest.skip("SQLite's REPLACE and text-stored JSON (run without DATABASE_URL)")
@@ -377,7 +378,8 @@ def test_sqlite_stores_event_data_exactly_as_hashed(db: Any) -> None:
     event = audit_record(actor=None, actor_name="t", kind="test.event", data=data)
     with connection.cursor() as cursor:
         cursor.execute("SELECT data FROM audit_auditevent WHERE id = %s", [event.pk])
-        assert cursor.fetchone()[0] == json_text(data) == '{"alpha":{"a":[1,null],"b":"é"},"zeta":1}'
+        stored = cursor.fetchone()[0]
+    assert stored == json_text(data) == '{"alpha":{"a":[1,null],"b":"é"},"zeta":1}'
     assert AuditEvent.objects.get(pk=event.pk).data == data
 
 
