@@ -32,7 +32,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from .chain import GENESIS
+from .chain import GENESIS, json_text
 from .models import AuditCheckpoint, AuditHead
 
 log = logging.getLogger("audit.anchor")
@@ -123,6 +123,10 @@ def forget_seen() -> None:
 
 
 def _due(last_seq: int, last_at: datetime, seq: int, at: datetime) -> bool:
+    """A checkpoint is due when none covers an event yet (the genesis checkpoint, at the first
+    event even after one of the empty chain), every N events, and after the interval."""
+    if last_seq == 0 < seq:
+        return True
     return seq - last_seq >= settings.AUDIT_CHECKPOINT_EVERY or at - last_at >= timedelta(
         seconds=settings.AUDIT_CHECKPOINT_SECONDS
     )
@@ -209,6 +213,31 @@ def _syslog() -> logging.Logger:
 class AnchorLine:
     number: int  # 1-based line number in the file
     fields: dict[str, Any] | None  # None: the line is not a checkpoint (damaged)
+    start: bool = False  # a signed new start (`audit_new_start`), not a checkpoint
+
+
+# A deliberate new start (`manage.py audit_new_start`): the first line of a new anchor, naming
+# the chain's head it starts from (seq, hash), the newest checkpoint of the database then (the
+# next anchored checkpoint chains to it; GENESIS when there was none), who, when and why.
+START_FIELDS = ("new_start", "seq", "hash", "at", "key_id", "checkpoint", "by", "reason")
+
+
+def sign_start(fields: dict[str, Any]) -> str:
+    message = "start:" + json_text({k: fields[k] for k in START_FIELDS})
+    return hmac.new(_key(), message.encode(), hashlib.sha256).hexdigest()
+
+
+def start_signature_valid(fields: dict[str, Any]) -> bool:
+    return hmac.compare_digest(str(fields.get("signature", "")), sign_start(fields))
+
+
+def _is_start(fields: Any) -> bool:
+    return (
+        isinstance(fields, dict)
+        and fields.get("new_start") is True
+        and all(k in fields for k in (*START_FIELDS, "signature"))
+        and isinstance(fields["seq"], int)
+    )
 
 
 def anchor_read() -> list[AnchorLine] | None:
@@ -227,6 +256,10 @@ def anchor_read() -> list[AnchorLine] | None:
                 ok = ok and isinstance(fields["seq"], int)
             except ValueError:
                 ok = False
+                fields = None
+            if not ok and _is_start(fields):
+                lines.append(AnchorLine(number, fields, start=True))
+                continue
             lines.append(AnchorLine(number, fields if ok else None))
     return lines
 
@@ -236,9 +269,66 @@ def reanchor_missing() -> int:
     a commit and its append); returns how many. It restores only genuine, signed lines."""
     lines = anchor_read() or []
     known = {line.fields["signature"] for line in lines if line.fields is not None}
+    before_start = started_before(lines)
     added = 0
     for cp in AuditCheckpoint.objects.exclude(prev_signature="").order_by("seq", "id"):
-        if cp.signature not in known:
+        if cp.signature not in known and cp.signature not in before_start:
             anchor_append(as_fields(cp))
             added += 1
     return added
+
+
+def started_before(lines: list[AnchorLine]) -> set[str]:
+    """The signatures of the database's checkpoints up to the one a new start names (they are
+    in the anchor the new start set aside, not in this one); empty without a new start."""
+    if not lines or not lines[0].start or lines[0].fields is None:
+        return set()
+    named = lines[0].fields["checkpoint"]
+    if named == GENESIS:
+        return set()
+    before: list[str] = []
+    for signature in (
+        AuditCheckpoint.objects.exclude(prev_signature="")
+        .order_by("seq", "id")
+        .values_list("signature", flat=True)
+    ):
+        before.append(signature)
+        if signature == named:
+            return set(before)
+    return set()  # the named checkpoint is not in the database: verify_chain reports it
+
+
+def write_start(
+    *, by: str, reason: str, seq: int, chain_hash: str
+) -> tuple[Path | None, dict[str, Any]]:
+    """Set the anchor aside (renamed with the time) and begin a new one with a signed new start
+    at the chain's head (seq, hash); the caller holds the head's lock. Returns (where the old
+    anchor went, or None when there was none; the new start's fields)."""
+    now = timezone.now().astimezone(UTC)
+    last = last_checkpoint()
+    fields: dict[str, Any] = {
+        "new_start": True,
+        "seq": seq,
+        "hash": chain_hash,
+        "at": iso(now),
+        "key_id": str(settings.AUDIT_CHECKPOINT_KEY_ID),
+        "checkpoint": last.signature if last is not None and last.prev_signature else GENESIS,
+        "by": by,
+        "reason": reason,
+    }
+    fields["signature"] = sign_start(fields)
+    path = anchor_path()
+    moved = None
+    if path.exists():
+        moved = path.with_name(f"{path.name}.before-new-start-{now:%Y%m%dT%H%M%S%fZ}")
+        path.rename(moved)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o640)
+    try:
+        os.write(fd, (json.dumps(fields, sort_keys=True) + "\n").encode())
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    if settings.AUDIT_ANCHOR_SYSLOG:
+        _syslog().info("casino-audit-anchor %s", json.dumps(fields, sort_keys=True))
+    return moved, fields

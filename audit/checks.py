@@ -1,11 +1,18 @@
-"""Deployment check of the audit anchor's second witness: `AUDIT_ANCHOR_SYSLOG` naming a syslog
-host off this machine.
+"""System checks of the audit record: the guard triggers are all there and enabled, and (with
+`--deploy`) the anchor has a second witness off the machine.
 
-The anchor file lives on this machine. An insider who can delete both the database's history
-and the anchor file's last lines (root on the host, or a backup of both restored) leaves a
-record that `verify_audit` finds whole; only a copy of the checkpoints kept elsewhere shows the
-cut. A local socket (`/dev/log`) or a loopback address is on the same machine, so it is no such
-copy. The embedded default (DEBUG on, `bin/run`) needs none: this is a `--deploy` check."""
+Guards: `manage.py check --database default`, `migrate` (so the site's start, bin/run) and
+plain `manage.py check` (against the default database) fail when a guard was dropped or
+disabled. A database with migrations still to apply is not checked: `migrate` installs the
+guards (and runs this check before it starts), and a database that cannot be reached is for
+other checks.
+
+The witness: the anchor file lives on this machine. An insider who can delete both the
+database's history and the anchor file's last lines (root on the host, or a backup of both
+restored) leaves a record that `verify_audit` finds whole; only a copy of the checkpoints kept
+elsewhere shows the cut. A local socket (`/dev/log`) or a loopback address is on the same
+machine, so it is no such copy. The embedded default (DEBUG on, `bin/run`) needs none: that is
+a `--deploy` check."""
 
 from __future__ import annotations
 
@@ -13,7 +20,11 @@ import ipaddress
 from typing import Any
 
 from django.conf import settings
-from django.core.checks import Error, Tags, register
+from django.core.checks import Error, Tags, Warning, register
+from django.db import DatabaseError, connections
+from django.db.migrations.executor import MigrationExecutor
+
+from .guards import guard_problems
 
 LOCAL_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"}
 
@@ -78,3 +89,38 @@ def anchor_has_a_witness_off_the_machine(app_configs: Any = None, **kwargs: Any)
     if problem is None:
         return []
     return [Error(f"AUDIT_ANCHOR_SYSLOG {problem}", hint=WHY, id="audit.E001")]
+
+
+def _pending(connection: Any) -> bool:
+    executor = MigrationExecutor(connection)
+    return bool(executor.migration_plan(executor.loader.graph.leaf_nodes()))
+
+
+@register(Tags.database)
+def guard_triggers(
+    app_configs: Any = None, databases: Any = None, **kwargs: Any
+) -> list[Error | Warning]:
+    results: list[Error | Warning] = []
+    for alias in databases if databases is not None else ["default"]:
+        connection = connections[alias]
+        try:
+            if _pending(connection):
+                continue
+            problems = guard_problems(connection)
+        except DatabaseError as err:
+            if databases is None:
+                continue  # plain `check` without a reachable database
+            results.append(
+                Warning(f"database {alias!r}: guard triggers not checked ({err})", id="audit.W001")
+            )
+            continue
+        results += [
+            Error(
+                f"database {alias!r}: {problem}",
+                hint="Someone with DDL rights changed the guards: investigate (verify_audit), "
+                "then re-create the trigger from its migration or ENABLE it again.",
+                id="audit.E003",
+            )
+            for problem in problems
+        ]
+    return results

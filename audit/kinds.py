@@ -68,6 +68,9 @@ class EventKind(models.TextChoices):
     AUTH_LOGIN_FAILED_UNKNOWN = "auth.login_failed_unknown", "Sign-in failed (unknown name)"
     TOKEN_ISSUED = "token.issued", "API token issued"
     TOKEN_REVOKED = "token.revoked", "API token revoked"
+    # the trail itself (audit.services, audit_new_start)
+    AUDIT_HEAD_RECOVERED = "audit.head_recovered", "Audit head recovered from the last event"
+    AUDIT_NEW_START = "audit.new_start", "Audit anchor started anew (with a reason)"
     # refusals (audit.services.audit_refused is their only writer)
     PERMISSION_REFUSED = "permission.refused", "Permission refused"
     # table accounting

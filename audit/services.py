@@ -99,21 +99,88 @@ def audit_record(
 
 
 def _head_row() -> AuditHead:
-    """The head, locked; made if its row was removed (e.g. a flushed test database)."""
+    """The head, locked. A missing row is made again: at the genesis for an empty chain (a
+    flushed test database), else at the chain's last event, and the recovery is recorded as
+    the next event (`audit.head_recovered`), so a deleted head never restarts the chain at #1."""
     head = _HEAD.first(pk=1)
     if head is None:
-        AuditHead.objects.get_or_create(pk=1, defaults={"hash": GENESIS})
+        _recover_head()
         head = AuditHead.objects.select_for_update().get(pk=1)
     return head  # type: ignore[no-any-return]
+
+
+def _recover_head() -> None:
+    """Make the head row again from the chain's last event (the guards accept no other)."""
+    last = AuditEvent.objects.order_by("-seq").values_list("seq", "hash").first()
+    seq, chain_hash = last if last is not None else (0, GENESIS)
+    _head, created = AuditHead.objects.get_or_create(
+        pk=1, defaults={"seq": seq, "hash": chain_hash}
+    )
+    if not created or last is None:
+        return
+    data = {
+        "seq": seq,
+        "hash": chain_hash,
+        "why": "the head row was missing (deleted); made again from the last event",
+    }
+    fields: dict[str, Any] = {
+        "actor_id": None,
+        "actor_name": "",
+        "kind": EventKind.AUDIT_HEAD_RECOVERED,
+        "object_type": "",
+        "object_id": "",
+        "table_name": "",
+        "data": data,
+    }
+    data_text = json_text(data)
+    parts = canonical_parts(fields, data_text)
+    connection = transaction.get_connection()
+    if connection.vendor == "postgresql":
+        _append_in_database(fields, parts, data_text, connection)
+    else:
+        _append(fields, parts)
 
 
 def _append(fields: dict[str, Any], parts: tuple[str, str, str]) -> AuditEvent:
     head = _head_row()
     chained = {"seq": head.seq + 1, "at": timezone.now().astimezone(UTC), "prev_hash": head.hash}
     event = AuditEvent(**fields, **chained, hash=spliced_hash(parts, **chained))
-    event.save(force_insert=True)
+    connection = transaction.get_connection()
+    if connection.vendor == "sqlite":
+        _insert_canonical(event, connection)
+    else:
+        event.save(force_insert=True)
     AuditHead.objects.filter(pk=head.pk).update(seq=event.seq, hash=event.hash)
     return event
+
+
+_INSERT_SQL = (
+    "INSERT INTO audit_auditevent (seq, at, actor_id, actor_name, kind, object_type, object_id, "
+    "table_name, data, prev_hash, hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+)
+
+
+def _insert_canonical(event: AuditEvent, connection: Any) -> None:
+    """SQLite keeps the data as text: stored exactly as the hash covers it (`json_text`:
+    compact, keys sorted), which `verify_chain` requires of every stored event."""
+    params = [
+        event.seq,
+        connection.ops.adapt_datetimefield_value(event.at),
+        event.actor_id,
+        event.actor_name,
+        event.kind,
+        event.object_type,
+        event.object_id,
+        event.table_name,
+        json_text(event.data),
+        event.prev_hash,
+        event.hash,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_INSERT_SQL, params)
+        event.pk = cursor.lastrowid
+    event._state.adding = False
+    event._state.db = connection.alias
 
 
 _APPEND_SQL = (
@@ -141,8 +208,8 @@ def _append_in_database(
     with connection.cursor() as cursor:
         cursor.execute(_APPEND_SQL, params)
         row = cursor.fetchone()
-        if row is None:  # no head row: make it, then write again
-            _head_row()
+        if row is None:  # no head row: recover it (recorded as an event), then write again
+            _recover_head()
             cursor.execute(_APPEND_SQL, params)
             row = cursor.fetchone()
     event_id, seq, at, prev_hash, digest = row

@@ -15,16 +15,27 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import Max
 from django.utils import timezone
 
-from .chain import GENESIS, stored_event_hash
-from .checkpoints import AnchorLine, anchor_path, anchor_read, as_fields, signature_valid
+from .chain import GENESIS, json_text, stored_event_hash
+from .checkpoints import (
+    AnchorLine,
+    anchor_path,
+    anchor_read,
+    as_fields,
+    signature_valid,
+    start_signature_valid,
+)
+from .guards import guard_problems
 from .models import AuditCheckpoint, AuditEvent, AuditHead
 
 
@@ -56,29 +67,96 @@ class Problem:
         return f"{where}: {self.what}"
 
 
+_CHUNK = 5000
+_SQLITE_EVENTS = (
+    "SELECT id, seq, at, actor_id, actor_name, kind, object_type, object_id, table_name, data, "
+    "prev_hash, hash FROM audit_auditevent ORDER BY id"
+)
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise _DuplicateKey(key)
+        obj[key] = value
+    return obj
+
+
+def _stored_data(text: str) -> tuple[Any, str]:
+    """(the data, "" or what is wrong with its stored text): SQLite keeps the text as written,
+    which must be exactly `json_text` of the data (a row edited by hand with a duplicate key
+    would hash one value and show another to a text search)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None, "its data was changed: the stored text is not JSON"
+    if json_text(data) == text:
+        return data, ""
+    try:
+        json.loads(text, object_pairs_hook=_no_duplicates)
+    except _DuplicateKey as dup:
+        return data, f"its data was changed: the stored text has the key {str(dup)[:40]!r} twice"
+    return data, "its data was changed: the stored text is not in its canonical form"
+
+
+def _sqlite_rows() -> Iterator[_Event]:
+    """The events as SQLite stores them: a raw cursor in chunks, the data as its stored text
+    (checked by `_stored_data`), no model instances."""
+    with connection.cursor() as cursor:
+        cursor.execute(_SQLITE_EVENTS)
+        while rows := cursor.fetchmany(_CHUNK):
+            for row in rows:
+                at = row[2]
+                if isinstance(at, str):
+                    at = datetime.fromisoformat(at)
+                if at.tzinfo is None:
+                    at = at.replace(tzinfo=UTC)
+                yield _Event(*row[:2], at, *row[3:])
+
+
+def _rows() -> Iterator[_Event]:
+    if connection.vendor == "sqlite":
+        return _sqlite_rows()
+    rows = AuditEvent.objects.order_by("id").values_list(*_Event._fields).iterator(_CHUNK)
+    return (_Event(*row) for row in rows)
+
+
+def _link_problem(ev: _Event, expected_seq: int, prev_hash: str) -> str:
+    """What is wrong with the event's place in the chain or its hash ("" when nothing)."""
+    if ev.seq != expected_seq:
+        return f"expected seq {expected_seq} but found {ev.seq}: " + (
+            "events are missing (deleted)"
+            if ev.seq > expected_seq
+            else "an event was inserted or reordered"
+        )
+    if ev.prev_hash != prev_hash:
+        return (
+            "its prev_hash does not match the event before it "
+            "(an event before it was deleted, inserted or reordered)"
+        )
+    if stored_event_hash(ev) != ev.hash:
+        return "its content was changed (the hash does not match)"
+    return ""
+
+
 def _walk_events(wanted: set[int]) -> tuple[int, int, str, dict[int, str], Problem | None]:
     """(events, last seq, last hash, {seq: hash} for the wanted seqs, first problem)."""
     prev_hash, expected_seq, count = GENESIS, 1, 0
     last_seq = 0
     found: dict[int, str] = {}
-    rows = AuditEvent.objects.order_by("id").values_list(*_Event._fields).iterator(chunk_size=5000)
-    for row in rows:
-        ev = _Event(*row)
+    raw_text = connection.vendor == "sqlite"
+    for ev in _rows():
         count += 1
         what = ""
-        if ev.seq != expected_seq:
-            what = f"expected seq {expected_seq} but found {ev.seq}: " + (
-                "events are missing (deleted)"
-                if ev.seq > expected_seq
-                else "an event was inserted or reordered"
-            )
-        elif ev.prev_hash != prev_hash:
-            what = (
-                "its prev_hash does not match the event before it "
-                "(an event before it was deleted, inserted or reordered)"
-            )
-        elif stored_event_hash(ev) != ev.hash:
-            what = "its content was changed (the hash does not match)"
+        if raw_text:
+            data, what = _stored_data(ev.data)
+            ev = ev._replace(data=data)
+        what = what or _link_problem(ev, expected_seq, prev_hash)
         if what:
             return count, last_seq, prev_hash, found, Problem(ev.seq, ev.id, what)
         prev_hash, last_seq = ev.hash, ev.seq
@@ -112,6 +190,13 @@ def verify_chain() -> tuple[int, Problem | None]:
     if problem is not None:
         return count, problem
     head = AuditHead.objects.filter(pk=1).first()
+    if head is None and count:
+        return count, Problem(
+            None,
+            None,
+            f"the head row is missing (deleted) but the chain holds {count} events "
+            "(the next audited write makes it again from the last event, and records that)",
+        )
     if head is not None and (head.seq != last_seq or head.hash != last_hash):
         return count, Problem(
             None,
@@ -120,12 +205,29 @@ def verify_chain() -> tuple[int, Problem | None]:
             "(events at the end were deleted or the head was altered)",
         )
 
+    start = anchored[0] if anchored and anchored[0].start else None
+    before_start = _before_start(start, checkpoints)
     problem = _check_anchor(anchored, checkpoints, last_seq, found)
     if problem is None:
-        problem = _check_checkpoints(anchored, checkpoints, last_seq, found)
+        problem = _check_checkpoints(anchored, checkpoints, last_seq, found, before_start)
+    if problem is None:
+        problem = _check_coverage(count, anchored, checkpoints, before_start)
     if problem is None:
         problem = _check_lag(checkpoints, last_seq)
     return count, problem
+
+
+def _before_start(start: AnchorLine | None, checkpoints: list[AuditCheckpoint]) -> set[str]:
+    """The chained checkpoints up to the one a new start names: in the anchor it set aside."""
+    if start is None or start.fields is None or start.fields["checkpoint"] == GENESIS:
+        return set()
+    before = []
+    for cp in checkpoints:
+        if cp.prev_signature:
+            before.append(cp.signature)
+            if cp.signature == start.fields["checkpoint"]:
+                return set(before)
+    return set()
 
 
 def _check_anchor(
@@ -138,9 +240,24 @@ def _check_anchor(
         return None  # no file yet: every checkpoint must then be within the grace (below)
     in_db = {cp.signature: cp for cp in checkpoints}
     lines = []
+    start = None
     for line in anchored:
         if line.fields is None:
             return Problem(None, None, f"anchor line {line.number} is not a checkpoint (edited)")
+        if line.start:
+            if line is not anchored[0]:
+                return Problem(
+                    None, None, f"anchor line {line.number} is a new start but not the first line"
+                )
+            if not start_signature_valid(line.fields):
+                return Problem(
+                    line.fields["seq"],
+                    None,
+                    f"anchor line {line.number} (a new start)'s signature is not valid for the "
+                    "key (edited or forged)",
+                )
+            start = line
+            continue
         if not signature_valid(line.fields):
             return Problem(
                 line.fields["seq"],
@@ -148,6 +265,18 @@ def _check_anchor(
                 f"anchor line {line.number}'s signature is not valid for the key (edited)",
             )
         lines.append(line)
+    if start is not None and start.fields is not None:
+        f = start.fields
+        text = _chain_problem(f["seq"], f["hash"], last_seq, found, "the new start at line 1")
+        if text:
+            return Problem(f["seq"], None, text)
+        if f["checkpoint"] != GENESIS and f["checkpoint"] not in in_db:
+            return Problem(
+                f["seq"],
+                None,
+                "the new start at anchor line 1 follows a checkpoint that is missing from the "
+                "database (checkpoints were deleted)",
+            )
     lines.sort(key=lambda line: (line.fields["seq"], line.number))
     for line in lines:  # first what matters most: does the chain still hold what was anchored?
         f = line.fields
@@ -155,7 +284,7 @@ def _check_anchor(
         text = _chain_problem(f["seq"], f["hash"], last_seq, found, what)
         if text:
             return Problem(f["seq"], None, text)
-    prev = GENESIS
+    prev = start.fields["checkpoint"] if start is not None and start.fields else GENESIS
     for line in lines:
         f = line.fields
         what = f"the checkpoint anchored at line {line.number}"
@@ -182,6 +311,7 @@ def _check_checkpoints(
     checkpoints: list[AuditCheckpoint],
     last_seq: int,
     found: dict[int, str],
+    before_start: set[str],
 ) -> Problem | None:
     in_anchor = {line.fields["signature"] for line in anchored or [] if line.fields}
     grace = timezone.now() - timedelta(seconds=settings.AUDIT_ANCHOR_GRACE_SECONDS)
@@ -204,12 +334,14 @@ def _check_checkpoints(
                     "(checkpoints were deleted or inserted)",
                 )
             prev = cp.signature
-            if cp.signature not in in_anchor and cp.at < grace:
-                why = (
-                    "the anchor file is missing (deleted or moved)"
-                    if anchored is None
-                    else "the anchor was truncated or edited"
-                )
+            missing = cp.signature not in in_anchor and cp.signature not in before_start
+            if missing and cp.at < grace:
+                if anchored is None:
+                    why = "the anchor file is missing (deleted or moved)"
+                elif not anchored:
+                    why = "the anchor file is empty (emptied)"
+                else:
+                    why = "the anchor was truncated or edited"
                 return Problem(
                     cp.seq,
                     None,
@@ -221,6 +353,40 @@ def _check_checkpoints(
         if text:
             return Problem(cp.seq, None, text)
     return None
+
+
+def _check_coverage(
+    count: int,
+    anchored: list[AnchorLine] | None,
+    checkpoints: list[AuditCheckpoint],
+    before_start: set[str],
+) -> Problem | None:
+    """A chain with events has a checkpoint in the database and a line in the anchor that
+    cover them, whatever the events' times (the first event always makes one); the anchor may
+    lack it only while the append of a checkpoint made in the grace is in flight."""
+    if not count:
+        return None
+    if not any(cp.seq >= 1 for cp in checkpoints):
+        return Problem(
+            1,
+            None,
+            f"the chain holds {count} events but no checkpoint in the database covers them "
+            "(checkpoints were deleted: the first event always makes one)",
+        )
+    if any(line.fields is not None and line.fields["seq"] >= 1 for line in anchored or []):
+        return None
+    in_flight = any(
+        cp.prev_signature and cp.seq >= 1 and cp.signature not in before_start for cp in checkpoints
+    )  # every one not in the anchor is within the grace, or _check_checkpoints said so
+    if in_flight:
+        return None
+    state = "missing" if anchored is None else "empty of checkpoints"
+    return Problem(
+        1,
+        None,
+        f"the anchor file {anchor_path()} is {state} but the chain holds {count} events "
+        "(the anchor was deleted or emptied; a deliberate new start is `audit_new_start`)",
+    )
 
 
 def _check_lag(checkpoints: list[AuditCheckpoint], last_seq: int) -> Problem | None:
@@ -257,8 +423,9 @@ class RecordReport:
 
 
 def verify_record() -> RecordReport:
-    """The whole record: the chain with its checkpoints and anchor (`verify_chain`), then every
-    row that holds or decides money against its latest event (`audit.binding.check_rows`)."""
+    """The whole record: the chain with its checkpoints and anchor (`verify_chain`), every row
+    that holds or decides money against its latest event (`audit.binding.check_rows`), then the
+    database's guard triggers (`audit.guards.guard_problems`: each one missing or disabled)."""
     from .binding import check_rows, summary
 
     count, problem = verify_chain()
@@ -266,4 +433,5 @@ def verify_record() -> RecordReport:
     problems = ([f"audit chain BROKEN at {problem}"] if problem is not None else []) + summary(
         row_problems
     )
+    problems += [f"database guard: {p}" for p in guard_problems(connection)]
     return RecordReport(events=count, rows=rows, problems=tuple(problems))

@@ -4,7 +4,6 @@ direct database access would."""
 
 from __future__ import annotations
 
-import json
 import threading
 from datetime import UTC
 from typing import Any
@@ -133,7 +132,7 @@ def test_a_chain_rewritten_consistently_is_caught_by_the_signed_checkpoint(
         new_hash = stored_event_hash(ev, data=data, prev_hash=prev)
         raw(
             "UPDATE audit_auditevent SET data = %s, prev_hash = %s, hash = %s WHERE seq = %s",
-            [json.dumps(data), prev, new_hash, ev.seq],
+            [json_text(data), prev, new_hash, ev.seq],
         )
         prev = new_hash
     raw("UPDATE audit_audithead SET hash = %s WHERE id = 1", [prev])
