@@ -17,6 +17,7 @@ from django.test import override_settings
 from django.utils import timezone
 
 from audit.models import AuditEvent
+from audit.verify import verify_record
 from reports import reporting
 from reports.management.commands import seed_history
 from reports.models import StaleReport
@@ -176,17 +177,22 @@ def test_every_round_is_legal_within_limits_and_what_the_engine_settles(
     assert len({d for d in Round.objects.values_list("dealer", flat=True)}) > TABLES
 
 
-def test_the_history_is_synthetic_no_audit_events_and_the_meter_stays(
+def test_the_history_is_synthetic_bound_as_seeded_and_the_meter_stays(
     history: dict[str, Any],
 ) -> None:
-    # The rounds write no events; the history's dealer accounts it created are on the chain,
-    # as every account is.
+    # The rounds are on the record only as seeded history (their rows bound, so verify_audit
+    # checks them); the history's dealer accounts are on the chain, as every account is.
     new = AuditEvent.objects.order_by("seq")[history["before"]["events"] :]
     assert {e.kind for e in new} <= {
         "account.created",
         "account.password_set",
         "account.roles_changed",
+        "record.history_seeded",
+        "table.created",
     }
+    report = verify_record()
+    assert report.ok, report.problems
+    assert report.rows >= Round.objects.count() + SettlementLine.objects.count()
     assert not MeterEntry.objects.exclude(kind="opening").exists()
     assert ProgressiveMeter.objects.get().value_cents == history["before"]["meter"]
     stale = set(StaleReport.objects.values_list("gaming_day", "table_id"))

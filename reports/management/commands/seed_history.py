@@ -54,6 +54,7 @@ from django.utils import timezone
 
 from audit.binding import bind_rows
 from audit.kinds import EventKind
+from audit.services import audit_record
 from core.roles import Role
 from reports.models import StaleReport
 from tables import games
@@ -610,7 +611,7 @@ class Command(BaseCommand):
             for i in range(1, tables - len(demo_tables()) + 1):
                 cycle = [game for _name, game in demo_tables()]
                 game = cycle[(i - 1) % len(cycle)]
-                table, _ = Table.objects.get_or_create(
+                table, created = Table.objects.get_or_create(
                     name=f"HIST-{i:02d}",
                     defaults={
                         "pit": pit,
@@ -619,6 +620,15 @@ class Command(BaseCommand):
                         "meter": meter if games.get(game).takes_progressive else None,
                     },
                 )
+                if created:
+                    audit_record(
+                        actor=None,
+                        actor_name="seed_history",
+                        kind=EventKind.TABLE_CREATED,
+                        obj=table,
+                        table_name=table.name,
+                        data={"name": table.name, "game": table.game, "via": "seed_history"},
+                    )
                 floor.append(table)
             floor = floor[:tables]
             dealer_group = Group.objects.get(name=Role.DEALER.value)
