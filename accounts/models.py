@@ -83,6 +83,9 @@ class AccountChange(models.Model):
         ROLES = "roles", "Roles changed"
         PASSWORD = "password", "Password set"
 
+    # The two-person rule on paytables and settings reads these rows: bound to the record.
+    AUDIT_BOUND = ("account", "by", "kind", "at")
+
     account = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="changes"
     )

@@ -43,14 +43,17 @@ def _actor() -> tuple[Any, dict[str, Any]]:
 
 def _record(account: Any, kind: str, event: str, data: dict[str, Any]) -> None:
     actor, context = _actor()
+    # The change the two-person rule reads is bound to its event, so it cannot be deleted or
+    # re-attributed unseen.
+    change = AccountChange.objects.create(account=account, by=actor, kind=kind)
     audit_record(
         actor=actor,
         actor_name=None if actor is not None else "system" if context["via"] == "system" else "",
         kind=event,
         obj=account,
         data={"username": account.get_username(), **data, **context},
+        bind=[change],
     )
-    AccountChange.objects.create(account=account, by=actor, kind=kind)
 
 
 # --- accounts and roles -------------------------------------------------------------------------

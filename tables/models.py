@@ -329,6 +329,9 @@ class Table(models.Model):
 class DealerSession(models.Model):
     """A dealer signed in at a table; at most one open session per table and per dealer."""
 
+    # Who deals where decides who may play a table's rounds: bound to the record.
+    AUDIT_BOUND = ("table", "dealer", "started_at", "ended_at")
+
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="dealer_sessions")
     dealer = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="dealer_sessions"

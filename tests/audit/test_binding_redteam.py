@@ -1,0 +1,333 @@
+"""Red-team findings on the rows bound to the audit record: an insider with SQL access (guards
+dropped, `tamper.raw`) but without the checkpoint key changes money, approvals or permissions
+so that the floor's pages, reports or payouts change while `verify_audit` still exits 0; and
+ordinary use that leaves a bound row differing from its event (a false alarm).
+
+Each test asserts what the record should do (report the change, or verify clean after ordinary
+use). Those still open are marked xfail(strict=True) with the finding: a fix turns one into an
+XPASS, which fails until its marker is removed."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
+from django.core.exceptions import PermissionDenied
+from django.core.management import call_command
+from django.db import connection
+from django.test import override_settings
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from accounts.models import AccountChange
+from audit import binding, triggers
+from audit.chain import event_hash, json_text
+from audit.checkpoints import record_checkpoint
+from audit.models import AuditHead
+from reports.models import HoldAlertRule, HoldSummary
+from reports.reporting import rebuild_day
+from reports.selectors import hold_rows
+from tables.models import Hand, ProgressiveMeter, Round, SettlementLine, Table
+from tables.services import rounds as svc
+from tables.services.paytables import paytable_approve, paytable_draft
+from tables.simulation import simulate
+
+from .tamper import raw, run_verify
+
+pytestmark = pytest.mark.django_db
+User = get_user_model()
+
+
+@pytest.fixture
+def played(floor: dict[str, Any]) -> dict[str, Any]:
+    """The demo floor after a few simulated rounds and hands at every table, reports built."""
+    simulate(list(Table.objects.order_by("name")), 3, seed=5)
+    assert run_verify()[0] == 0
+    return floor
+
+
+def _caught(*expected: str) -> None:
+    code, out = run_verify()
+    assert code == 1, f"verify_audit exited 0 after the tampering:\n{out}"
+    for text in expected:
+        assert text in out, out
+
+
+def _settled_line() -> SettlementLine:
+    line = (
+        SettlementLine.objects.filter(round__status="settled", net_cents__gt=0)
+        .order_by("id")
+        .first()
+    )
+    assert line is not None
+    return line
+
+
+# --- the chain: a forged event appended at the head ---------------------------------------------
+
+
+def _append_forged_event(kind: str, data: dict[str, Any], actor: Any) -> int:
+    """What an insider writes with the public hash function: the next event after the head,
+    its hash computed as the application computes it, and the head moved on. No key needed."""
+    head = AuditHead.objects.get(pk=1)
+    at = timezone.now().astimezone(UTC)
+    fields = {
+        "seq": head.seq + 1,
+        "at": at,
+        "actor_id": actor.pk,
+        "actor_name": actor.get_username(),
+        "kind": kind,
+        "object_type": "",
+        "object_id": "",
+        "table_name": "",
+        "data": data,
+        "prev_hash": head.hash,
+    }
+    digest = event_hash(**fields)
+    cast = "::jsonb" if connection.vendor == "postgresql" else ""
+    raw(
+        "INSERT INTO audit_auditevent (seq, at, actor_id, actor_name, kind, object_type, "
+        f"object_id, table_name, data, prev_hash, hash) VALUES (%s, %s, %s, %s, %s, '', '', '', "
+        f"%s{cast}, %s, %s)",
+        [
+            fields["seq"],
+            connection.ops.adapt_datetimefield_value(at),
+            actor.pk,
+            actor.get_username(),
+            kind,
+            json_text(data),
+            head.hash,
+            digest,
+        ],
+    )
+    raw("UPDATE audit_audithead SET seq = %s, hash = %s WHERE id = 1", [fields["seq"], digest])
+    return int(fields["seq"])
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="an event appended after the head (its SHA-256 needs no key) rebinds a tampered row; "
+    "the next checkpoint then signs it: events need a MAC the database cannot compute",
+)
+def test_a_forged_event_appended_at_the_head_rebinds_a_raised_payout(
+    played: dict[str, Any],
+) -> None:
+    line = _settled_line()
+    raw("UPDATE tables_settlementline SET net_cents = net_cents + 100000 WHERE id = %s", [line.pk])
+    raw(
+        "UPDATE tables_round SET players_net_cents = players_net_cents + 100000 WHERE id = %s",
+        [line.round_id],
+    )
+    changed_line = SettlementLine.objects.get(pk=line.pk)
+    changed_round = Round.objects.get(pk=line.round_id)
+    bound = binding.bound_data([changed_line, changed_round])
+    _append_forged_event("round.settled", {"bound": bound}, played["pitboss"])
+    record_checkpoint()  # the cron's `audit_checkpoint`: it signs whatever head it finds
+    assert changed_line.net_cents == line.net_cents + 100000
+    _caught(f"tables_settlementline id {line.pk}")
+
+
+# --- unbound rows that decide money or permissions ----------------------------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="authtoken_token is not bound and keeps its key in clear: a token inserted with SQL "
+    "acts through the API as any account (a pit boss voids a hand) with no trace",
+)
+def test_a_token_inserted_with_sql_acts_as_a_pit_boss(played: dict[str, Any]) -> None:
+    hand = Hand.objects.filter(status=Hand.Status.FINISHED).order_by("id").first()
+    assert hand is not None
+    key = "f" * 40
+    raw(
+        "INSERT INTO authtoken_token (key, user_id, created) VALUES (%s, %s, %s)",
+        [key, played["pitboss"].pk, connection.ops.adapt_datetimefield_value(timezone.now())],
+    )
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    response = client.post(f"/api/hands/{hand.pk}/void/", {"reason": "forged"}, format="json")
+    assert response.status_code == 200, response.content
+    assert Hand.objects.get(pk=hand.pk).status == Hand.Status.VOIDED
+    _caught("authtoken_token")
+
+
+def test_an_account_change_deleted_lets_the_authors_own_account_approve(
+    played: dict[str, Any],
+) -> None:
+    admin, admin2 = played["admin"], played["admin2"]
+    # admin changed admin2's account (what accounts.signals writes when admin edits it)
+    AccountChange.objects.create(account=admin2, by=admin, kind=AccountChange.Kind.CHANGED)
+    old = played["SC-1"].paytable_version
+    draft = paytable_draft(
+        author=admin, game=old.game, name=old.name, lines=old.lines, limits=old.limits
+    )
+    with pytest.raises(PermissionDenied, match="created or changed"):
+        paytable_approve(version=draft, approver=admin2)
+    raw("DELETE FROM accounts_accountchange WHERE account_id = %s", [admin2.pk])
+    approved = paytable_approve(version=draft, approver=admin2)
+    assert approved.is_approved
+    _caught("accounts_accountchange")
+
+
+def test_a_dealer_session_inserted_with_sql_lets_a_dealer_play_elsewhere(
+    played: dict[str, Any],
+) -> None:
+    table, dealer = played["SC-1"], played["dealer2"]
+    raw("UPDATE tables_dealersession SET ended_at = started_at WHERE table_id = %s", [table.pk])
+    raw(
+        "INSERT INTO tables_dealersession (table_id, dealer_id, started_at) VALUES (%s, %s, %s)",
+        [table.pk, dealer.pk, connection.ops.adapt_datetimefield_value(timezone.now())],
+    )
+    r = svc.round_open(table=table, dealer=dealer, wagers={1: {"ante": "10.00"}})
+    assert r.dealer_id == dealer.pk
+    _caught("tables_dealersession")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="HoldSummary (audit_holdsummary) is not bound nor recomputed by verify: the hold "
+    "report's win is changed with SQL and the reports show it",
+)
+def test_a_hold_summarys_win_changed_with_sql(played: dict[str, Any]) -> None:
+    day = Round.objects.filter(status="settled").values_list("gaming_day", flat=True).first()
+    assert day is not None
+    rebuild_day(day)
+    before = sum(row["win_cents"] for row in hold_rows(start=day, end=day))
+    raw(f"UPDATE {HoldSummary._meta.db_table} SET win_cents = win_cents - 1000000")
+    after = sum(row["win_cents"] for row in hold_rows(start=day, end=day))
+    assert after < before
+    _caught(HoldSummary._meta.db_table)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="HoldAlertRule (audit_holdalertrule) is not bound: an alert band disabled or widened "
+    "with SQL silences the hold alerts (its events say otherwise)",
+)
+def test_a_hold_alert_rule_disabled_with_sql(played: dict[str, Any]) -> None:
+    from reports.alerts import alert_rule_save
+
+    rule = alert_rule_save(
+        by=played["pitboss"],
+        table=None,
+        game=played["SC-1"].game,
+        min_hold_percent=Decimal("5.00"),
+        max_hold_percent=Decimal("40.00"),
+        min_handle_cents=0,
+    )
+    raw(
+        f"UPDATE {HoldAlertRule._meta.db_table} SET is_active = %s, max_hold_percent = 100 "
+        "WHERE id = %s",
+        [False, rule.pk],
+    )
+    _caught(HoldAlertRule._meta.db_table)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="reports_verificationrun is not bound: a failed nightly run flipped to ok with SQL "
+    "ends the dashboard's alert though its event says it failed",
+)
+def test_a_failed_verification_run_flipped_to_ok(played: dict[str, Any]) -> None:
+    from reports.models import VerificationRun
+    from reports.verification import verify_now
+
+    line = _settled_line()
+    raw("UPDATE tables_settlementline SET net_cents = net_cents + 1 WHERE id = %s", [line.pk])
+    run = verify_now(trigger="nightly")
+    assert run.ok is False
+    raw("UPDATE tables_settlementline SET net_cents = net_cents - 1 WHERE id = %s", [line.pk])
+    raw(
+        f"UPDATE {VerificationRun._meta.db_table} SET ok = %s, problems = '[]' WHERE id = %s",
+        [True, run.pk],
+    )
+    assert VerificationRun.objects.get(pk=run.pk).ok is True
+    _caught(VerificationRun._meta.db_table)
+
+
+# --- laundering: the next ordinary event that binds a tampered row records it as it is --------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a password hash set with SQL is laundered by the next event that binds the user "
+    "(an API token issued rereads the row): the insider signs in as a pit boss, record clean",
+)
+def test_a_password_set_with_sql_is_laundered_by_a_token_issued(played: dict[str, Any]) -> None:
+    pitboss = played["pitboss"]
+    raw(
+        "UPDATE auth_user SET password = %s WHERE id = %s",
+        [make_password("the insider's own password"), pitboss.pk],
+    )
+    assert run_verify()[0] == 1  # caught, until an ordinary event rebinds the row
+    response = APIClient().post(
+        "/api/auth-token/",
+        {"username": pitboss.get_username(), "password": "the insider's own password"},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    _caught(f"auth_user id {pitboss.pk}: password")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="with the meter's guard triggers left dropped, a meter raised with SQL is laundered "
+    "by the next round's contribution (meter and entry rebound); verify checks neither the "
+    "ledger's arithmetic nor that the guards are installed",
+)
+def test_a_meter_raised_with_its_guards_dropped_is_laundered_by_the_next_round(
+    played: dict[str, Any],
+) -> None:
+    meter = ProgressiveMeter.objects.get()
+    with connection.cursor() as cursor:  # dropped for good, not lifted and restored
+        for name, table, _sql in triggers.installed(connection):
+            if table in ("tables_progressivemeter", "tables_meterentry"):
+                cursor.execute(triggers._drop(connection, name, table))
+    raw(
+        "UPDATE tables_progressivemeter SET value_cents = value_cents + 1000000 WHERE id = %s",
+        [meter.pk],
+    )
+    assert run_verify()[0] == 1  # caught, until the next round rebinds the meter
+    simulate([played["LB-1"]], 3, seed=9)
+    assert ProgressiveMeter.objects.get().value_cents > meter.value_cents + 1000000
+    _caught(f"tables_progressivemeter id {meter.pk}")
+
+
+# --- SQLite: a value that canonicalises the same but reads differently --------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="SQLite: a gaming day stored as '<date>\\n' parses to the same date (canonical "
+    "equal) but no longer matches the day's SQL filter: the round drops out of the hold report",
+)
+def test_sqlite_a_gaming_day_with_a_trailing_newline_hides_a_round(
+    played: dict[str, Any],
+) -> None:
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite keeps a date as text (PostgreSQL's date type refuses it)")
+    r = Round.objects.filter(status="settled").exclude(players_net_cents=0).order_by("id").first()
+    assert r is not None and r.gaming_day is not None
+    rebuild_day(r.gaming_day)
+    before = sum(row["win_cents"] for row in hold_rows(start=r.gaming_day, end=r.gaming_day))
+    raw("UPDATE tables_round SET gaming_day = gaming_day || char(10) WHERE id = %s", [r.pk])
+    assert Round.objects.get(pk=r.pk).gaming_day == r.gaming_day  # reads back the same
+    rebuild_day(r.gaming_day)
+    after = sum(row["win_cents"] for row in hold_rows(start=r.gaming_day, end=r.gaming_day))
+    assert after == before + r.players_net_cents  # the round's result left the report
+    _caught(f"tables_round id {r.pk}: gaming_day")
+
+
+# --- false alarms: ordinary use that leaves a bound row differing -------------------------------
+
+
+def test_seed_history_with_more_tables_verifies_clean(floor: dict[str, Any]) -> None:
+    with override_settings(DEBUG=True), open(os.devnull, "w") as quiet:
+        call_command("seed_history", rounds=40, days=1, tables=8, seed=3, stdout=quiet)
+    code, out = run_verify()
+    assert code == 0, out
