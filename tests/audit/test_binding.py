@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.db import connection
+from django.db import connection, transaction
 
 from accounting.models import Slip, SlipSignature
 from accounting.services import slip_create, slip_sign, slip_void
@@ -374,15 +374,20 @@ def test_sqlite_insert_or_replace_is_refused_or_caught(day: dict[str, Any]) -> N
     assert version is not None
     columns = [f.column for f in PaytableVersion._meta.concrete_fields]
     values = ", ".join("'{}'" if c == "limits" else c for c in columns)
-    try:
-        with connection.cursor() as cursor:  # every guard in place
-            cursor.execute(
-                f"INSERT OR REPLACE INTO tables_paytableversion ({', '.join(columns)}) "
-                f"SELECT {values} FROM tables_paytableversion WHERE id = %s",
-                [version.pk],
-            )
-    except Exception as refused:  # a guard refused the replace: nothing changed
-        assert "casino" in str(refused).lower() or "refus" in str(refused).lower(), refused
-        assert run_verify()[0] == 0
-        return
+    from django.db import IntegrityError
+
+    refused = pytest.raises(IntegrityError, match="an insert never replaces one")
+    with refused, transaction.atomic(), connection.cursor() as cursor:  # every guard in place
+        cursor.execute(
+            f"INSERT OR REPLACE INTO tables_paytableversion ({', '.join(columns)}) "
+            f"SELECT {values} FROM tables_paytableversion WHERE id = %s",
+            [version.pk],
+        )
+    assert run_verify()[0] == 0  # refused whole: nothing changed
+    # With the insert guard dropped too, the replace goes through, and the binding names it.
+    raw(
+        f"INSERT OR REPLACE INTO tables_paytableversion ({', '.join(columns)}) "
+        f"SELECT {values} FROM tables_paytableversion WHERE id = %s",
+        [version.pk],
+    )
     _broken(f"tables_paytableversion id {version.pk}: limits")
