@@ -171,3 +171,45 @@ def stored_event_hash(event: Any, **changes: Any) -> str:
     fields.update(changes)
     fields["at"] = fields["at"].astimezone(UTC)
     return event_hash(**fields)
+
+
+# --- the seal: each event's content signed with the key ------------------------------------------
+#
+# The hash chain needs no key: an insider with SQL could append a well-formed event at the head
+# (one that binds a changed money row, audit.binding), and the next checkpoint would sign it.
+# Every event therefore also carries a seal: a fresh nonce and the HMAC-SHA256, under the
+# checkpoint key (never in the database), of that nonce and the event's content (everything
+# but its place in the chain: who, what, on what, the data). A forged event has no valid seal;
+# a genuine one copied elsewhere repeats its nonce, which the verifier refuses.
+
+SEAL_VERSION = "s1"
+
+
+def content_digest(parts: tuple[str, str, str]) -> str:
+    """SHA-256 of the event's content, from `canonical_parts` (its place in the chain left out)."""
+    return hashlib.sha256("".join(parts).encode()).hexdigest()
+
+
+def seal(parts: tuple[str, str, str], key: bytes, nonce: str | None = None) -> str:
+    """`s1:<nonce>:<hmac>` for an event's content."""
+    import hmac
+    import secrets
+
+    nonce = nonce or secrets.token_hex(12)
+    mac = hmac.new(key, f"{SEAL_VERSION}:{nonce}:{content_digest(parts)}".encode(), "sha256")
+    return f"{SEAL_VERSION}:{nonce}:{mac.hexdigest()}"
+
+
+def seal_problem(stored: str, parts: tuple[str, str, str], key: bytes) -> str:
+    """What is wrong with a stored seal ("" when it is valid for the event's content)."""
+    import hmac
+
+    version, _, rest = stored.partition(":")
+    nonce, _, _mac = rest.partition(":")
+    if not stored:
+        return "it has no seal (written without the key: a forged event)"
+    if version != SEAL_VERSION or not nonce:
+        return "its seal is malformed (edited)"
+    if not hmac.compare_digest(seal(parts, key, nonce), stored):
+        return "its seal is not valid for the key (a forged or edited event)"
+    return ""

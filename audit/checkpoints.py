@@ -40,7 +40,8 @@ log = logging.getLogger("audit.anchor")
 ANCHOR_FIELDS = ("seq", "hash", "at", "key_id", "prev_signature", "signature")
 
 
-def _key() -> bytes:
+def signing_key() -> bytes:
+    """The key of the checkpoints and of every event's seal (never stored in the database)."""
     return str(settings.AUDIT_CHECKPOINT_KEY).encode()
 
 
@@ -55,7 +56,7 @@ def sign(*, seq: int, chain_hash: str, at_iso: str, key_id: str, prev_signature:
         message = f"2:{seq}:{chain_hash}:{at_iso}:{key_id}:{prev_signature}"
     else:
         message = f"{seq}:{chain_hash}:{at_iso}"
-    return hmac.new(_key(), message.encode(), hashlib.sha256).hexdigest()
+    return hmac.new(signing_key(), message.encode(), hashlib.sha256).hexdigest()
 
 
 def signature_valid(fields: dict[str, Any]) -> bool:
@@ -224,7 +225,7 @@ START_FIELDS = ("new_start", "seq", "hash", "at", "key_id", "checkpoint", "by", 
 
 def sign_start(fields: dict[str, Any]) -> str:
     message = "start:" + json_text({k: fields[k] for k in START_FIELDS})
-    return hmac.new(_key(), message.encode(), hashlib.sha256).hexdigest()
+    return hmac.new(signing_key(), message.encode(), hashlib.sha256).hexdigest()
 
 
 def start_signature_valid(fields: dict[str, Any]) -> bool:

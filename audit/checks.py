@@ -107,9 +107,9 @@ def guard_triggers(
             if _pending(connection):
                 continue
             problems = guard_problems(connection)
-        except DatabaseError as err:
-            if databases is None:
-                continue  # plain `check` without a reachable database
+        except Exception as err:  # noqa: BLE001 - a database that cannot be asked
+            if databases is None or not isinstance(err, DatabaseError):
+                continue  # plain `check` without a reachable (or permitted) database
             results.append(
                 Warning(f"database {alias!r}: guard triggers not checked ({err})", id="audit.W001")
             )

@@ -23,6 +23,9 @@ class AuditEvent(models.Model):
     data = models.JSONField(default=dict)
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64, unique=True)
+    # The event's content signed with the key (audit.chain.seal): outside the hash, checked by
+    # the verifier, so that nobody without the key can append an event.
+    seal = models.CharField(max_length=100, blank=True, default="")
 
     class Meta:
         ordering = ["seq"]

@@ -23,9 +23,10 @@ from .chain import (
     check_data,
     check_text,
     json_text,
+    seal,
     spliced_hash,
 )
-from .checkpoints import checkpoint_if_due
+from .checkpoints import checkpoint_if_due, signing_key
 from .kinds import EventKind
 from .models import AuditEvent, AuditHead
 
@@ -144,7 +145,9 @@ def _recover_head() -> None:
 def _append(fields: dict[str, Any], parts: tuple[str, str, str]) -> AuditEvent:
     head = _head_row()
     chained = {"seq": head.seq + 1, "at": timezone.now().astimezone(UTC), "prev_hash": head.hash}
-    event = AuditEvent(**fields, **chained, hash=spliced_hash(parts, **chained))
+    event = AuditEvent(
+        **fields, **chained, hash=spliced_hash(parts, **chained), seal=seal(parts, signing_key())
+    )
     connection = transaction.get_connection()
     if connection.vendor == "sqlite":
         _insert_canonical(event, connection)
@@ -156,7 +159,8 @@ def _append(fields: dict[str, Any], parts: tuple[str, str, str]) -> AuditEvent:
 
 _INSERT_SQL = (
     "INSERT INTO audit_auditevent (seq, at, actor_id, actor_name, kind, object_type, object_id, "
-    "table_name, data, prev_hash, hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+    "table_name, data, prev_hash, hash, seal) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
 )
 
 
@@ -175,6 +179,7 @@ def _insert_canonical(event: AuditEvent, connection: Any) -> None:
         json_text(event.data),
         event.prev_hash,
         event.hash,
+        event.seal,
     ]
     with connection.cursor() as cursor:
         cursor.execute(_INSERT_SQL, params)
@@ -185,7 +190,7 @@ def _insert_canonical(event: AuditEvent, connection: Any) -> None:
 
 _APPEND_SQL = (
     "SELECT e_id, e_seq, e_at, e_prev, e_hash FROM casino_audit_append"
-    "(%s, %s, %s, %s, %s, %s, %s::jsonb, %s, %s, %s, %s)"
+    "(%s, %s, %s, %s, %s, %s, %s::jsonb, %s, %s, %s, %s, %s)"
 )
 
 
@@ -204,6 +209,7 @@ def _append_in_database(
         data_text,
         *parts,
         timezone.now().astimezone(UTC),
+        seal(parts, signing_key()),
     ]
     with connection.cursor() as cursor:
         cursor.execute(_APPEND_SQL, params)
@@ -213,7 +219,9 @@ def _append_in_database(
             cursor.execute(_APPEND_SQL, params)
             row = cursor.fetchone()
     event_id, seq, at, prev_hash, digest = row
-    event = AuditEvent(id=event_id, **fields, seq=seq, at=at, prev_hash=prev_hash, hash=digest)
+    event = AuditEvent(
+        id=event_id, **fields, seq=seq, at=at, prev_hash=prev_hash, hash=digest, seal=params[-1]
+    )
     event._state.adding = False
     event._state.db = connection.alias
     return event

@@ -26,13 +26,14 @@ from django.db import connection
 from django.db.models import Max
 from django.utils import timezone
 
-from .chain import GENESIS, json_text, stored_event_hash
+from .chain import GENESIS, canonical_parts, json_text, seal_problem, stored_event_hash
 from .checkpoints import (
     AnchorLine,
     anchor_path,
     anchor_read,
     as_fields,
     signature_valid,
+    signing_key,
     start_signature_valid,
 )
 from .guards import guard_problems
@@ -54,6 +55,7 @@ class _Event(NamedTuple):
     data: Any
     prev_hash: str
     hash: str
+    seal: str
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,7 @@ class Problem:
 _CHUNK = 5000
 _SQLITE_EVENTS = (
     "SELECT id, seq, at, actor_id, actor_name, kind, object_type, object_id, table_name, data, "
-    "prev_hash, hash FROM audit_auditevent ORDER BY id"
+    "prev_hash, hash, seal FROM audit_auditevent ORDER BY id"
 )
 
 
@@ -144,12 +146,30 @@ def _link_problem(ev: _Event, expected_seq: int, prev_hash: str) -> str:
     return ""
 
 
+def _seal_problem(ev: _Event, key: bytes, nonces: dict[str, int]) -> str:
+    """What is wrong with the event's seal ("" when it is valid and its own)."""
+    fields = {name: getattr(ev, name) for name in _SEALED_FIELDS}
+    what = seal_problem(ev.seal, canonical_parts(fields, json_text(ev.data)), key)
+    if what:
+        return what
+    nonce = ev.seal.split(":")[1]
+    first = nonces.setdefault(nonce, ev.seq)
+    if first != ev.seq:
+        return f"its seal repeats event #{first}'s (a genuine event copied: a replay)"
+    return ""
+
+
+_SEALED_FIELDS = ("actor_id", "actor_name", "kind", "object_type", "object_id", "table_name")
+
+
 def _walk_events(wanted: set[int]) -> tuple[int, int, str, dict[int, str], Problem | None]:
     """(events, last seq, last hash, {seq: hash} for the wanted seqs, first problem)."""
     prev_hash, expected_seq, count = GENESIS, 1, 0
     last_seq = 0
     found: dict[int, str] = {}
     raw_text = connection.vendor == "sqlite"
+    key = signing_key()
+    nonces: dict[str, int] = {}
     for ev in _rows():
         count += 1
         what = ""
@@ -157,6 +177,7 @@ def _walk_events(wanted: set[int]) -> tuple[int, int, str, dict[int, str], Probl
             data, what = _stored_data(ev.data)
             ev = ev._replace(data=data)
         what = what or _link_problem(ev, expected_seq, prev_hash)
+        what = what or _seal_problem(ev, key, nonces)
         if what:
             return count, last_seq, prev_hash, found, Problem(ev.seq, ev.id, what)
         prev_hash, last_seq = ev.hash, ev.seq

@@ -159,7 +159,7 @@ class EventWriter:
 
     EVENT_COLS = (
         "seq, at, actor_id, actor_name, kind, object_type, object_id, table_name, data, "
-        "prev_hash, hash"
+        "prev_hash, hash, seal"
     )
     CP_COLS = "seq, hash, at, key_id, prev_signature, signature"
 
@@ -180,8 +180,10 @@ class EventWriter:
     def add(self, events: list[dict[str, Any]], last: bool) -> None:
         import json
 
-        from audit.chain import event_hash
-        from audit.checkpoints import iso, sign
+        from audit.chain import canonical_parts, event_hash, json_text, seal
+        from audit.checkpoints import iso, sign, signing_key
+
+        key = signing_key()
 
         rows, cps = [], []
         for n, ev in enumerate(events):
@@ -199,7 +201,8 @@ class EventWriter:
                 "prev_hash": self.prev,
             }
             h = event_hash(**fields)
-            rows.append((*fields.values(), h))
+            text = json_text(fields["data"])
+            rows.append((*fields.values(), h, seal(canonical_parts(fields, text), key)))
             self.prev = h
             if self.seq % self.every == 0 or (last and n == len(events) - 1):
                 cp_at = ev["at"] + timedelta(milliseconds=1)
@@ -229,9 +232,7 @@ class EventWriter:
                     f"COPY audit_auditevent ({self.EVENT_COLS}) FROM STDIN"
                 ) as copy:
                     for row in rows:
-                        copy.write_row(
-                            (*row[:8], json.dumps(row[8], ensure_ascii=False), row[9], row[10])
-                        )
+                        copy.write_row((*row[:8], json.dumps(row[8], ensure_ascii=False), *row[9:]))
                 with cursor.cursor.copy(
                     f"COPY audit_auditcheckpoint ({self.CP_COLS}) FROM STDIN"
                 ) as copy:
@@ -240,15 +241,14 @@ class EventWriter:
             else:
                 cursor.executemany(
                     f"INSERT INTO audit_auditevent ({self.EVENT_COLS}) VALUES "
-                    "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                     [
                         (
                             row[0],
                             row[1].isoformat(),
                             *row[2:8],
-                            json.dumps(row[8], ensure_ascii=False),
-                            row[9],
-                            row[10],
+                            json_text(row[8]),  # SQLite keeps the canonical text
+                            *row[9:],
                         )
                         for row in rows
                     ],

@@ -19,7 +19,7 @@ from audit.models import AuditCheckpoint, AuditEvent, AuditHead
 from audit.services import audit_record
 from audit.verify import verify_chain
 
-from .tamper import raw, run_verify
+from .tamper import raw, reseal, run_verify
 
 pytestmark = pytest.mark.django_db
 
@@ -136,6 +136,9 @@ def test_a_chain_rewritten_consistently_is_caught_by_the_signed_checkpoint(
         )
         prev = new_hash
     raw("UPDATE audit_audithead SET hash = %s WHERE id = 1", [prev])
+    code, text = run_verify()
+    assert code == 1 and "event #2" in text and "seal is not valid" in text  # no key: no seal
+    reseal(2)  # with the seal forged too, the signed checkpoint still disagrees
     code, text = run_verify()
     assert code == 1 and "checkpoint" in text
 

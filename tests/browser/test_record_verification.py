@@ -14,7 +14,6 @@ import pytest
 from reports.models import VerificationRun
 from reports.verification import verify_now
 from tests.audit.tamper import raw
-from tests.browser.conftest import browser, demo_floor, new_page  # noqa: F401 - the fixtures
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's loop (see tests/browser)
 
