@@ -107,6 +107,7 @@ def record_failure(username: Any, ip: str) -> None:
             actor_name=username,
             kind=EventKind.AUTH_LOGIN_FAILED,
             obj=user,
+            bind_obj=False,  # the account itself is unchanged
             data={"username": username, "ip": ip, "failures_in_window": count},
         )
         if count >= settings.CASINO_LOCKOUT_FAILURES:
@@ -151,6 +152,7 @@ def _lock(user: AbstractBaseUser, count: int, ip: str) -> None:
         actor_name=user.get_username(),
         kind=EventKind.ACCOUNT_LOCKED,
         obj=user,
+        bind_obj=False,  # the account itself is unchanged
         data={
             "username": user.get_username(),
             "failures_in_window": count,
@@ -180,6 +182,7 @@ def lockout_lift(*, lock: AccountLock, by: AbstractBaseUser) -> AccountLock:
         actor=by,
         kind=EventKind.ACCOUNT_UNLOCKED,
         obj=lock.user,
+        bind_obj=False,  # the account itself is unchanged
         data={"username": lock.user.get_username(), "lock_id": lock.pk},
         bind=[lock],
     )

@@ -145,6 +145,7 @@ def _token_issued(sender: Any, instance: Token, created: bool, **kwargs: Any) ->
             actor=actor or instance.user,
             kind=EventKind.TOKEN_ISSUED,
             obj=instance.user,
+            bind_obj=False,  # the account itself is unchanged
             data={"username": instance.user.get_username(), **context},
         )
 
@@ -157,6 +158,7 @@ def _token_revoked(sender: Any, instance: Token, **kwargs: Any) -> None:
         actor_name=None if actor is not None else "system",
         kind=EventKind.TOKEN_REVOKED,
         obj=instance.user,
+        bind_obj=False,  # the account itself is unchanged
         data={
             "username": instance.user.get_username(),
             "reason": getattr(instance, "_revoke_reason", "revoked"),

@@ -354,3 +354,46 @@ def unbound_rows() -> Iterator[models.Model]:
         missing = [pk for pk in pks if str(pk) not in known]
         for start in range(0, len(missing), 1000):
             yield from spec.model._default_manager.filter(pk__in=missing[start : start + 1000])
+
+
+# --- before a change: the row must still say what its record says -----------------------------
+
+
+def recorded_differences(instance: models.Model) -> list[str]:
+    """How a bound row, as stored now, differs from its latest event (the row being that
+    event's object: a meter, a round...); empty when it matches or no event records it yet."""
+    from .models import AuditEvent
+
+    model = type(instance)._meta.concrete_model
+    assert model is not None
+    label = model._meta.label_lower
+    stored = (
+        AuditEvent.objects.filter(object_type=label, object_id=str(instance.pk))
+        .order_by("-seq")
+        .values_list("seq", f"data__{KEY}__{label}")  # (a numeric key would be read as an index)
+        .first()
+    )
+    rows = stored[1] if stored is not None else None
+    rows = json.loads(rows) if isinstance(rows, str) else rows
+    recorded = rows.get(str(instance.pk)) if isinstance(rows, dict) else None
+    if stored is None or recorded is None:
+        return []
+    live = content(instance)
+    return [f"{what} (event #{stored[0]})" for what in _differences(recorded, live)]
+
+
+def check_as_recorded(instance: models.Model, what: str) -> None:
+    """Refuse to change a row that no longer says what its record says (someone changed it
+    outside the application): the change would bind the altered row as if it were genuine.
+    Call it on the locked row, before the change."""
+    from core.errors import ServiceError
+
+    differences = recorded_differences(instance)
+    if differences:
+        raise ServiceError(
+            f"{what} differs from its audit record ({'; '.join(differences)}): nothing was "
+            "changed; the pit boss and the auditors must look into it (verify_audit names it)",
+            field=type(instance)._meta.model_name or "",
+            code="record_differs",
+            status=409,
+        )

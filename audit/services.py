@@ -59,16 +59,18 @@ def audit_record(
     table_name: str = "",
     actor_name: str | None = None,
     bind: Iterable[models.Model] = (),
+    bind_obj: bool = True,
 ) -> AuditEvent:
     """Append one event to the chain (locks the head so writers never fork the chain).
 
-    The event binds the rows it records (`audit.binding`): `obj` when its model is bound, and
-    the rows in `bind`, each as saved, so call it after the change's last write to them.
+    The event binds the rows it changes (`audit.binding`): `obj` when its model is bound
+    (`bind_obj=False` for an event that only concerns it: a sign-in, a token), and the rows in
+    `bind`, each as saved, so call it after the change's last write to them.
 
     Data the database would not give back exactly as hashed is refused (`AuditDataError`)
     before anything is written. Inside the caller's transaction it takes no savepoint of its
     own: any failure here fails the caller's whole change, as it must."""
-    rows = bound_data([obj, *bind] if obj is not None else bind)
+    rows = bound_data([obj, *bind] if obj is not None and bind_obj else bind)
     if rows:
         data = {**(data or {}), KEY: rows}
     plain = _plain(data or {})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from audit.binding import check_as_recorded
 from audit.kinds import EventKind
 from audit.services import audit_record
 from core.roles import (
@@ -85,6 +86,7 @@ def meter_open(
     if value_cents < 0:
         raise ServiceError("a meter cannot open below zero", field="value_cents")
     meter = ProgressiveMeter.objects.select_for_update().get(pk=meter.pk)
+    check_as_recorded(meter, f"the progressive meter {meter}")
     if meter.entries.exists():
         raise ServiceError(f"meter {meter} is already open", code="already_open", status=409)
     entry = MeterEntry.objects.create(
@@ -118,6 +120,7 @@ def meter_correct(
     if amount_cents == 0:
         raise ServiceError("a correction of zero changes nothing", field="amount_cents")
     meter = ProgressiveMeter.objects.select_for_update().get(pk=meter.pk)
+    check_as_recorded(meter, f"the progressive meter {meter}")
     after = meter.value_cents + amount_cents
     if after < 0:
         raise ServiceError("a correction may not make the meter negative", field="amount_cents")

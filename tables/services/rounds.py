@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
+from audit.binding import check_as_recorded
 from audit.kinds import EventKind
 from audit.services import audit_record
 from core.money import dollars
@@ -531,6 +532,8 @@ def _settle_locked(
     meter = None
     if round_.table.meter_id is not None:
         meter = ProgressiveMeter.objects.select_for_update().get(pk=round_.table.meter_id)
+        # A meter changed outside the application would be paid from, then bound as genuine.
+        check_as_recorded(meter, f"the progressive meter {meter}")
     settlement = settle_round(round_, meter)
     reasons = approval_reasons(round_, settlement, meter)
     if reasons and approved_by is None:

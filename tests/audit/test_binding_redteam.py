@@ -29,6 +29,7 @@ from audit import binding, triggers
 from audit.chain import event_hash, json_text
 from audit.checkpoints import record_checkpoint
 from audit.models import AuditHead
+from core.errors import ServiceError
 from reports.models import HoldAlertRule, HoldSummary
 from reports.reporting import rebuild_day
 from reports.selectors import hold_rows
@@ -249,12 +250,11 @@ def test_a_failed_verification_run_flipped_to_ok(played: dict[str, Any]) -> None
 # --- laundering: the next ordinary event that binds a tampered row records it as it is --------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a password hash set with SQL is laundered by the next event that binds the user "
-    "(an API token issued rereads the row): the insider signs in as a pit boss, record clean",
-)
-def test_a_password_set_with_sql_is_laundered_by_a_token_issued(played: dict[str, Any]) -> None:
+def test_a_password_set_with_sql_is_not_laundered_by_a_token_issued(
+    played: dict[str, Any],
+) -> None:
+    """A token issued (or a sign-in) does not change the account, so it does not bind it
+    again: the password set with SQL stays reported."""
     pitboss = played["pitboss"]
     raw(
         "UPDATE auth_user SET password = %s WHERE id = %s",
@@ -270,13 +270,7 @@ def test_a_password_set_with_sql_is_laundered_by_a_token_issued(played: dict[str
     _caught(f"auth_user id {pitboss.pk}: password")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="with the meter's guard triggers left dropped, a meter raised with SQL is laundered "
-    "by the next round's contribution (meter and entry rebound); verify checks neither the "
-    "ledger's arithmetic nor that the guards are installed",
-)
-def test_a_meter_raised_with_its_guards_dropped_is_laundered_by_the_next_round(
+def test_a_meter_raised_with_its_guards_dropped_is_not_laundered_by_the_next_round(
     played: dict[str, Any],
 ) -> None:
     meter = ProgressiveMeter.objects.get()
@@ -288,10 +282,15 @@ def test_a_meter_raised_with_its_guards_dropped_is_laundered_by_the_next_round(
         "UPDATE tables_progressivemeter SET value_cents = value_cents + 1000000 WHERE id = %s",
         [meter.pk],
     )
-    assert run_verify()[0] == 1  # caught, until the next round rebinds the meter
-    simulate([played["LB-1"]], 3, seed=9)
-    assert ProgressiveMeter.objects.get().value_cents > meter.value_cents + 1000000
-    _caught(f"tables_progressivemeter id {meter.pk}")
+    assert run_verify()[0] == 1
+    # The next round at the meter's table is refused before it pays from, or binds, the
+    # altered meter; the meter stays reported.
+    with pytest.raises(ServiceError) as refused:
+        simulate([played["LB-1"]], 3, seed=9)
+    assert refused.value.code == "record_differs"
+    assert "value_cents is" in refused.value.message
+    assert ProgressiveMeter.objects.get().value_cents == meter.value_cents + 1000000
+    _caught(f"tables_progressivemeter id {meter.pk}: value_cents")
 
 
 # --- SQLite: a value that canonicalises the same but reads differently --------------------------
