@@ -85,6 +85,7 @@ class EventKind(models.TextChoices):
     ROWS_BOUND = "record.rows_bound", "Existing rows put on the record"
     HISTORY_SEEDED = "record.history_seeded", "Synthetic history seeded (demo and benchmarks)"
     # the record's verification (reports.verification: nightly, on demand, the command)
+    RECORD_VERIFICATION_STARTED = "record.verification_started", "Record verification started"
     RECORD_VERIFIED = "record.verified", "Record verified: whole"
     RECORD_VERIFICATION_FAILED = "record.verification_failed", "Record verification failed"
     RECORD_FAILURE_ACKNOWLEDGED = (

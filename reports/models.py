@@ -167,6 +167,21 @@ class VerificationRun(models.Model):
         ON_DEMAND = "on_demand", "On demand"
         COMMAND = "command", "Command"
 
+    # Whether the record was whole is what the dashboard shows: bound to the run's events.
+    AUDIT_BOUND = (
+        "trigger",
+        "requested_by",
+        "started_at",
+        "finished_at",
+        "events",
+        "rows",
+        "ok",
+        "problems",
+        "acknowledged_by",
+        "acknowledged_at",
+        "acknowledgement_note",
+    )
+
     trigger = models.CharField(max_length=10, choices=Trigger.choices)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

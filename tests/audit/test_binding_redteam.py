@@ -225,11 +225,6 @@ def test_a_hold_alert_rule_disabled_with_sql(played: dict[str, Any]) -> None:
     _caught(HoldAlertRule._meta.db_table)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="reports_verificationrun is not bound: a failed nightly run flipped to ok with SQL "
-    "ends the dashboard's alert though its event says it failed",
-)
 def test_a_failed_verification_run_flipped_to_ok(played: dict[str, Any]) -> None:
     from reports.models import VerificationRun
     from reports.verification import verify_now

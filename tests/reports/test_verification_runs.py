@@ -53,15 +53,17 @@ def test_the_nightly_task_keeps_a_whole_run_and_writes_it_on_the_chain(
     run = VerificationRun.objects.get(pk=run_id)
     assert run.trigger == "nightly" and run.requested_by is None
     assert run.ok is True and run.problems == []
-    assert run.events == before and run.rows > 0  # the demo floor's bound rows
+    # the demo floor's events and the run's own start; the floor's bound rows and the run
+    assert run.events == before + 1 and run.rows > 0
     assert run.started_at <= run.finished_at
     event = AuditEvent.objects.order_by("seq").last()
     assert event is not None and event.kind == "record.verified"
     assert event.object_type == "reports.verificationrun" and event.object_id == str(run.pk)
-    assert event.data == {
+    assert event.data["bound"]["reports.verificationrun"][str(run.pk)]["ok"] is True
+    assert {k: v for k, v in event.data.items() if k != "bound"} == {
         "run": run.pk,
         "started": "nightly",
-        "events_checked": before,
+        "events_checked": before + 1,
         "bound_rows_checked": run.rows,
     }
     assert verify_chain()[1] is None  # the run's own event keeps the chain whole
