@@ -291,11 +291,6 @@ def test_a_meter_raised_with_its_guards_dropped_is_not_laundered_by_the_next_rou
 # --- SQLite: a value that canonicalises the same but reads differently --------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="SQLite: a gaming day stored as '<date>\\n' parses to the same date (canonical "
-    "equal) but no longer matches the day's SQL filter: the round drops out of the hold report",
-)
 def test_sqlite_a_gaming_day_with_a_trailing_newline_hides_a_round(
     played: dict[str, Any],
 ) -> None:
