@@ -31,7 +31,7 @@ from django.apps import apps
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 
-from .chain import json_text
+from .chain import check_text, json_text
 
 KEY = "bound"
 LONG_TEXT = 200  # characters: a longer text is bound by its hash
@@ -145,7 +145,10 @@ def _canon_for(f: models.Field[Any, Any], hashed: bool) -> Callable[[Any], Any]:
         if v is None:
             return None
         v = str(v)
-        return _sha(v) if len(v) > LONG_TEXT else v
+        if len(v) > LONG_TEXT:
+            return _sha(v)
+        check_text(v, f"{f.model._meta.label_lower}.{f.name}")  # kept in the record as it is
+        return v
 
     return text
 

@@ -31,6 +31,8 @@ class AuditEvent(models.Model):
         ordering = ["seq"]
         indexes = [
             models.Index(fields=["object_type", "object_id"]),
+            # An object's latest event (a meter's record, read before every settle that moves it).
+            models.Index(fields=["object_type", "object_id", "seq"], name="audit_event_object_seq"),
             models.Index(fields=["at"]),
             # A table's events of a kind (e.g. whether its win's leaving the band is already
             # recorded today, asked after every rebuild while it is outside).

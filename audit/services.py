@@ -71,9 +71,9 @@ def audit_record(
     before anything is written. Inside the caller's transaction it takes no savepoint of its
     own: any failure here fails the caller's whole change, as it must."""
     rows = bound_data([obj, *bind] if obj is not None and bind_obj else bind)
-    if rows:
-        data = {**(data or {}), KEY: rows}
     plain = _plain(data or {})
+    if rows:  # canonical already (audit.binding: JSON-safe values, every text checked)
+        plain = {**plain, KEY: rows}
     user_id = getattr(actor, "pk", None) if actor is not None else None
     name = actor_name if actor_name is not None else (actor.get_username() if user_id else "")
     fields: dict[str, Any] = {

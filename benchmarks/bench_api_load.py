@@ -232,6 +232,8 @@ def prepare_floor(
     from django.core.management import call_command
     from rest_framework.authtoken.models import Token
 
+    from audit.kinds import EventKind
+    from audit.services import audit_record
     from core.roles import Role
     from tables.engine.paytables import Game
     from tables.management.commands.seed_demo import paytable_name
@@ -244,6 +246,16 @@ def prepare_floor(
     pit = Pit.objects.get(name="Main pit")
     meter = ProgressiveMeter.objects.get(name="Lowball progressive")
     ProgressiveMeter.objects.filter(pk=meter.pk).update(approval_award_cents=10**12)
+    meter.refresh_from_db()
+    # On the record, as the admin's meter page records a change (the settle checks the meter
+    # against its record before it pays from it).
+    audit_record(
+        actor=None,
+        actor_name="benchmark",
+        kind=EventKind.METER_CHANGED,
+        obj=meter,
+        data={"after": {"approval_award_cents": 10**12}},
+    )
     dealers = Group.objects.get(name=Role.DEALER.value)
     games = [Game.SECOND_CHANCE, Game.LOWBALL, Game.PYRAMID]
     if only_game is not None:
@@ -266,6 +278,14 @@ def prepare_floor(
             meter=meter if game == Game.LOWBALL else None,
             # The dealer's settle is measured: no payout waits for a pit boss's sign-off here.
             approval_threshold_cents=10**12,
+        )
+        audit_record(
+            actor=None,
+            actor_name="benchmark",
+            kind=EventKind.TABLE_CREATED,
+            obj=table,
+            table_name=table.name,
+            data={"name": table.name, "game": str(game)},
         )
         user = User.objects.create(username=f"bench-dealer-{i:0{width}d}")
         user.set_unusable_password()
