@@ -4,14 +4,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('audit', '0012_event_seal'),
+        ("audit", "0012_event_seal"),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='auditevent',
-            index=models.Index(fields=['object_type', 'object_id', 'seq'], name='audit_event_object_seq'),
+            model_name="auditevent",
+            index=models.Index(
+                fields=["object_type", "object_id", "seq"], name="audit_event_object_seq"
+            ),
         ),
     ]
