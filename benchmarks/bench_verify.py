@@ -1,5 +1,5 @@
 """Benchmark `verify_audit` over a million audit events that bind the rows they record
-(issue 8: aim under a minute for the chain; with the bound rows, under 10 minutes).
+(the whole record, bound rows included, must verify in under 10 minutes).
 
 Run from the project root (PostgreSQL on 127.0.0.1:5432, user postgres, trust auth):
 
