@@ -22,9 +22,9 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC
+from datetime import UTC, date, datetime
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from django.apps import apps
@@ -105,8 +105,15 @@ def _sha(text: str) -> str:
 
 def _json_digest(value: Any) -> str:
     # Through a JSON round trip first, as the database gives it back: integer keys become text,
-    # tuples lists, and keys sort as text.
-    return _sha(json_text(json.loads(json.dumps(value, cls=DjangoJSONEncoder))))
+    # tuples lists, and keys sort as text. A round's JSON fields are bound again at every step
+    # of its play, mostly unchanged: the digest of a text already seen is remembered.
+    text = json.dumps(value, cls=DjangoJSONEncoder, ensure_ascii=False, separators=(",", ":"))
+    return _digest_of_text(text)
+
+
+@lru_cache(maxsize=512)
+def _digest_of_text(text: str) -> str:
+    return _sha(json_text(json.loads(text)))
 
 
 def _canon_for(f: models.Field[Any, Any], hashed: bool) -> Callable[[Any], Any]:
@@ -153,16 +160,47 @@ def _canon_for(f: models.Field[Any, Any], hashed: bool) -> Callable[[Any], Any]:
     return text
 
 
+Plan = tuple[tuple[str, str, Callable[[Any], Any], Callable[[Any], Any] | None], ...]
+
+
 @cache
-def _plan(model: type[models.Model]) -> tuple[tuple[str, str, Callable[[Any], Any]], ...]:
-    """(field name, attribute name, canonical function) for each bound field."""
+def _plan(model: type[models.Model]) -> Plan:
+    """(field name, attribute name, canonical function, parse function) for each bound field."""
     spec = specs()[model]
     plan = []
     for name in spec.fields:
         f = model._meta.get_field(name)
         assert isinstance(f, models.Field)
-        plan.append((name, f.attname, _canon_for(f, name in spec.hashed)))
+        plan.append((name, f.attname, _canon_for(f, name in spec.hashed), _parse_for(f)))
     return tuple(plan)
+
+
+def _parse_for(f: models.Field[Any, Any]) -> Callable[[Any], Any] | None:
+    """`to_python` for a value held in another type than the database gives back (a Decimal
+    given as text, a flag as "False"); None for a JSON field, whose value is taken as it is."""
+    if isinstance(f, models.JSONField):
+        return None
+    if isinstance(f, models.ForeignKey):
+        return _parse_for(f.target_field)
+    native: tuple[type, ...] = ()
+    if isinstance(f, models.BooleanField):
+        native = (bool,)
+    elif isinstance(f, models.IntegerField | models.AutoField):
+        native = (int,)
+    elif isinstance(f, models.DecimalField):
+        native = (Decimal,)
+    elif isinstance(f, models.DateTimeField):
+        native = (datetime,)
+    elif isinstance(f, models.DateField):
+        native = (date,)
+    elif isinstance(f, models.CharField | models.TextField):
+        native = (str,)
+    to_python = f.to_python
+
+    def parse(v: Any) -> Any:
+        return v if type(v) in native else to_python(v)
+
+    return parse
 
 
 def content(instance: models.Model) -> dict[str, Any]:
@@ -172,11 +210,10 @@ def content(instance: models.Model) -> dict[str, Any]:
     assert model is not None
     spec = specs()[model]
     out = {}
-    for name, attname, canon in _plan(model):
-        f = model._meta.get_field(name)
+    for name, attname, canon, parse in _plan(model):
         value = getattr(instance, attname)
-        if value is not None and not isinstance(f, models.JSONField):
-            value = f.to_python(value)
+        if value is not None and parse is not None:
+            value = parse(value)
         out[name] = canon(value)
     for name, compute in spec.computed.items():
         out[name] = compute(instance)
@@ -251,12 +288,15 @@ def _live_rows(spec: Spec) -> Iterator[tuple[str, dict[str, Any]]]:
         for instance in spec.model._default_manager.order_by("pk").iterator(chunk_size=500):
             yield str(instance.pk), content(instance)
         return
-    attnames = [attname for _name, attname, _canon in plan]
+    attnames = [attname for _name, attname, _canon, _parse in plan]
     query = spec.model._default_manager.order_by("pk").values_list("pk", *attnames)
     for row in query.iterator(chunk_size=5000):
         yield (
             str(row[0]),
-            {name: canon(value) for (name, _a, canon), value in zip(plan, row[1:], strict=True)},
+            {
+                name: canon(value)
+                for (name, _a, canon, _p), value in zip(plan, row[1:], strict=True)
+            },
         )
 
 

@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
@@ -443,10 +443,22 @@ class RecordReport:
         return not self.problems
 
 
+# Derived data the pages read (the hold reports' summaries) is not bound event by event: it is
+# summed from bound rows, and a check of an app's own (registered in its `ready`) sums it again
+# and names each row that says otherwise.
+DERIVED_CHECKS: dict[str, Callable[[], list[str]]] = {}
+
+
+def register_derived_check(name: str, check: Callable[[], list[str]]) -> None:
+    """`check()` returns one line per derived row that differs from the rows it is summed from."""
+    DERIVED_CHECKS[name] = check
+
+
 def verify_record() -> RecordReport:
     """The whole record: the chain with its checkpoints and anchor (`verify_chain`), every row
-    that holds or decides money against its latest event (`audit.binding.check_rows`), then the
-    database's guard triggers (`audit.guards.guard_problems`: each one missing or disabled)."""
+    that holds or decides money against its latest event (`audit.binding.check_rows`), the
+    derived data summed again from those rows (`DERIVED_CHECKS`), then the database's guard
+    triggers (`audit.guards.guard_problems`: each one missing or disabled)."""
     from .binding import check_rows, summary
 
     count, problem = verify_chain()
@@ -454,5 +466,7 @@ def verify_record() -> RecordReport:
     problems = ([f"audit chain BROKEN at {problem}"] if problem is not None else []) + summary(
         row_problems
     )
+    for check in DERIVED_CHECKS.values():
+        problems += check()
     problems += [f"database guard: {p}" for p in guard_problems(connection)]
     return RecordReport(events=count, rows=rows, problems=tuple(problems))

@@ -7,12 +7,21 @@ class ReportsConfig(AppConfig):
     verbose_name = "Hold reports"
 
     def ready(self) -> None:
+        from audit.verify import register_derived_check
         from tables.signals import hand_closed, round_closed
 
         # A settled, voided or corrected round marks its (day, table) report stale in its own
         # transaction: the round services send the signal and know nothing of the reports.
         round_closed.connect(mark_stale_on_close, dispatch_uid="reports.mark_stale")
         hand_closed.connect(mark_hand_stale_on_close, dispatch_uid="reports.mark_hand_stale")
+        # The hold summaries are summed from bound rows: `verify_audit` sums them again.
+        register_derived_check("hold summaries", hold_summary_problems)
+
+
+def hold_summary_problems() -> list[str]:
+    from .reporting import summary_problems
+
+    return summary_problems()
 
 
 def mark_stale_on_close(

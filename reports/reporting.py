@@ -33,12 +33,14 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 
 from casino.enqueue import enqueue
 from core.after_response import after_response
+from core.money import dollars
 from core.prepared import PreparedQuery
 from tables.models import Hand, MeterEntry, Round, SettlementLine, Table
 
@@ -523,3 +525,53 @@ def rebuild_day(day: date) -> int:
     for table_id in sorted(tables):
         rebuild(day, table_id, full=True)
     return len(tables)
+
+
+def summary_problems() -> list[str]:
+    """Every hold summary summed again from its (gaming day, table)'s rounds and hands, as a
+    full rebuild sums them; one line per summary that says otherwise, one that is missing and
+    one that no round or hand accounts for. A (day, table) waiting for its rebuild (marked
+    stale, or with newly settled rounds not yet added) is left to that rebuild."""
+    waiting = set(StaleReport.objects.values_list("gaming_day", "table_id"))
+    waiting |= set(PendingRound.objects.values_list("gaming_day", "table_id"))
+    scopes = set(HoldSummary.objects.values_list("gaming_day", "table_id").distinct())
+    for model in (Round, Hand):
+        scopes |= set(
+            model.objects.exclude(status="open")
+            .order_by()
+            .values_list("gaming_day", "table_id")
+            .distinct()
+        )
+    names = dict(Table.objects.values_list("id", "name"))
+    dealers = dict(get_user_model().objects.values_list("id", "username"))
+    problems: list[str] = []
+    for day, table_id in sorted(scopes - waiting):
+        summed = _figures(
+            _ROUNDS.values(day=day, table=table_id),
+            _lines_sums(_LINES, day=day, table=table_id),
+            _CONTRIBUTIONS.values(day=day, table=table_id),
+            _HANDS.values(day=day, table=table_id),
+        )
+        stored = {_key(s): s for s in _SUMMARIES.all(day=day, table=table_id)}
+        where = f"hold report of {names.get(table_id, f'table {table_id}')} on {day}"
+        for key in sorted(set(summed) | set(stored), key=str):
+            row, figures = stored.get(key), summed.get(key)
+            if row is None:
+                _version, _settings, dealer, shift = key
+                problems.append(
+                    f"{HoldSummary._meta.db_table}: {where}: the summary of "
+                    f"{dealers.get(dealer, 'no dealer')}'s {shift} shift is missing"
+                )
+                continue
+            label = f"{HoldSummary._meta.db_table} id {row.pk} ({where})"
+            if figures is None:
+                problems.append(f"{label}: no round or hand accounts for it")
+                continue
+            for name in (*FIGURES, "handle_by_wager", "theory_sums", "game"):
+                held, said = getattr(row, name), figures[name]
+                if held != said:
+                    if name.endswith("_cents"):
+                        held, said = dollars(held), dollars(said)
+                    what = name.removesuffix("_cents").replace("_", " ")
+                    problems.append(f"{label}: {what} is {held}, its rounds and hands say {said}")
+    return problems

@@ -185,11 +185,6 @@ def test_a_dealer_session_inserted_with_sql_lets_a_dealer_play_elsewhere(
     _caught("tables_dealersession")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="HoldSummary (audit_holdsummary) is not bound nor recomputed by verify: the hold "
-    "report's win is changed with SQL and the reports show it",
-)
 def test_a_hold_summarys_win_changed_with_sql(played: dict[str, Any]) -> None:
     day = Round.objects.filter(status="settled").values_list("gaming_day", flat=True).first()
     assert day is not None
@@ -199,6 +194,21 @@ def test_a_hold_summarys_win_changed_with_sql(played: dict[str, Any]) -> None:
     after = sum(row["win_cents"] for row in hold_rows(start=day, end=day))
     assert after < before
     _caught(HoldSummary._meta.db_table)
+
+
+def test_a_hold_summary_deleted_or_forged_with_sql(played: dict[str, Any]) -> None:
+    day = Round.objects.filter(status="settled").values_list("gaming_day", flat=True).first()
+    assert day is not None
+    rebuild_day(day)
+    code, out = run_verify()
+    assert code == 0, out
+    summary = HoldSummary.objects.filter(gaming_day=day).order_by("id").first()
+    assert summary is not None
+    raw(f"DELETE FROM {HoldSummary._meta.db_table} WHERE id = %s", [summary.pk])
+    _caught(
+        f"hold report of {summary.table.name} on {day}: the summary of "
+        f"{summary.dealer.username}'s {summary.shift} shift is missing"
+    )
 
 
 @pytest.mark.xfail(
