@@ -1,4 +1,4 @@
-"""Benchmark the theoretical house edge (`tables.engine.house_edge`, issue 14).
+"""Benchmark the theoretical house edge (`tables.engine.house_edge`).
 
 Run from the project root, pinned to one core:
 

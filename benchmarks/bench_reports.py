@@ -1,4 +1,4 @@
-"""Benchmark the hold reports and the dashboard over a million seeded rounds (issue 5).
+"""Benchmark the hold reports and the dashboard over a million seeded rounds.
 
 Run from the project root (PostgreSQL on 127.0.0.1:5432, user postgres, trust auth):
 
@@ -31,7 +31,7 @@ Run from the project root (PostgreSQL on 127.0.0.1:5432, user postgres, trust au
    `--slow` seconds (1.0) is listed; with `--explain` its EXPLAIN (ANALYZE for SELECTs) is
    printed too.
 
-Aims (issue 5): the day's report in under 30 s, each page in under 300 ms. `--check` exits 3
+Aims: the day's report in under 30 s, each page in under 300 ms. `--check` exits 3
 when one is missed. Everything runs on this machine; the server listens on 127.0.0.1 only.
 """
 

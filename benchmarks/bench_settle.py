@@ -14,7 +14,7 @@ Run from the project root, pinned to one core:
 3. Times the whole `manage.py settle < file` as a subprocess, and start-up alone (the same
    command on empty input), each the best of `--runs` fresh processes: rounds / (command -
    start-up) is the rate through the command with start-up excluded. Target: >= 10,000
-   rounds/s (issue 16).
+   rounds/s.
 4. Times evaluating all 22,100 three-card hands with `poker_value` and `lowball_value`;
    best of `--runs`. Target: well under a second.
 

@@ -1,5 +1,5 @@
 """Theoretical win: what a table's stakes should have won, and the 95% band the actual should
-fall in (issue 14; the formula is explained in docs/house_edge.md).
+fall in (the formula is explained in docs/house_edge.md).
 
 For each settled stake s on a wager the analysis covers (the game's `edge_wagers`: its unit is
 the stake of one settlement line, e.g. 2nd Chance's Ante for the Ante+Raise), with the figures

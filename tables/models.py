@@ -2,7 +2,7 @@
 their settlement lines.
 
 Money is integer cents (`*_cents`). A round pins the paytable version it started with; a
-settled round and its lines are never edited (a correction is a new round, issue 4). The
+settled round and its lines are never edited (a correction is a new round). The
 database enforces what it can: checks on amounts and statuses, one open sign-in per table and
 per dealer, one round number per table, an idempotency key used once.
 """
@@ -124,7 +124,7 @@ class PaytableVersion(models.Model):
 
 
 class PaytableEdge(models.Model):
-    """A paytable version's theoretical figures under one player strategy (issue 14), computed
+    """A paytable version's theoretical figures under one player strategy, computed
     by the engine's house-edge analysis once the version is approved (a Celery job).
 
     `figures` is the analysis's JSON (`tables.engine.house_edge.edge_for_lines`): per wager its

@@ -181,7 +181,7 @@ def round_at(table: Table, round_id: int | None) -> Round | None:
     return Round.objects.filter(table=table, pk=round_id or 0).first()
 
 
-# --- a paytable version's theoretical figures (issue 14) -------------------------------------
+# --- a paytable version's theoretical figures ----------------------------------------------
 
 
 def version_figures(version: PaytableVersion, strategy: str = "optimal") -> PaytableEdge | None:

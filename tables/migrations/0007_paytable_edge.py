@@ -1,4 +1,4 @@
-"""A paytable version's theoretical figures (issue 14), append-only: triggers refuse UPDATE,
+"""A paytable version's theoretical figures, append-only: triggers refuse UPDATE,
 DELETE and (PostgreSQL) TRUNCATE, like the settlement lines of 0005. Frozen SQL: never edit."""
 
 import django.db.models.deletion
