@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from audit.kinds import EventKind
 from audit.services import audit_record
-from core.errors import ServiceError
+from core.errors import SeparationOfDuties, ServiceError
 from core.roles import ADMINS, PIT_BOSSES, Role, has_role, require, role_names
 from tables.engine.errors import EngineError
 from tables.engine.money import format_cents, parse_cents
@@ -310,8 +310,9 @@ def slip_sign(*, slip: Slip, by: AbstractBaseUser) -> Slip:
 
 @transaction.atomic
 def slip_void(*, slip: Slip, by: AbstractBaseUser, reason: str) -> Slip:
-    """Ask for a void (the first person, with the reason) or confirm it (a second person): the
-    slip stops counting once confirmed, and a new slip replaces it."""
+    """Ask for a void (the first person, with the reason) or confirm it (a second person, never
+    the one who entered the slip): the slip stops counting once confirmed, and a new slip
+    replaces it."""
     slip = Slip.objects.select_for_update().select_related("table").get(pk=slip.pk)
     reason = (reason or "").strip()
     if not reason:
@@ -328,6 +329,12 @@ def slip_void(*, slip: Slip, by: AbstractBaseUser, reason: str) -> Slip:
             field="slip",
             code="void_needs_second_person",
             status=403,
+        )
+    if asked is not None and slip.created_by_id == by.pk:
+        # Whoever entered a slip may ask for its void, never confirm it (whatever their roles).
+        raise SeparationOfDuties(
+            f"{by.get_username()} entered slip {slip.number}: another person confirms its void",
+            field="slip",
         )
     now = timezone.now()
     step = 2 if asked is not None else 1

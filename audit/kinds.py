@@ -49,6 +49,7 @@ class EventKind(models.TextChoices):
     METER_OPENED = "meter.opened", "Meter opened"
     METER_ROUND = "meter.round", "Meter moved by a round"
     METER_CORRECTED = "meter.corrected", "Meter corrected"
+    METER_ROUND_VOIDED = "meter.round_voided", "Meter put back by a round's void"
     # hold alerts (reports)
     HOLD_ALERT_CREATED = "hold_alert.created", "Hold alert created"
     HOLD_ALERT_CHANGED = "hold_alert.changed", "Hold alert changed"

@@ -17,3 +17,12 @@ class ServiceError(Exception):
         self.field = field
         self.code = code
         self.status = status
+
+
+class SeparationOfDuties(ServiceError):
+    """Refused because the person took part in what they would sign off: they dealt the round
+    or hand, entered the correction or the slip, or already signed it. Whatever roles they
+    hold, another person must do it (403 on the API; the pages show the message)."""
+
+    def __init__(self, message: str, *, field: str | None = None):
+        super().__init__(message, field=field, code="separation_of_duties", status=403)

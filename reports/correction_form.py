@@ -217,9 +217,18 @@ def correct(request: HttpRequest, pk: int) -> HttpResponse:
             except ServiceError as err:
                 errors = {field_key(err.field) or "": err.message}
             else:
-                messages.success(
-                    request, f"Correction of round #{round_.number} settled at {round_.table}."
-                )
+                if corrected.awaiting_approval:
+                    messages.warning(
+                        request,
+                        f"Correction of round #{round_.number} entered at {round_.table}: it waits "
+                        "for another pit boss's sign-off before it is paid ("
+                        + "; ".join(corrected.approval_reasons)
+                        + ").",
+                    )
+                else:
+                    messages.success(
+                        request, f"Correction of round #{round_.number} settled at {round_.table}."
+                    )
                 return HttpResponseRedirect(reverse("audit:round", args=[corrected.pk]), status=303)
         request.session[FLASH] = {
             "round": round_.pk,
@@ -238,7 +247,10 @@ def correct(request: HttpRequest, pk: int) -> HttpResponse:
     }
     shown |= {f["error"] for f in layout["dealer"]} | {s["error"] for s in layout["seats"]}
     top = [message for message in errors.values() if message not in shown]
-    can = round_.status == Round.Status.VOIDED and not round_.corrections.exists()
+    can = (
+        round_.status == Round.Status.VOIDED
+        and not round_.corrections.exclude(status=Round.Status.CANCELLED).exists()
+    )
     return render(
         request,
         "audit/correct.html",

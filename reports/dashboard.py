@@ -299,7 +299,8 @@ def round_approve(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(
             request,
-            f"Round #{approved.number} at {approved.table} approved and paid "
+            f"{'Correction of round' if approved.corrects_id else 'Round'} #{approved.number} "
+            f"at {approved.table.name} approved and paid "
             f"(players {dollars(approved.players_net_cents, signed=True)}).",
         )
     return HttpResponseRedirect(reverse("audit:dashboard"), status=303)

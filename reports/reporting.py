@@ -188,8 +188,9 @@ def _line_figures(lines: Any) -> Any:
 
 
 def _contribution_figures(entries: Any) -> Any:
+    """The contributions of settled rounds (a void takes its round's back off the meter)."""
     return (
-        entries.filter(kind=MeterEntry.Kind.CONTRIBUTION)
+        entries.filter(kind=MeterEntry.Kind.CONTRIBUTION, round__status=Round.Status.SETTLED)
         .values("round__paytable_version", "round__dealer", "round__shift")
         .annotate(total=Sum("amount_cents"))
     )

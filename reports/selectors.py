@@ -159,7 +159,9 @@ def round_sums(rounds: QuerySet[Round]) -> dict[str, Any]:
 
 def open_rounds_at(table: Table) -> list[Round]:
     return list(
-        Round.objects.filter(table=table, status=Round.Status.OPEN).select_related("dealer")
+        Round.objects.filter(
+            table=table, status=Round.Status.OPEN, corrects__isnull=True
+        ).select_related("dealer")
     )
 
 

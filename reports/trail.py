@@ -31,6 +31,7 @@ from tables import games
 from tables.engine.errors import EngineError
 from tables.engine.money import parse_cents
 from tables.models import Hand, Round
+from tables.services.controls import round_cancel
 from tables.services.corrections import round_void
 from tables.services.hands import hand_void
 
@@ -201,8 +202,9 @@ def round_record(request: HttpRequest, pk: int) -> HttpResponse:
     context["can_correct"] = (
         has_role(request.user, Role.PIT_BOSS)
         and round_.status == Round.Status.VOIDED
-        and not context["corrections"]
+        and not [c for c in context["corrections"] if c.status != Round.Status.CANCELLED]
     )
+    context["can_approve"] = has_role(request.user, Role.PIT_BOSS) and round_.awaiting_approval
     return render(request, "audit/round.html", context)
 
 
@@ -214,6 +216,21 @@ def round_void_view(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         round_void(round=round_, by=request.user, reason=request.POST.get("reason", ""))
         messages.success(request, f"Round {round_} voided.")
+    except ServiceError as err:
+        messages.error(request, err.message)
+    return redirect("audit:round", pk=pk)
+
+
+@login_required
+def correction_withdraw_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """A pit boss withdraws a correction waiting for its sign-off (with a reason): it is
+    cancelled, nothing paid, and the voided round can be corrected again."""
+    if request.method != "POST":
+        return redirect("audit:round", pk=pk)
+    round_ = get_object_or_404(Round, pk=pk, corrects__isnull=False)
+    try:
+        round_cancel(round=round_, by=request.user, reason=request.POST.get("reason", ""))
+        messages.success(request, f"{round_} withdrawn: nothing was paid.")
     except ServiceError as err:
         messages.error(request, err.message)
     return redirect("audit:round", pk=pk)

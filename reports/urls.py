@@ -12,6 +12,7 @@ urlpatterns = [
     path("rounds/<int:pk>/void/", views.round_void_view, name="round_void"),
     path("rounds/<int:pk>/correct/", correction_form.correct, name="round_correct"),
     path("rounds/<int:pk>/approve/", dashboard.round_approve, name="round_approve"),
+    path("rounds/<int:pk>/withdraw/", views.correction_withdraw_view, name="round_withdraw"),
     path("hands/<int:pk>/", views.hand_record, name="hand"),
     path("hands/<int:pk>/void/", views.hand_void_view, name="hand_void"),
     path("dashboard/", dashboard.dashboard, name="dashboard"),

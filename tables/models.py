@@ -222,9 +222,10 @@ class ProgressiveMeter(models.Model):
 
 
 class MeterEntry(models.Model):
-    """Every change to a meter, appended: its opening value, contribution, jackpot, overflow or
-    correction. Each entry's `value_after_cents` is the one before plus its amount, and the
-    meter's value is its last entry's (database triggers), so the entries add up to the value."""
+    """Every change to a meter, appended: its opening value, contribution, jackpot, overflow,
+    correction, or a voided round's effect taken back. Each entry's `value_after_cents` is the
+    one before plus its amount, and the meter's value is its last entry's (database triggers),
+    so the entries add up to the value."""
 
     class Kind(models.TextChoices):
         OPENING = "opening", "Opening value"
@@ -232,6 +233,7 @@ class MeterEntry(models.Model):
         JACKPOT = "jackpot", "Jackpot paid"
         OVERFLOW = "overflow", "Overflow (past the cap)"
         CORRECTION = "correction", "Authorised correction"
+        VOID = "void", "Round voided: its effect taken back"
 
     # What the audit record binds (audit.binding): every event that creates or changes a row
     # carries these fields' canonical content, and verify_audit compares the row with it.

@@ -159,7 +159,12 @@ def open_sessions() -> dict[int, DealerSession]:
 
 
 def open_round(table: Table) -> Round | None:
-    return table.rounds.filter(status=Round.Status.OPEN).select_related("paytable_version").first()
+    """The round in play at the table (a correction waiting for its sign-off is not)."""
+    return (
+        table.rounds.filter(status=Round.Status.OPEN, corrects__isnull=True)
+        .select_related("paytable_version")
+        .first()
+    )
 
 
 def last_settled_round(table: Table) -> Round | None:
@@ -168,7 +173,12 @@ def last_settled_round(table: Table) -> Round | None:
 
 def latest_round_state(table: Table) -> dict[str, Any] | None:
     """The table's latest round's id, status and entry (the tablet's change watch)."""
-    return table.rounds.order_by("-number").values("pk", "status", "entry").first()
+    return (
+        table.rounds.filter(corrects__isnull=True)
+        .order_by("-number")
+        .values("pk", "status", "entry")
+        .first()
+    )
 
 
 def open_tables() -> Any:

@@ -33,7 +33,9 @@ from tables.models import (
 def tables() -> QuerySet[Table]:
     """Every table, with its signed-in dealer's username and its open round's id annotated."""
     open_session = DealerSession.objects.filter(table=OuterRef("pk"), ended_at__isnull=True)
-    open_round = Round.objects.filter(table=OuterRef("pk"), status=Round.Status.OPEN)
+    open_round = Round.objects.filter(
+        table=OuterRef("pk"), status=Round.Status.OPEN, corrects__isnull=True
+    )
     open_hand = Hand.objects.filter(table=OuterRef("pk"), status=Hand.Status.OPEN)
     settings = TableSettingsAssignment.objects.filter(table=OuterRef("pk")).order_by("-id")
     return (

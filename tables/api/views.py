@@ -488,7 +488,9 @@ class RoundViewSet(
         description="A settle that pays a progressive award at or above the meter's sign-off "
         "amount (by default the jackpot), or a seat the table's threshold or more, answers 409 "
         "`approval_required` and waits: nothing is paid and the meter does not move. A pit "
-        "boss's approval settles it now, under their name. A dealer gets 403.",
+        "boss's approval settles it now, under their name; a correction waiting for its "
+        "sign-off is approved the same way. A dealer gets 403, and so does a pit boss who "
+        "dealt the round or entered the correction (`separation_of_duties`).",
         request=None,
         responses={200: RoundSerializer, **errors(401, 403, 404, 409)},
     )

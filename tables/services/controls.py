@@ -21,7 +21,9 @@ from tables.models import Round
 from tables.selectors import STEP_CARDS, STEP_CONFIRM, STEP_DEALER, STEP_DECISIONS, round_state
 
 from . import ServiceError
-from .rounds import _settle_locked, require_dealer_at
+from .corrections import correction_approve
+from .duties import require_apart_from_round
+from .rounds import _settle_locked, refuse_correction, require_dealer_at
 
 CANCELLERS = (*DEALERS, *PIT_BOSSES)
 # The steps a dealer may go back to, in the order the round is played.
@@ -36,7 +38,9 @@ def _locked(round_: Round) -> Round:
 @transaction.atomic(durable=True)
 def round_approve(*, round: Round, by: AbstractBaseUser) -> Round:
     """A pit boss signs off the round waiting for it: it is settled and paid now, the meter
-    moved, under the approver's name (the dealer's settle stays on the record)."""
+    moved, under the approver's name (the dealer's settle stays on the record). A correction
+    waiting for its sign-off is paid the same way. Never by someone who dealt the round or
+    entered the correction, whatever roles they hold."""
     require(by, PIT_BOSSES, "approve a payout")
     round_ = _locked(round)
     if round_.status != Round.Status.OPEN:
@@ -51,6 +55,9 @@ def round_approve(*, round: Round, by: AbstractBaseUser) -> Round:
         )
     if round_state(round_)["step"] != STEP_CONFIRM:
         raise ServiceError("the round is not complete yet", code="not_complete", status=409)
+    require_apart_from_round(round_, by, action="approve")
+    if round_.corrects_id is not None:
+        return correction_approve(round_, by=by)
     settled = _settle_locked(round_, actor=round_.dealer, approved_by=by)
     assert isinstance(settled, Round)
     return settled
@@ -60,7 +67,7 @@ def round_approve(*, round: Round, by: AbstractBaseUser) -> Round:
 def round_cancel(*, round: Round, by: AbstractBaseUser, reason: str) -> Round:
     """Cancel an open round (a misdeal), with a reason: nothing is paid, the meter does not
     move, and the table is free for its next round. The dealer signed in at the table or a
-    pit boss."""
+    pit boss; a correction waiting for its sign-off is withdrawn so by a pit boss only."""
     require(by, CANCELLERS, "cancel a round")
     reason = (reason or "").strip()
     if not reason:
@@ -68,7 +75,9 @@ def round_cancel(*, round: Round, by: AbstractBaseUser, reason: str) -> Round:
     if len(reason) > 500:
         raise ServiceError("the reason may have at most 500 characters", field="reason")
     round_ = _locked(round)
-    if not has_role(by, Role.PIT_BOSS):
+    if round_.corrects_id is not None:
+        require(by, PIT_BOSSES, "withdraw a correction")
+    elif not has_role(by, Role.PIT_BOSS):
         require_dealer_at(round_.table, by)
     if round_.status != Round.Status.OPEN:
         raise ServiceError(
@@ -100,6 +109,7 @@ def round_step_back(*, round: Round, dealer: AbstractBaseUser, to: str) -> Round
     require(dealer, DEALERS, "fix a round")
     round_ = _locked(round)
     require_dealer_at(round_.table, dealer)
+    refuse_correction(round_)
     if round_.status != Round.Status.OPEN:
         raise ServiceError(
             f"round {round_} is {round_.get_status_display().lower()}: it can no longer be changed",

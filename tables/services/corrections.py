@@ -1,15 +1,26 @@
 """Voids and corrections. A settled round is never edited: a pit boss voids it with a reason,
-and the corrected round is entered and settled as a new round that references it. Both are in
-the audit trail, and the hold reports count the void and the correction."""
+and the corrected round is entered as a new round that references it and settled as one.
+
+- A void takes the round's effect off its progressive meter (its jackpot put back, its
+  contributions taken back: `meters.meter_void_round`), on the record.
+- A correction is settled under the sign-off rules of any settle: one that pays a jackpot or a
+  seat the table's threshold waits, open, for another pit boss's approval (`correction_approve`,
+  through `controls.round_approve`); its progressive moves the meter exactly as its settlement
+  says, when it is paid.
+- Nobody voids, corrects or approves a round they took part in (`duties`).
+
+All of it is on the audit trail, and the hold reports count the void and the correction."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from audit.binding import check_as_recorded
 from audit.chain import AuditDataError, check_data
 from audit.kinds import EventKind
 from audit.services import audit_record
@@ -18,12 +29,15 @@ from core.roles import (
     require,
 )
 from tables.engine import contract
-from tables.models import Round, SettlementLine, Table
-from tables.selectors import engine_paytable, meter_config
+from tables.engine.settlement import Settlement
+from tables.models import ProgressiveMeter, Round, SettlementLine, Table
+from tables.selectors import engine_paytable, engine_round, meter_config
 from tables.signals import round_closed
 
 from . import ServiceError
-from .rounds import _engine_call, _settlement_lines, validate_round_entry
+from .duties import correction_entered_by, require_apart_from_round
+from .meters import meter_apply_round, meter_void_round
+from .rounds import _engine_call, _settlement_lines, approval_reasons, validate_round_entry
 
 
 def _require_pit_boss(user: AbstractBaseUser, action: str) -> None:
@@ -32,7 +46,8 @@ def _require_pit_boss(user: AbstractBaseUser, action: str) -> None:
 
 @transaction.atomic(durable=True)
 def round_void(*, round: Round, by: AbstractBaseUser, reason: str) -> Round:
-    """Void a settled round (pit boss, with a reason). Its record stays as it was settled."""
+    """Void a settled round (pit boss, with a reason; not one who dealt it, entered it or signed
+    off its payout). Its record stays as it was settled; its effect on the meter is taken back."""
     _require_pit_boss(by, "void a round")
     reason = (reason or "").strip()
     if not reason:
@@ -44,12 +59,14 @@ def round_void(*, round: Round, by: AbstractBaseUser, reason: str) -> Round:
             code="not_settled",
             status=409,
         )
+    require_apart_from_round(round_, by, action="void")
     now = timezone.now()
     Round.objects.filter(pk=round_.pk, status=Round.Status.SETTLED).update(
         status=Round.Status.VOIDED, voided_at=now, voided_by=by, void_reason=reason
     )
     round_.refresh_from_db()
     round_closed.send(sender=Round, round=round_)
+    meter_void_round(round_=round_, by=by)
     audit_record(
         actor=by,
         kind=EventKind.ROUND_VOIDED,
@@ -65,20 +82,44 @@ def round_void(*, round: Round, by: AbstractBaseUser, reason: str) -> Round:
     return round_
 
 
+def _locked_meter(table: Table) -> ProgressiveMeter | None:
+    if table.meter_id is None:
+        return None
+    meter = ProgressiveMeter.objects.select_for_update().get(pk=table.meter_id)
+    # A meter changed outside the application would be paid from, then bound as genuine.
+    check_as_recorded(meter, f"the progressive meter {meter}")
+    return meter
+
+
+def _settle(round_: Round, meter: ProgressiveMeter | None) -> Settlement:
+    settlement: Settlement = _engine_call(
+        contract.settle,
+        engine_round(round_),
+        paytable=engine_paytable(round_.paytable_version),
+        meter=meter_config(meter) if meter is not None else None,
+    )
+    return settlement
+
+
 @transaction.atomic(durable=True)
 def round_correct(*, voided: Round, by: AbstractBaseUser, entry: dict[str, Any]) -> Round:
-    """Enter and settle the corrected version of a voided round, under its paytable version.
+    """Enter the corrected version of a voided round, under its paytable version, and settle it
+    as a settle would: at once, or, when its payout needs a sign-off (a jackpot, a seat paid the
+    table's threshold), left open awaiting another pit boss's approval (nothing paid, the meter
+    unmoved until then). A pit boss who dealt the voided round or signed off its payout may not
+    correct it.
 
-    `entry` is the whole round in the settle contract's input form. The progressive meter is
-    not moved again (the voided round's contributions stand; a meter correction is separate).
-    """
+    `entry` is the whole round in the settle contract's input form. Its progressive is settled
+    against the meter as it stands (the void took the voided round's effect off it) and moves
+    it exactly as the settlement says."""
     _require_pit_boss(by, "correct a round")
     voided = Round.objects.select_for_update(of=("self",)).select_related("table").get(pk=voided.pk)
     if voided.status != Round.Status.VOIDED:
         raise ServiceError(
             f"round {voided} is {voided.status}: void it before correcting it", status=409
         )
-    if voided.corrections.exists():
+    require_apart_from_round(voided, by, action="correct")
+    if voided.corrections.exclude(status=Round.Status.CANCELLED).exists():
         raise ServiceError(f"round {voided} already has a correction", status=409)
     try:
         check_data(entry, "entry")
@@ -91,26 +132,87 @@ def round_correct(*, voided: Round, by: AbstractBaseUser, entry: dict[str, Any])
     )
     # Checked exactly as a new round at that table, under the voided round's paytable version.
     data = validate_round_entry(table, voided.paytable_version, entry)
-    settlement = _engine_call(
-        contract.settle,
-        data,
-        paytable=engine_paytable(voided.paytable_version),
-        meter=meter_config(table.meter) if table.meter is not None else None,
-    )
-    number = voided.number  # shown as the correction of #N, never a new live number
-    now = timezone.now()
     corrected = Round(
         table=table,
-        number=number,
+        number=voided.number,  # shown as the correction of #N, never a new live number
         dealer=voided.dealer,
         paytable_version=voided.paytable_version,
         game=voided.game,
         entry=data,
         corrects=voided,
     )
-    # Entered open, its lines written, then closed: the database checks the closing round
-    # against its lines (a correction is exempt from the one-open-round-per-table rule).
+    meter = _locked_meter(table)
+    settlement = _settle(corrected, meter)
+    reasons = approval_reasons(corrected, settlement, meter)
+    if not reasons:
+        # Entered open, its lines written, then closed: the database checks the closing round
+        # against its lines (a correction is exempt from the one-open-round-per-table rule).
+        corrected.save()
+        return _close(corrected, voided, settlement, meter, actor=by)
+    # Waits for a sign-off: complete (the settle contract's whole round) but open and unpaid.
+    corrected.entry = {
+        **data,
+        "decided": [seat["seat"] for seat in data["seats"]],
+        "dealer_done": True,
+    }
+    corrected.approval_requested_at = timezone.now()
+    corrected.approval_reasons = reasons
     corrected.save()
+    audit_record(
+        actor=by,
+        kind=EventKind.ROUND_CORRECTED,
+        obj=corrected,
+        table_name=table.name,
+        data={
+            "corrects_round_id": voided.pk,
+            "corrects_number": voided.number,
+            "number": corrected.number,
+            "entry": data,
+            "status": corrected.status,
+        },
+    )
+    audit_record(
+        actor=by,
+        kind=EventKind.ROUND_APPROVAL_REQUESTED,
+        obj=corrected,
+        table_name=table.name,
+        data={
+            "number": corrected.number,
+            "reasons": reasons,
+            "players_net_cents": settlement.net_cents,
+        },
+    )
+    return corrected
+
+
+def correction_approve(round_: Round, *, by: AbstractBaseUser) -> Round:
+    """Pay the correction waiting for `by`'s sign-off: settled against the meter as it stands now,
+    which it moves as its settlement says. Called by `controls.round_approve`, in its
+    transaction, with the round locked and checked (open, waiting, `by` a pit boss apart from
+    it)."""
+    voided = Round.objects.get(pk=round_.corrects_id)
+    table = Table.objects.select_related("meter").get(pk=round_.table_id)
+    meter = _locked_meter(table)
+    settlement = _settle(round_, meter)
+    reasons = approval_reasons(round_, settlement, meter) or round_.approval_reasons
+    entered_by = correction_entered_by(round_)
+    actor = get_user_model().objects.get(pk=entered_by) if entered_by is not None else by
+    return _close(round_, voided, settlement, meter, actor=actor, approved_by=by, reasons=reasons)
+
+
+def _close(
+    corrected: Round,
+    voided: Round,
+    settlement: Settlement,
+    meter: ProgressiveMeter | None,
+    *,
+    actor: AbstractBaseUser,
+    approved_by: AbstractBaseUser | None = None,
+    reasons: list[str] | None = None,
+) -> Round:
+    """Write the correction's lines and close it, on the voided round's gaming day and shift;
+    then move the meter as the settlement says, and record it."""
+    now = timezone.now()
     lines = _settlement_lines(corrected, settlement)
     SettlementLine.objects.bulk_create(lines)
     corrected.status = Round.Status.SETTLED
@@ -121,21 +223,50 @@ def round_correct(*, voided: Round, by: AbstractBaseUser, entry: dict[str, Any])
     corrected.shift = voided.shift
     corrected.handle_cents = sum(line.stake_cents for line in lines)
     corrected.players_net_cents = settlement.net_cents
+    if approved_by is not None:
+        corrected.approved_by = approved_by
+        corrected.approved_at = now
     corrected.save()
     round_closed.send(sender=Round, round=corrected)
+    if meter is not None and settlement.progressive is not None:
+        meter_apply_round(meter=meter, result=settlement.progressive, round_=corrected, actor=actor)
+    if approved_by is None:
+        audit_record(
+            actor=actor,
+            kind=EventKind.ROUND_CORRECTED,
+            obj=corrected,
+            table_name=corrected.table.name,
+            data={
+                "corrects_round_id": voided.pk,
+                "corrects_number": voided.number,
+                "number": corrected.number,
+                "entry": corrected.entry,
+                "settlement": corrected.settlement,
+                "handle_cents": corrected.handle_cents,
+                "players_net_cents": settlement.net_cents,
+            },
+            bind=lines,
+        )
+        return corrected
     audit_record(
-        actor=by,
-        kind=EventKind.ROUND_CORRECTED,
+        actor=approved_by,
+        kind=EventKind.ROUND_APPROVED,
         obj=corrected,
-        table_name=table.name,
+        table_name=corrected.table.name,
+        data={"number": corrected.number, "reasons": reasons or []},
+    )
+    audit_record(
+        actor=actor,
+        kind=EventKind.ROUND_SETTLED,
+        obj=corrected,
+        table_name=corrected.table.name,
         data={
-            "corrects_round_id": voided.pk,
+            "number": corrected.number,
             "corrects_number": voided.number,
-            "number": number,
-            "entry": data,
             "settlement": corrected.settlement,
             "handle_cents": corrected.handle_cents,
-            "players_net_cents": settlement.net_cents,
+            "players_net_cents": corrected.players_net_cents,
+            "approved_by": approved_by.get_username(),
         },
         bind=lines,
     )

@@ -29,6 +29,7 @@ from tables.selectors import settings_in_force
 from tables.signals import hand_closed
 
 from . import ServiceError
+from .duties import require_apart_from_hand
 from .rounds import require_dealer_at, seat_number
 
 
@@ -237,8 +238,8 @@ def hand_finish(*, hand: Hand, dealer: AbstractBaseUser) -> Hand:
 
 @transaction.atomic(durable=True)
 def hand_void(*, hand: Hand, by: AbstractBaseUser, reason: str) -> Hand:
-    """Void a hand, open or finished (pit boss, with a reason). Its record stays as it was; a
-    voided finished hand leaves the hold reports."""
+    """Void a hand, open or finished (pit boss, with a reason; not one who dealt it). Its record
+    stays as it was; a voided finished hand leaves the hold reports."""
     require(by, PIT_BOSSES, "void a hand")
     reason = (reason or "").strip()
     if not reason:
@@ -246,6 +247,7 @@ def hand_void(*, hand: Hand, by: AbstractBaseUser, reason: str) -> Hand:
     hand = Hand.objects.select_for_update(of=("self",)).select_related("table").get(pk=hand.pk)
     if hand.status == Hand.Status.VOIDED:
         raise ServiceError(f"{hand} is already voided", code="not_voidable", status=409)
+    require_apart_from_hand(hand, by, action="void")
     was = hand.status
     now = timezone.now()
     Hand.objects.filter(pk=hand.pk, status=was).update(

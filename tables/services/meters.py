@@ -8,18 +8,32 @@ from django.db import transaction
 from audit.binding import check_as_recorded
 from audit.kinds import EventKind
 from audit.services import audit_record
+from core.money import dollars
 from core.roles import (
     ADMINS,
     require,
 )
+from tables.engine.money import parse_cents
 from tables.engine.settlement import ProgressiveResult
 from tables.models import MeterEntry, ProgressiveMeter, Round
 
 from . import ServiceError
 
 
-def meter_apply_round(*, meter: ProgressiveMeter, result: ProgressiveResult, round_: Round) -> None:
-    """Write a settled round's contributions, overflow and jackpot to a locked meter."""
+def meter_apply_round(
+    *,
+    meter: ProgressiveMeter,
+    result: ProgressiveResult,
+    round_: Round,
+    actor: AbstractBaseUser | None = None,
+) -> None:
+    """Write a settled round's contributions, overflow and jackpot to a locked meter, exactly as
+    its settlement says (`actor`: who settled it; by default the round's dealer)."""
+    if meter.value_cents != result.meter_before_cents:  # settled against another meter state
+        raise AssertionError(
+            f"meter {meter} is at {meter.value_cents}, the settlement's before is "
+            f"{result.meter_before_cents}"
+        )
     value = meter.value_cents
     entries = []
     if result.contributions_cents:
@@ -60,7 +74,7 @@ def meter_apply_round(*, meter: ProgressiveMeter, result: ProgressiveResult, rou
     meter.value_cents = value
     meter.save(update_fields=["value_cents", "overflow_cents"])
     audit_record(
-        actor=round_.dealer,
+        actor=actor or round_.dealer,
         kind=EventKind.METER_ROUND,
         obj=meter,
         table_name=round_.table.name,
@@ -74,6 +88,100 @@ def meter_apply_round(*, meter: ProgressiveMeter, result: ProgressiveResult, rou
             "meter_after_cents": value,
         },
         bind=entries,
+    )
+
+
+def meter_void_round(*, round_: Round, by: AbstractBaseUser) -> None:
+    """Take a voided round's effect off its meter, on the record: the jackpot it paid is put
+    back and the contributions (and overflow) it added are taken back, each as a `void` entry,
+    so the meter stands as if the round had not been played (its correction, if any, is then
+    settled onto the meter like a new round). Call it inside the void's transaction, with the
+    round locked; a round that never moved a meter changes nothing."""
+    entries = list(MeterEntry.objects.filter(round=round_).order_by("id"))
+    if not entries:
+        return
+    meter = ProgressiveMeter.objects.select_for_update().get(pk=entries[0].meter_id)
+    check_as_recorded(meter, f"the progressive meter {meter}")
+    contributions = sum(e.amount_cents for e in entries if e.kind == MeterEntry.Kind.CONTRIBUTION)
+    jackpot = sum(e.amount_cents for e in entries if e.kind == MeterEntry.Kind.JACKPOT)
+    overflow = 0
+    if any(e.kind == MeterEntry.Kind.OVERFLOW for e in entries):
+        progressive = (round_.settlement or {}).get("progressive") or {}
+        overflow = parse_cents(
+            progressive.get("overflow", "0"), where="the round's overflow", allow_zero=True
+        )
+    before = meter.value_cents
+    after = before - jackpot - contributions
+    if after < 0:
+        raise ServiceError(
+            f"the meter {meter} holds {dollars(before)}: taking back round {round_}'s "
+            f"{dollars(contributions)} of contributions would leave it below zero; an admin "
+            "corrects the meter first",
+            field="meter",
+            code="meter_below_zero",
+            status=409,
+        )
+    what = f"round {round_} voided"
+    written = []
+    value = before
+    if jackpot:
+        value -= jackpot
+        written.append(
+            MeterEntry(
+                meter=meter,
+                kind=MeterEntry.Kind.VOID,
+                amount_cents=-jackpot,
+                value_after_cents=value,
+                round=round_,
+                by=by,
+                reason=f"{what}: the jackpot's {dollars(-jackpot)} put back",
+            )
+        )
+    if contributions:
+        value -= contributions
+        written.append(
+            MeterEntry(
+                meter=meter,
+                kind=MeterEntry.Kind.VOID,
+                amount_cents=-contributions,
+                value_after_cents=value,
+                round=round_,
+                by=by,
+                reason=f"{what}: its {dollars(contributions)} of contributions taken back",
+            )
+        )
+    if overflow:
+        written.append(
+            MeterEntry(
+                meter=meter,
+                kind=MeterEntry.Kind.VOID,
+                amount_cents=0,
+                value_after_cents=value,
+                round=round_,
+                by=by,
+                reason=f"{what}: its {dollars(overflow)} past the cap taken off the overflow",
+            )
+        )
+    for entry in written:  # one by one: the database checks each against the one before
+        entry.save()
+    meter.value_cents = value
+    meter.overflow_cents = max(0, meter.overflow_cents - overflow)
+    meter.save(update_fields=["value_cents", "overflow_cents"])
+    audit_record(
+        actor=by,
+        kind=EventKind.METER_ROUND_VOIDED,
+        obj=meter,
+        table_name=round_.table.name,
+        data={
+            "round_id": round_.pk,
+            "number": round_.number,
+            "meter_before_cents": before,
+            "jackpot_put_back_cents": -jackpot,
+            "contributions_taken_back_cents": contributions,
+            "overflow_taken_back_cents": overflow,
+            "meter_after_cents": value,
+        },
+        bind=written,
     )
 
 

@@ -78,6 +78,17 @@ def require_dealer_at(
         raise PermissionDenied(f"{dealer.get_username()} is not signed in at {table}")
 
 
+def refuse_correction(round_: Round) -> None:
+    """A correction is entered and approved by pit bosses, never played at the table."""
+    if round_.corrects_id is not None:
+        raise ServiceError(
+            f"round {round_} is a correction: it is not played at the table (a pit boss "
+            "approves or withdraws it)",
+            code="correction",
+            status=409,
+        )
+
+
 def locked_round(pk: int, dealer: AbstractBaseUser) -> Round:
     """The round, its row locked, with what a step reads (table, dealer, paytable version) and
     whether `dealer` is signed in at its table, in one statement; then the dealer check."""
@@ -85,6 +96,7 @@ def locked_round(pk: int, dealer: AbstractBaseUser) -> Round:
     if locked is None:
         raise Round.DoesNotExist(f"no round {pk}")
     require_dealer_at(locked.table, dealer, signed_in=locked.dealer_signed_in)
+    refuse_correction(locked)
     return locked
 
 
@@ -125,7 +137,9 @@ def _locked_table_query(pk: int, dealer: int) -> QuerySet[Table]:
                 )
             ),
             open_round_id=Subquery(
-                rounds.filter(status=Round.Status.OPEN).order_by("pk").values("pk")[:1]
+                rounds.filter(status=Round.Status.OPEN, corrects__isnull=True)
+                .order_by("pk")
+                .values("pk")[:1]
             ),
             last_number=Subquery(rounds.order_by("-number").values("number")[:1]),
         )

@@ -29,7 +29,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from core.errors import ServiceError
+from core.errors import SeparationOfDuties, ServiceError
 from core.roles import DEALERS, Role, has_role, require
 from tables import display as show
 from tables import games, selectors
@@ -830,6 +830,8 @@ def approve(request: HttpRequest, table_id: int) -> HttpResponse:
             raise Refused("the dealer cannot sign off their own round", field="approver")
         try:
             settled = controls.round_approve(round=round_, by=boss)
+        except SeparationOfDuties as err:
+            raise Refused(err.message, field="approver", status=403) from None
         except PermissionDenied:
             raise Refused(
                 f"{boss.get_username()} is not a pit boss: only a pit boss signs off a payout",

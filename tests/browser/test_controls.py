@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 
 from tables.models import Round, Table
 from tables.selectors import round_state
@@ -237,7 +239,10 @@ def test_the_pit_boss_sees_the_sign_off_the_record_the_correction_and_the_report
     assert page.locator(".seat-result .pc").count() >= 21  # the cards drawn as cards
     no_sideways_scroll(page)
     page.screenshot(path=str(shots / "desk-round-record.png"), full_page=True)
-    round_void(round=settled, by=settled.approved_by, reason="the dealer's 4 was a 5")
+    # Voided by another pit boss: the one who signed off its payout may not void it.
+    other = get_user_model().objects.create_user("pitboss2", password="a long demo password")
+    other.groups.add(Group.objects.get(name="pit_boss"))
+    round_void(round=settled, by=other, reason="the dealer's 4 was a 5")
     page.goto(f"/audit/rounds/{r.pk}/correct/")
     expect()(page.locator("#id-seat-1-cards")).to_have_value("Ah 2d 4h")
     page.fill("#id-seat-1-cards", "Ah 2d Zz")
