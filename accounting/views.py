@@ -180,7 +180,8 @@ def _render_tablet(
         )
     }
     notice = None
-    if request.GET.get("slip", "").isdigit():
+    wanted = request.GET.get("slip", "")
+    if wanted.isascii() and wanted.isdigit():
         notice = shift_slips.filter(pk=int(request.GET["slip"])).first() or (
             Slip.objects.filter(pk=int(request.GET["slip"]), table=table).first()
         )
@@ -321,8 +322,12 @@ def _render_desk(request: HttpRequest, *, form_error: str = "", status: int = 20
 def desk_create(request: HttpRequest) -> HttpResponse:
     post = request.POST
     try:
-        table_id = post.get("table", "")
-        table = Table.objects.filter(pk=int(table_id)).first() if table_id.isdigit() else None
+        table_id = post.get("table", "").strip()
+        table = None
+        if table_id:
+            table = Table.objects.filter(
+                pk=form_whole(table_id, "table", what="a table's number")
+            ).first()
         if table is None:
             raise ServiceError("choose the table", field="table")
         kind = post.get("kind", "")
