@@ -26,7 +26,7 @@ from tables.engine.errors import EngineError
 from tables.engine.money import format_cents, parse_cents
 from tables.gaming_day import gaming_day_of, shift_begins, shift_of, shift_starts
 from tables.models import DealerSession, Table
-from tables.services.limits import check_amount
+from tables.services.limits import check_amount, limit_cents
 
 from . import rules
 from .models import ChipDenomination, Slip, SlipSignature, SlipVoid, VarianceAlert
@@ -256,27 +256,26 @@ def check_day(*, kind: str, day: date, shift: str, at: datetime, reason: str) ->
     yesterday = today - timedelta(days=1)
     if not yesterday <= day <= today:
         raise ServiceError(
-            f"gaming_day: a slip is for today's gaming day ({today.isoformat()}), or the "
-            f"previous one ({yesterday.isoformat()}) with a reason, not {day.isoformat()}",
+            f"a slip is for the current gaming day ({today.isoformat()}), or the previous one "
+            f"({yesterday.isoformat()}) with a reason, not {day.isoformat()}",
             field="gaming_day",
             code="bad_gaming_day",
         )
     if day == today:
         if reason:
             raise ServiceError(
-                f"reason: only a slip for the previous gaming day ({yesterday.isoformat()}) "
-                "takes a reason",
+                f"only a slip for the previous gaming day ({yesterday.isoformat()}) takes a reason",
                 field="reason",
             )
         if shift_begins(day, shift) > at:
             raise ServiceError(
-                f"shift: the {shift} shift of {day.isoformat()} has not begun",
+                f"the {shift} shift of {day.isoformat()} has not begun",
                 field="shift",
                 code="bad_shift",
             )
     elif not reason and kind != rules.DROP:
         raise ServiceError(
-            f"reason: a {kind.replace('_', '-')} slip for the previous gaming day "
+            f"a {kind.replace('_', '-')} slip for the previous gaming day "
             f"({day.isoformat()}) needs a reason",
             field="reason",
             code="reason_required",
@@ -285,15 +284,16 @@ def check_day(*, kind: str, day: date, shift: str, at: datetime, reason: str) ->
 
 def check_limits(kind: str, *, cash: int, markers: int, chips: int) -> None:
     """Each amount of the slip, and its total, within the kind's limit (naming the field)."""
-    slip = f"a {kind.replace('_', '-')} slip's"
+    slip, most = f"a {kind.replace('_', '-')} slip's", limit_cents(kind)
     if kind in rules.CHIP_KINDS:
-        check_amount(kind, chips, field="chips", what=f"{slip} chips")
+        check_amount(kind, chips, field="chips", what=f"{slip} chips", most=most)
         return
-    check_amount(kind, cash, field="amount", what=f"{slip} amount")
-    check_amount(kind, markers, field="markers", what=f"{slip} markers")
-    check_amount(kind, chips, field="chips", what=f"{slip} chips")
+    check_amount(kind, cash, field="amount", what=f"{slip} amount", most=most)
+    check_amount(kind, markers, field="markers", what=f"{slip} markers", most=most)
+    check_amount(kind, chips, field="chips", what=f"{slip} chips", most=most)
+    total = cash + markers + chips
     check_amount(
-        kind, cash + markers + chips, field="amount", what=f"{slip} total (cash, markers, chips)"
+        kind, total, field="amount", what=f"{slip} total (cash, markers, chips)", most=most
     )
 
 

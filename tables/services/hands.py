@@ -31,7 +31,7 @@ from tables.selectors import settings_in_force
 from tables.signals import hand_closed
 
 from . import ServiceError
-from .limits import check_amount
+from .limits import check_amount, limit_cents
 from .rounds import require_dealer_at, seat_number
 
 
@@ -51,6 +51,7 @@ def _players(table: Table, given: Any, version: TableSettingsVersion) -> list[tu
     if not isinstance(given, Mapping) or not given:
         raise ServiceError("enter each player's buy-in, by seat", field="players")
     seats: dict[int, int] = {}
+    most = limit_cents(LimitKind.POKER_BUY_IN)
     for key, raw in given.items():
         n = seat_number(key, "players")
         if n in seats:
@@ -77,7 +78,11 @@ def _players(table: Table, given: Any, version: TableSettingsVersion) -> list[tu
                 code="bad_buy_in",
             )
         check_amount(
-            LimitKind.POKER_BUY_IN, raw, field=f"seat {n} buy_in", what=f"seat {n}'s buy-in"
+            LimitKind.POKER_BUY_IN,
+            raw,
+            field=f"seat {n} buy_in",
+            what=f"seat {n}'s buy-in",
+            most=most,
         )
         seats[n] = raw
     most = game.max_players(version.values)

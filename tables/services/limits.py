@@ -47,11 +47,11 @@ def limits_in_force() -> dict[str, tuple[int, bool]]:
     }
 
 
-def check_amount(kind: str, cents: int, *, field: str, what: str) -> None:
-    """Refuse `cents` above the kind's limit, naming `field` and the limit in dollars: "a drop
-    slip's amount may be at most $1,000,000.00 (the limit an admin sets for drops), not
-    $999,999,999,999.99"."""
-    most = limit_cents(kind)
+def check_amount(kind: str, cents: int, *, field: str, what: str, most: int | None = None) -> None:
+    """Refuse `cents` above the kind's limit (`most`, when the caller has read it already),
+    naming `field` and the limit in dollars: "a drop slip's amount may be at most $1,000,000.00
+    (the limit an admin sets for drops), not $999,999,999,999.99"."""
+    most = limit_cents(kind) if most is None else most
     if cents > most:
         label = str(LimitKind(kind).label).split(" (")[0].lower()
         raise ServiceError(
