@@ -6,7 +6,7 @@ its own transaction. Who may do what is `accounting.rules`; the database enforce
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -21,10 +21,12 @@ from audit.kinds import EventKind
 from audit.services import audit_record
 from core.errors import SeparationOfDuties, ServiceError
 from core.roles import ADMINS, PIT_BOSSES, Role, has_role, require, role_names
+from core.strict import is_whole, text
 from tables.engine.errors import EngineError
 from tables.engine.money import format_cents, parse_cents
-from tables.gaming_day import gaming_day_of, shift_of, shift_starts
+from tables.gaming_day import gaming_day_of, shift_begins, shift_of, shift_starts
 from tables.models import DealerSession, Table
+from tables.services.limits import check_amount, limit_cents
 
 from . import rules
 from .models import ChipDenomination, Slip, SlipSignature, SlipVoid, VarianceAlert
@@ -49,7 +51,8 @@ def acting_role(user: AbstractBaseUser, allowed: tuple[Role, ...], table: Table,
 
 def parse_chips(value: Any, *, field: str = "chips") -> dict[str, int]:
     """`{"5.00": 40, "25": 2}` -> `{"500": 40, "2500": 2}`: active denominations, whole counts
-    (zero counts dropped). Refused with a message naming the denomination."""
+    (a number: `"40"` is refused; zero counts dropped). Refused with a message naming the
+    denomination."""
     if not isinstance(value, dict):
         raise ServiceError(
             f'{field} must map chip values to counts, like {{"5.00": 40}}', field=field
@@ -68,9 +71,7 @@ def parse_chips(value: Any, *, field: str = "chips") -> dict[str, int]:
             raise ServiceError(
                 f"{where}: there is no active ${format_cents(cents)} chip", field=where
             )
-        if isinstance(count, str) and count.strip().isascii() and count.strip().isdigit():
-            count = int(count.strip())
-        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        if not is_whole(count) or count < 0:
             raise ServiceError(
                 f"{where}: the count must be a whole number, not {count!r}", field=where
             )
@@ -114,15 +115,20 @@ def slip_create(
     shift: str | None = None,
     replaces: Slip | None = None,
     note: str = "",
+    reason: str = "",
     at: datetime | None = None,
 ) -> Slip:
     """Enter a slip. Chip kinds take `chips`; a drop `amount` (the cash; plus `markers` and any
     `chips` found in the box); a buy-in `amount`. The gaming day and shift default to now's
-    (a drop counted the next morning names the shift whose box it is)."""
+    (a drop counted the next morning names the shift whose box it is); see `check_day` for
+    the days a slip may name. Every amount is within the kind's limit (`tables.services.limits`,
+    set by admins)."""
     if kind not in rules.KINDS:
         raise ServiceError(
             f"kind must be one of {', '.join(rules.KINDS)}, not {kind!r}", field="kind"
         )
+    note = text(note, "note")
+    reason = text(reason, "reason").strip()
     role = acting_role(
         by, rules.CREATE_ROLES[kind], table, f"enter a {kind.replace('_', '-')} slip"
     )
@@ -135,6 +141,7 @@ def slip_create(
         raise ServiceError(
             f"shift must be one of {', '.join(valid_shifts)}, not {shift!r}", field="shift"
         )
+    check_day(kind=kind, day=day, shift=shift, at=at, reason=reason)
     cash = markers_cents = 0
     if kind in rules.CHIP_KINDS:
         if amount is not None or markers is not None:
@@ -157,6 +164,7 @@ def slip_create(
                 parsed = parse_chips(chips)
         elif chips or markers is not None:
             raise ServiceError("a buy-in is cash: give its amount only", field="chips")
+    check_limits(kind, cash=cash, markers=markers_cents, chips=chips_total(parsed))
     if replaces is not None:
         replaces = Slip.objects.select_for_update().get(pk=replaces.pk)
         if replaces.status != Slip.Status.VOIDED:
@@ -226,16 +234,67 @@ def slip_create(
             code="conflict",
             status=409,
         )
+    late = {"late_reason": reason} if reason else {}
     audit_record(
         actor=by,
         kind=EventKind.SLIP_CREATED,
         obj=slip,
         table_name=table.name,
-        data={**slip_data(slip), "role": role.value},
+        data={**slip_data(slip), "role": role.value, **late},
     )
     if not required:
         reconcile(table=table, gaming_day=day, shift=shift)
     return slip
+
+
+def check_day(*, kind: str, day: date, shift: str, at: datetime, reason: str) -> None:
+    """A slip is for the current gaming day, in a shift that has begun, or for the previous
+    gaming day with a reason (recorded on the chain with the slip). A drop may name the previous
+    day without one: the count team counts the boxes the morning after. Any other day is
+    refused (a typed year, a date to come)."""
+    today = gaming_day_of(at)
+    yesterday = today - timedelta(days=1)
+    if not yesterday <= day <= today:
+        raise ServiceError(
+            f"a slip is for the current gaming day ({today.isoformat()}), or the previous one "
+            f"({yesterday.isoformat()}) with a reason, not {day.isoformat()}",
+            field="gaming_day",
+            code="bad_gaming_day",
+        )
+    if day == today:
+        if reason:
+            raise ServiceError(
+                f"only a slip for the previous gaming day ({yesterday.isoformat()}) takes a reason",
+                field="reason",
+            )
+        if shift_begins(day, shift) > at:
+            raise ServiceError(
+                f"the {shift} shift of {day.isoformat()} has not begun",
+                field="shift",
+                code="bad_shift",
+            )
+    elif not reason and kind != rules.DROP:
+        raise ServiceError(
+            f"a {kind.replace('_', '-')} slip for the previous gaming day "
+            f"({day.isoformat()}) needs a reason",
+            field="reason",
+            code="reason_required",
+        )
+
+
+def check_limits(kind: str, *, cash: int, markers: int, chips: int) -> None:
+    """Each amount of the slip, and its total, within the kind's limit (naming the field)."""
+    slip, most = f"a {kind.replace('_', '-')} slip's", limit_cents(kind)
+    if kind in rules.CHIP_KINDS:
+        check_amount(kind, chips, field="chips", what=f"{slip} chips", most=most)
+        return
+    check_amount(kind, cash, field="amount", what=f"{slip} amount", most=most)
+    check_amount(kind, markers, field="markers", what=f"{slip} markers", most=most)
+    check_amount(kind, chips, field="chips", what=f"{slip} chips", most=most)
+    total = cash + markers + chips
+    check_amount(
+        kind, total, field="amount", what=f"{slip} total (cash, markers, chips)", most=most
+    )
 
 
 def slip_data(slip: Slip) -> dict[str, Any]:

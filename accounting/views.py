@@ -41,6 +41,7 @@ from core.roles import (
     role_names,
     roles_of,
 )
+from core.strict import form_whole
 from tables.engine.money import format_cents
 from tables.gaming_day import gaming_day_of, shift_of, shift_starts
 from tables.models import DealerSession, Table
@@ -98,15 +99,19 @@ def _chip_grid(post: Any = None) -> list[dict[str, Any]]:
     ]
 
 
-def _posted_chips(post: Any) -> dict[str, Any]:
-    """The grid's `chip_<cents>` fields as the service's {"5.00": count} (blanks are zero)."""
-    chips: dict[str, Any] = {}
+def _posted_chips(post: Any) -> dict[str, int]:
+    """The grid's `chip_<cents>` fields as the service's {"5.00": count} (blanks are zero; a
+    count is typed in digits)."""
+    chips: dict[str, int] = {}
     for name, value in post.items():
         if name.startswith("chip_") and str(value).strip():
             cents = name.removeprefix("chip_")
-            if not cents.isdigit():
+            if not cents.isascii() or not cents.isdigit():
                 raise ServiceError(f"{name}: not a chip", field=name)
-            chips[format_cents(int(cents))] = str(value).strip()
+            value_text = format_cents(int(cents))
+            chips[value_text] = form_whole(
+                value, f"chips.{value_text}", what="a count of chips in digits"
+            )
     return chips
 
 
@@ -175,7 +180,8 @@ def _render_tablet(
         )
     }
     notice = None
-    if request.GET.get("slip", "").isdigit():
+    wanted = request.GET.get("slip", "")
+    if wanted.isascii() and wanted.isdigit():
         notice = shift_slips.filter(pk=int(request.GET["slip"])).first() or (
             Slip.objects.filter(pk=int(request.GET["slip"]), table=table).first()
         )
@@ -316,8 +322,12 @@ def _render_desk(request: HttpRequest, *, form_error: str = "", status: int = 20
 def desk_create(request: HttpRequest) -> HttpResponse:
     post = request.POST
     try:
-        table_id = post.get("table", "")
-        table = Table.objects.filter(pk=int(table_id)).first() if table_id.isdigit() else None
+        table_id = post.get("table", "").strip()
+        table = None
+        if table_id:
+            table = Table.objects.filter(
+                pk=form_whole(table_id, "table", what="a table's number")
+            ).first()
         if table is None:
             raise ServiceError("choose the table", field="table")
         kind = post.get("kind", "")
@@ -341,6 +351,7 @@ def desk_create(request: HttpRequest) -> HttpResponse:
             gaming_day=day,
             shift=post.get("shift") or None,
             note=post.get("note", ""),
+            reason=post.get("reason", ""),
         )
     except ServiceError as err:
         return _render_desk(request, form_error=err.message, status=err.status)

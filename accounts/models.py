@@ -3,8 +3,9 @@
 `SignInFailure` rows are the shared failure counter when the lockout store is the database
 (rows older than the window are pruned as new ones arrive). `AccountLock` is the lock itself,
 lifted by someone with the security role (or expiring, when configured). `AccountChange`
-remembers who created or changed an account, for the paytable approval rule: an approver must
-not be an account the drafter created or changed.
+remembers who created or changed an account, for the two-person rule on paytables and table
+settings: neither the draft's author nor its approver may have created or changed the other's
+account.
 """
 
 from __future__ import annotations

@@ -82,6 +82,7 @@ class EventKind(models.TextChoices):
     VARIANCE_ALERT_RAISED = "variance.alert_raised", "Variance alert raised"
     VARIANCE_ACKNOWLEDGED = "variance.acknowledged", "Variance acknowledged"
     CHIP_DENOMINATION_SAVED = "chip_denomination.saved", "Chip denomination saved"
+    AMOUNT_LIMIT_SET = "amount_limit.set", "Amount limit set (slips, poker buy-ins)"
     # the record itself
     ROWS_BOUND = "record.rows_bound", "Existing rows put on the record"
     HISTORY_SEEDED = "record.history_seeded", "Synthetic history seeded (demo and benchmarks)"

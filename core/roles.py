@@ -121,6 +121,7 @@ _FLOOR_VIEW = {
         "handplayer",
         "tablesettingsversion",
         "tablesettingsassignment",
+        "amountlimit",
     )
 }
 _ACCOUNTING_VIEW = {
@@ -140,6 +141,7 @@ ROLE_PERMISSIONS: dict[Role, dict[str, dict[str, tuple[str, ...]]]] = {
             "tablesettingsassignment": ("view", "add"),
             "progressivemeter": _EDIT,
             "meterentry": ("view", "add"),
+            "amountlimit": _EDIT,
         },
         "accounting": {**_ACCOUNTING_VIEW, "chipdenomination": _EDIT},
     },

@@ -74,6 +74,15 @@ def shift_of(moment: datetime) -> str:
     return current.strftime("%H:%M")
 
 
+def shift_begins(day: date, shift: str) -> datetime:
+    """When gaming day `day`'s shift `shift` ("22:00") begins (aware): a shift that starts
+    before the day's start time is the next calendar day's (a 02:00 shift of a day begun at
+    06:00)."""
+    start = _parse(shift)
+    calendar = day if start >= day_start() else day + timedelta(days=1)
+    return timezone.make_aware(datetime.combine(calendar, start))
+
+
 def day_bounds(day: date) -> tuple[datetime, datetime]:
     """The gaming day's first and last-plus-one instants (aware)."""
     start = timezone.make_aware(datetime.combine(day, day_start()))

@@ -50,6 +50,60 @@ class Pit(models.Model):
         return self.name
 
 
+class LimitKind(models.TextChoices):
+    """What an amount limit applies to: each kind of slip, and a poker player's buy-in."""
+
+    OPENER = "opener", "Opener (the tray counted)"
+    CLOSER = "closer", "Closer (the tray counted)"
+    FILL = "fill", "Fill"
+    CREDIT = "credit", "Credit"
+    DROP = "drop", "Drop (the box's count)"
+    BUY_IN = "buy_in", "Buy-in (cash at a table)"
+    POKER_BUY_IN = "poker_buy_in", "Poker buy-in (a player's stack)"
+
+
+class AmountLimit(models.Model):
+    """The most one entry of a kind may carry (a slip's total, a poker player's buy-in), set by
+    an admin in the admin site. A kind with no row has its default (`DEFAULT_MAX_CENTS`); rows
+    are written only by `tables.services.limits.limit_set`, on the audit chain."""
+
+    Kind = LimitKind
+
+    # The limits in force where an admin set none: above what a busy table moves in a shift,
+    # far below what a mistyped figure makes of it.
+    DEFAULT_MAX_CENTS: dict[str, int] = {
+        LimitKind.OPENER: 1_000_000_00,
+        LimitKind.CLOSER: 1_000_000_00,
+        LimitKind.FILL: 250_000_00,
+        LimitKind.CREDIT: 250_000_00,
+        LimitKind.DROP: 1_000_000_00,
+        LimitKind.BUY_IN: 50_000_00,
+        LimitKind.POKER_BUY_IN: 50_000_00,
+    }
+
+    # A limit decides which entries are taken: bound to the record (audit.binding).
+    AUDIT_BOUND = ("kind", "max_cents", "changed_by", "changed_at")
+
+    kind = models.CharField(max_length=20, unique=True, choices=Kind.choices)
+    max_cents = models.BigIntegerField()
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    changed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["kind"]
+        constraints = [
+            models.CheckConstraint(condition=Q(max_cents__gt=0), name="amount_limit_positive"),
+            models.CheckConstraint(
+                condition=Q(kind__in=LimitKind.values), name="amount_limit_kind_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return str(LimitKind(self.kind).label)
+
+
 class PaytableVersion(models.Model):
     """One game's paytable lines and table limits, drafted, then approved by a second admin.
 

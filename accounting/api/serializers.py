@@ -8,6 +8,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from tables.api.strict import IdField, StrictSerializer, TextField
 from tables.engine.money import format_cents
 from tables.models import Table
 
@@ -108,25 +109,33 @@ class SlipSerializer(serializers.ModelSerializer):
         }
 
 
-class SlipCreateSerializer(serializers.Serializer):
-    """`chips` ({"5.00": 40}) for an opener, closer, fill or credit; `amount` for a drop (its
-    cash; `markers` and `chips` found in the box may be added) or a buy-in."""
+class SlipCreateSerializer(StrictSerializer):
+    """`chips` ({"5.00": 40}: whole counts) for an opener, closer, fill or credit; `amount` (a
+    decimal string) for a drop (its cash; `markers` and `chips` found in the box may be added)
+    or a buy-in. The gaming day is today's, or the previous one with a `reason` (a drop, counted
+    the morning after, needs none)."""
 
-    table = serializers.PrimaryKeyRelatedField(queryset=Table.objects.all())
+    table = IdField(queryset=Table.objects.all())
     kind = serializers.ChoiceField(choices=Slip.Kind.choices)
     chips = serializers.DictField(child=serializers.JSONField(), required=False)
-    amount = serializers.CharField(required=False, max_length=20)
-    markers = serializers.CharField(required=False, max_length=20)
+    amount = TextField(required=False, max_length=20, help_text='a decimal string: "1234.00"')
+    markers = TextField(required=False, max_length=20, help_text='a decimal string: "50.00"')
     gaming_day = serializers.DateField(required=False)
-    shift = serializers.CharField(required=False, max_length=5)
-    replaces = serializers.PrimaryKeyRelatedField(
+    shift = TextField(required=False, max_length=5)
+    replaces = IdField(
         queryset=Slip.objects.all(), required=False, help_text="the voided slip this one replaces"
     )
-    note = serializers.CharField(required=False, allow_blank=True, max_length=500)
+    note = TextField(required=False, allow_blank=True, max_length=500)
+    reason = TextField(
+        required=False,
+        allow_blank=True,
+        max_length=500,
+        help_text="why a slip is entered for the previous gaming day (recorded on the chain)",
+    )
 
 
-class SlipVoidRequestSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=500)
+class SlipVoidRequestSerializer(StrictSerializer):
+    reason = TextField(max_length=500)
 
 
 class SlipFilterSerializer(serializers.Serializer):
@@ -162,8 +171,8 @@ class VarianceAlertSerializer(serializers.ModelSerializer):
         ]
 
 
-class AcknowledgeSerializer(serializers.Serializer):
-    note = serializers.CharField(max_length=2000)
+class AcknowledgeSerializer(StrictSerializer):
+    note = TextField(max_length=2000)
 
 
 class ReconciliationQuerySerializer(serializers.Serializer):

@@ -84,6 +84,7 @@ class SlipViewSet(
         "sign": "signing a slip",
         "void": "voiding a slip",
     }
+    bodyless = frozenset({"sign"})
 
     def get_queryset(self) -> Any:
         return selectors.slips_visible_to(self.request.user)
@@ -130,6 +131,7 @@ class SlipViewSet(
             shift=data.get("shift"),
             replaces=data.get("replaces"),
             note=data.get("note", ""),
+            reason=data.get("reason", ""),
         )
         response = self._render(slip, status.HTTP_201_CREATED)
         response["Location"] = reverse("api-slip-detail", args=[slip.pk], request=request)

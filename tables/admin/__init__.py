@@ -18,10 +18,11 @@ refusal is shown as a message (and a refused permission is audited), never a ser
     meters.py     progressive meters and their entries (corrections)
     records.py    rounds, settlement lines, dealer sign-ins, hands (read-only)
     table_settings.py  player-vs-player table settings: draft, approve, draft from
+    limits.py     amount limits per kind of slip and the poker buy-in (`limit_set`)
 """
 
 from __future__ import annotations
 
-from . import floor, meters, paytables, records, table_settings
+from . import floor, limits, meters, paytables, records, table_settings
 
-__all__ = ["floor", "meters", "paytables", "records", "table_settings"]
+__all__ = ["floor", "limits", "meters", "paytables", "records", "table_settings"]

@@ -1,6 +1,8 @@
 """What the API reads and writes. Output serializers render models; input serializers only
-check the shape of a request, and the services judge its content (cards, wagers, limits), so
-the API and the tablet refuse the same things with the same messages.
+check the shape of a request, strictly (`strict`: a key they do not declare is refused, naming
+it; a whole number is a JSON number, text a string, an id a whole number), and the services
+judge its content (cards, wagers, limits), so the API and the tablet refuse the same things with
+the same messages.
 
 Money: every amount is an integer `*_cents` field plus the same amount as a decimal string
 ("12.50"); never a float. Input amounts are decimal strings (a float is refused by the engine).
@@ -8,7 +10,6 @@ Money: every amount is an integer `*_cents` field plus the same amount as a deci
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
@@ -28,8 +29,9 @@ from tables.models import (
 )
 from tables.selectors import last_wagers, round_state
 
+from .strict import IdField, StrictSerializer, TextField, WholeField
+
 AMOUNT_PATTERN = r"^-?\d+\.\d{2}$"
-SEAT_DIGITS = re.compile(r"[0-9]{1,2}", re.ASCII)
 CARDS_SCHEMA: dict[str, Any] = {
     "oneOf": [
         {"type": "array", "items": {"type": "string"}, "example": ["Ah", "Kd", "2c"]},
@@ -461,33 +463,22 @@ class RoundFilterSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Round.Status.choices, required=False)
 
 
-class RoundOpenSerializer(serializers.Serializer):
-    table = serializers.PrimaryKeyRelatedField(queryset=Table.objects.all())
+class RoundOpenSerializer(StrictSerializer):
+    table = IdField(queryset=Table.objects.all())
     wagers = WagersField()
 
 
-class RoundDealSerializer(serializers.Serializer):
+class RoundDealSerializer(StrictSerializer):
     cards = SeatCardsField()
     dealer = CardsField(help_text="The dealer's three cards.")
 
 
-class SeatField(serializers.IntegerField):
-    """A seat number: a whole number or its ASCII digits (never other scripts' digits)."""
-
-    def to_internal_value(self, data: Any) -> int:
-        if isinstance(data, bool) or not (
-            isinstance(data, int) or (isinstance(data, str) and SEAT_DIGITS.fullmatch(data))
-        ):
-            self.fail("invalid")
-        return super().to_internal_value(data)  # type: ignore[no-any-return]
-
-
-class RoundDecideSerializer(serializers.Serializer):
-    seat = SeatField(min_value=1, max_value=7)
+class RoundDecideSerializer(StrictSerializer):
+    seat = WholeField(min_value=1, max_value=7, help_text="The seat's number.")
     decision = serializers.DictField(help_text=games.api_help("api_decision"))
 
 
-class RoundDealerSerializer(serializers.Serializer):
+class RoundDealerSerializer(StrictSerializer):
     draw = CardsField(
         required=False,
         allow_null=True,
@@ -503,20 +494,20 @@ class RoundDealerSerializer(serializers.Serializer):
     )
 
 
-class RoundCancelSerializer(serializers.Serializer):
-    reason = serializers.CharField(
+class RoundCancelSerializer(StrictSerializer):
+    reason = TextField(
         required=False, allow_blank=True, max_length=500, help_text="Why (e.g. misdeal)."
     )
 
 
-class RoundBackSerializer(serializers.Serializer):
+class RoundBackSerializer(StrictSerializer):
     to = serializers.ChoiceField(
         choices=["cards", "decisions", "dealer"], help_text="The step to go back to."
     )
 
 
-class RoundSettleSerializer(serializers.Serializer):
-    idempotency_key = serializers.CharField(
+class RoundSettleSerializer(StrictSerializer):
+    idempotency_key = TextField(
         required=False,
         max_length=100,
         help_text="The idempotency key, when not sent as the Idempotency-Key header.",
@@ -611,12 +602,12 @@ class HandFilterSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Hand.Status.choices, required=False)
 
 
-class HandOpenSerializer(serializers.Serializer):
-    table = serializers.PrimaryKeyRelatedField(queryset=Table.objects.all())
+class HandOpenSerializer(StrictSerializer):
+    table = IdField(queryset=Table.objects.all())
     players = serializers.JSONField(
         help_text='Each player\'s buy-in in cents by seat: {"1": 10000, "3": 5000}.'
     )
-    first = serializers.IntegerField(
+    first = WholeField(
         required=False,
         min_value=0,
         help_text="The player (index in seat order) who acts first; by default it moves round "
@@ -624,7 +615,7 @@ class HandOpenSerializer(serializers.Serializer):
     )
 
 
-class HandStepSerializer(serializers.Serializer):
+class HandStepSerializer(StrictSerializer):
     """One step, in the game's own form (the game's engine checks it whole).
 
     Rhode Island Hold 'Em: `hole` (every player's card, in player order), or `action` (and
@@ -634,23 +625,21 @@ class HandStepSerializer(serializers.Serializer):
     `mulligan` (`draws`: the cards drawn, in draw order, or {player: card}); with `player`, the
     one who acts, and optionally `at`, the number of actions the step was meant to follow."""
 
-    hole = serializers.ListField(child=serializers.CharField(), required=False)
-    action = serializers.CharField(required=False, help_text="check, bet, call, raise or fold")
-    player = serializers.IntegerField(required=False, min_value=0)
-    flop = serializers.CharField(required=False)
-    turn = serializers.CharField(required=False)
-    do = serializers.CharField(
+    hole = serializers.ListField(child=TextField(), required=False)
+    action = TextField(required=False, help_text="check, bet, call, raise or fold")
+    player = WholeField(required=False, min_value=0)
+    flop = TextField(required=False)
+    turn = TextField(required=False)
+    do = TextField(
         required=False, help_text="Mulligan: deal, skip, fold, auction, offer, swap or mulligan"
     )
     hands = serializers.JSONField(required=False, help_text="Mulligan's deal: five cards each")
     burn = serializers.JSONField(required=False, help_text="Mulligan's High Risk burn")
-    card = serializers.CharField(
-        required=False, help_text="Mulligan: the card auctioned or offered"
-    )
-    chips = serializers.IntegerField(required=False, min_value=0, help_text="cents on the card")
-    offer_of = serializers.IntegerField(required=False, min_value=0)
+    card = TextField(required=False, help_text="Mulligan: the card auctioned or offered")
+    chips = WholeField(required=False, min_value=0, help_text="cents on the card")
+    offer_of = WholeField(required=False, min_value=0)
     draws = serializers.JSONField(required=False, help_text="Mulligan: the cards drawn")
-    at = serializers.IntegerField(required=False, min_value=0)
+    at = WholeField(required=False, min_value=0)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         kinds = [k for k in ("hole", "action", "flop", "turn", "do") if k in attrs]
@@ -664,5 +653,5 @@ class HandStepSerializer(serializers.Serializer):
         return attrs
 
 
-class HandVoidSerializer(serializers.Serializer):
-    reason = serializers.CharField(help_text="Why the hand is voided.")
+class HandVoidSerializer(StrictSerializer):
+    reason = TextField(help_text="Why the hand is voided.")

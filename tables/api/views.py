@@ -91,6 +91,7 @@ from .serializers import (
     SignOutSerializer,
     TableSerializer,
 )
+from .strict import EmptySerializer
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 IDEMPOTENCY_KEY_MAX = 100
@@ -209,12 +210,20 @@ class ApiViewMixin:
 
 
 class RoleCheckedMixin(ApiViewMixin):
-    """Role per action, checked up front (see `permissions.ActionRoles`)."""
+    """Role per action, checked up front (see `permissions.ActionRoles`). An action that takes
+    no input (`bodyless`, by action or, on a plain view, by method) refuses any key sent."""
 
     permission_classes = [ActionRoles]
     parser_classes = [StrictJSONParser]
     roles: Mapping[str, tuple[Role, ...]] = {}
     action_names: Mapping[str, str] = {}
+    bodyless: frozenset[str] = frozenset()
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)  # type: ignore[misc]
+        action = getattr(self, "action", None) or (request.method or "").lower()
+        if action in self.bodyless:
+            EmptySerializer(data=request.data or {}).is_valid(raise_exception=True)
 
 
 # --- tables and sign-in ------------------------------------------------------------------
@@ -237,6 +246,7 @@ class TableViewSet(RoleCheckedMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = TableSerializer
     roles = {"list": TABLE_READERS, "retrieve": TABLE_READERS, "sign_in": DEALERS}
     action_names = {"sign_in": "signing in at a table"}
+    bodyless = frozenset({"sign_in"})
 
     def get_queryset(self) -> Any:
         return selectors.tables()
@@ -260,6 +270,7 @@ class SignOutView(RoleCheckedMixin, APIView):
 
     roles = {"post": DEALERS}
     action_names = {"post": "signing out"}
+    bodyless = frozenset({"post"})
 
     @extend_schema(
         summary="Sign out (dealers)",
@@ -343,6 +354,7 @@ class RoundViewSet(
         "cancel": "cancelling a round",
         "back": "going back a step",
     }
+    bodyless = frozenset({"approve"})
 
     def get_queryset(self) -> Any:
         return selectors.rounds()
@@ -575,6 +587,7 @@ class HandViewSet(
         "finish": "finishing a hand",
         "void": "voiding a hand",
     }
+    bodyless = frozenset({"finish"})
 
     def get_queryset(self) -> Any:
         return selectors.hands()

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from core.errors import ServiceError
+from tables import display as show
+from tables.engine.cards import parse_cards
 from tables.engine.errors import EngineError
 from tables.engine.paytables import Paytable
 from tables.engine.progressive import MeterConfig
@@ -59,6 +61,22 @@ def engine_call(fn: Any, *args: Any, **kwargs: Any) -> Any:
         return fn(*args, **kwargs)
     except EngineError as err:
         raise ServiceError(err.message, field=err.field, code=err.code.value) from None
+
+
+def dealer_discard_cards(cards: list[str], chosen: Any) -> list[str]:
+    """The dealer's discard as given, parsed: each card one of the dealer's (else `bad_card`,
+    naming it, as a Lowball seat discarding a card it does not hold is)."""
+    given = [str(c) for c in engine_call(parse_cards, chosen, where="the dealer's discard")]
+    held = {str(c) for c in engine_call(parse_cards, cards, where="the dealer's cards")}
+    strays = [c for c in given if c not in held]
+    if strays:
+        raise ServiceError(
+            f"the dealer's discard {show.card_text(strays[:1])} is not one of the dealer's cards "
+            f"({show.card_text(cards)})",
+            field="dealer discard",
+            code="bad_card",
+        )
+    return given
 
 
 class GameDefinition:
@@ -169,9 +187,24 @@ class BankedGame(GameDefinition):
         against the limits; returns the seat as stored."""
         return seat
 
-    def dealer_discard(self, advice: Mapping[str, Any], chosen: Any) -> list[str] | None:
+    def dealer_discard(
+        self, cards: list[str], advice: Mapping[str, Any], chosen: Any
+    ) -> list[str] | None:
         """The dealer's discard the round records (a choice among equivalent discards), or None
-        when the game records none."""
+        when the game records none. Where the house way leaves no choice, a discard given must
+        be the house way's own: a card the dealer does not hold is `bad_card`, another choice
+        `house_way` (never silently dropped)."""
+        if chosen is None or chosen == "" or chosen == []:
+            return None
+        given = dealer_discard_cards(cards, chosen)
+        if sorted(given) != sorted(advice["discard"]):
+            shown = show.card_text(advice["discard"]) or "nothing"
+            raise ServiceError(
+                f"the house way on {show.card_text(cards)} discards {shown}, "
+                f"not {show.card_text(given)}",
+                field="dealer discard",
+                code="house_way",
+            )
         return None
 
     # --- the tablet -----------------------------------------------------------------------

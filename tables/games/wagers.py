@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.errors import ServiceError
+from core.strict import known_keys
 from tables.engine.money import format_cents
 
 
@@ -28,13 +29,7 @@ def check_limit(cents: int, limits: Mapping[str, Any], wager: str, where: str) -
 
 def only(given: Mapping[str, Any], allowed: frozenset[str], where: str) -> None:
     """Refuse a field that is not one of `allowed` (naming it and the allowed ones)."""
-    extra = sorted(str(k) for k in given if k not in allowed)
-    if extra:
-        raise ServiceError(
-            f"{where} has no field {extra[0]!r} (allowed: {', '.join(sorted(allowed))})",
-            field=f"{where} {extra[0]}".strip(),
-            code="unknown_field",
-        )
+    known_keys(given, allowed, where)
 
 
 __all__ = ["check_limit", "limit", "only"]

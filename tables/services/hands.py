@@ -21,15 +21,18 @@ from django.utils import timezone
 
 from audit.kinds import EventKind
 from audit.services import audit_record
+from core.money import dollars
 from core.roles import PIT_BOSSES, require
+from core.strict import is_whole
 from tables import games
 from tables.gaming_day import gaming_day_of, shift_of
-from tables.models import Hand, HandPlayer, Table, TableSettingsVersion
+from tables.models import Hand, HandPlayer, LimitKind, Table, TableSettingsVersion
 from tables.selectors import settings_in_force
 from tables.signals import hand_closed
 
 from . import ServiceError
 from .duties import require_apart_from_hand
+from .limits import check_amount, limit_cents
 from .rounds import require_dealer_at, seat_number
 
 
@@ -43,11 +46,13 @@ def _locked_open(hand: Hand, dealer: AbstractBaseUser) -> Hand:
 
 def _players(table: Table, given: Any, version: TableSettingsVersion) -> list[tuple[int, int]]:
     """[(seat, buy-in cents)] in seat order, checked: seats of the table, each once, buy-ins
-    whole cents of at least the game's minimum, as many players as the settings allow."""
+    whole cents (numbers) of at least the game's minimum and at most the poker buy-in limit an
+    admin sets (`limits`), as many players as the settings allow."""
     game = games.player_vs_player(table.game)
     if not isinstance(given, Mapping) or not given:
         raise ServiceError("enter each player's buy-in, by seat", field="players")
     seats: dict[int, int] = {}
+    most = limit_cents(LimitKind.POKER_BUY_IN)
     for key, raw in given.items():
         n = seat_number(key, "players")
         if n in seats:
@@ -58,21 +63,28 @@ def _players(table: Table, given: Any, version: TableSettingsVersion) -> list[tu
                 field=f"seat {n}",
                 code="bad_seat",
             )
-        if raw in (None, "", 0, "0"):
+        if raw is None or (is_whole(raw) and raw == 0):
             continue  # an empty seat
-        if isinstance(raw, bool) or not isinstance(raw, int):
+        if not is_whole(raw):
             raise ServiceError(
-                f"seat {n}'s buy-in must be whole cents, not {raw!r}",
+                f"seat {n}'s buy-in must be whole cents (a number), not {raw!r}",
                 field=f"seat {n} buy_in",
                 code="bad_buy_in",
             )
         least = game.min_buy_in(version.values)
         if raw < least:
             raise ServiceError(
-                f"seat {n}'s buy-in must be at least {least} cents, not {raw}",
+                f"seat {n}'s buy-in must be at least {dollars(least)}, not {dollars(raw)}",
                 field=f"seat {n} buy_in",
                 code="bad_buy_in",
             )
+        check_amount(
+            LimitKind.POKER_BUY_IN,
+            raw,
+            field=f"seat {n} buy_in",
+            what=f"seat {n}'s buy-in",
+            most=most,
+        )
         seats[n] = raw
     most = game.max_players(version.values)
     if not 2 <= len(seats) <= most:

@@ -10,7 +10,6 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from accounts.models import AccountChange
 from audit.kinds import EventKind
 from audit.services import audit_record
 from core.roles import (
@@ -25,6 +24,7 @@ from tables.models import PaytableVersion, Table
 
 from . import ServiceError
 from .figures import request_figures
+from .two_person import refuse_linked_accounts
 
 
 def validate_limits(game: str, limits: Any) -> dict[str, dict[str, int]]:
@@ -110,8 +110,9 @@ def paytable_draft(
 @transaction.atomic
 def paytable_approve(*, version: PaytableVersion, approver: AbstractBaseUser) -> PaytableVersion:
     """Approve a draft: a second admin, never its author, nor an account its author created
-    or changed (one person with a second account is still one person). The security role
-    never approves. An approved version is final."""
+    or changed, nor the one who created or changed its author's account (one person with a
+    second account is still one person: `two_person`). The security role never approves. An
+    approved version is final."""
     if has_role(approver, Role.SECURITY):
         raise PermissionDenied("the security role does not approve paytables")
     _require_admin(approver, "approve a paytable")
@@ -120,12 +121,7 @@ def paytable_approve(*, version: PaytableVersion, approver: AbstractBaseUser) ->
         raise ServiceError(f"{version} is already approved", code="already_approved", status=409)
     if version.drafted_by_id == approver.pk:
         raise PermissionDenied("a paytable must be approved by a second admin, not its author")
-    if AccountChange.objects.filter(account_id=approver.pk, by_id=version.drafted_by_id).exists():
-        raise PermissionDenied(
-            f"{approver.get_username()}'s account was created or changed by "
-            f"{version.drafted_by.get_username()}, who drafted {version}: "
-            "another admin must approve it"
-        )
+    refuse_linked_accounts(drafter=version.drafted_by, approver=approver, what=str(version))
     version.status = PaytableVersion.Status.APPROVED
     version.approved_by = approver  # type: ignore[assignment]
     version.approved_at = timezone.now()

@@ -411,7 +411,7 @@ def round_dealer(
     data["dealer"].pop("discard", None)
     if draw_cards:
         data["dealer"]["draw"] = draw_cards
-    chosen = game.dealer_discard(advice, discard)
+    chosen = game.dealer_discard(data["dealer"]["cards"], advice, discard)
     if chosen is not None:
         data["dealer"]["discard"] = chosen
     data["dealer_done"] = True

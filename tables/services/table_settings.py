@@ -1,6 +1,7 @@
 """Table settings of player-vs-player games (players, ante, bet sizes, raise cap, rake):
 drafted by one admin, approved by another (never its author, nor an account its author created
-or changed), then assigned to a table, for hands that open from then on. Like paytables."""
+or changed, nor one that created or changed its author's), then assigned to a table, for hands
+that open from then on. Like paytables."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from accounts.models import AccountChange
 from audit.kinds import EventKind
 from audit.services import audit_record
 from core.roles import ADMINS, Role, has_role, require
@@ -21,6 +21,7 @@ from tables import games
 from tables.models import Table, TableSettingsAssignment, TableSettingsVersion
 
 from . import ServiceError
+from .two_person import refuse_linked_accounts
 
 
 @transaction.atomic
@@ -69,7 +70,8 @@ def table_settings_draft(
 def table_settings_approve(
     *, version: TableSettingsVersion, approver: AbstractBaseUser
 ) -> TableSettingsVersion:
-    """Approve a draft: a second admin. An approved version is final."""
+    """Approve a draft: a second admin, never its author, nor an account linked to its
+    author's by a creation or change either way (`two_person`). An approved version is final."""
     if has_role(approver, Role.SECURITY):
         raise PermissionDenied("the security role does not approve table settings")
     require(approver, ADMINS, "approve table settings")
@@ -80,12 +82,7 @@ def table_settings_approve(
         raise PermissionDenied(
             "table settings must be approved by a second admin, not their author"
         )
-    if AccountChange.objects.filter(account_id=approver.pk, by_id=version.drafted_by_id).exists():
-        raise PermissionDenied(
-            f"{approver.get_username()}'s account was created or changed by "
-            f"{version.drafted_by.get_username()}, who drafted {version}: "
-            "another admin must approve it"
-        )
+    refuse_linked_accounts(drafter=version.drafted_by, approver=approver, what=str(version))
     version.status = TableSettingsVersion.Status.APPROVED
     version.approved_by = approver  # type: ignore[assignment]
     version.approved_at = timezone.now()

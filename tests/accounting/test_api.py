@@ -51,7 +51,8 @@ def test_a_fill_through_the_api(pit: dict[str, Any]) -> None:
     assert conflict.status_code == 409
 
 
-def test_amounts_reads_and_voids(pit: dict[str, Any]) -> None:
+def test_amounts_reads_and_voids(pit: dict[str, Any], clock: Clock) -> None:
+    clock.set(9, 0, next_day=True)  # the soft count, the morning after: the 20th's boxes
     sc = pit["SC-1"].pk
     count, count2, dealer = (client_for(pit[u]) for u in ("count", "count2", "dealer"))
     drop = ok(

@@ -15,6 +15,8 @@ from accounting.services import slip_create, slip_sign
 from audit.models import AuditEvent
 from tables.services.sessions import dealer_sign_in
 
+from .conftest import Clock
+
 pytestmark = pytest.mark.django_db
 
 PRINCIPALS = [
@@ -184,7 +186,8 @@ def test_the_desk_requests_issues_and_voids(pit: dict[str, Any]) -> None:
     assert fill.status == "voided"
 
 
-def test_the_count_team_enters_and_signs_a_drop(pit: dict[str, Any]) -> None:
+def test_the_count_team_enters_and_signs_a_drop(pit: dict[str, Any], clock: Clock) -> None:
+    clock.set(9, 0, next_day=True)  # the soft count, the morning after: the 20th's boxes
     count, count2 = client(pit, "count"), client(pit, "count2")
     response = count.post(
         reverse("accounting:create"),

@@ -12,8 +12,9 @@ from tables import display as show
 from tables.engine.cards import RANKS, parse_cards
 from tables.engine.money import format_cents
 
-from ..base import Decision, DemoTable, engine_call
+from ..base import Decision, DemoTable, dealer_discard_cards, engine_call
 from ..rules_engine import RulesEngineGame
+from ..wagers import only
 
 
 class Lowball(RulesEngineGame):
@@ -51,13 +52,16 @@ class Lowball(RulesEngineGame):
         self, n: int, seat: Mapping[str, Any], given: Mapping[str, Any], limits: Mapping[str, Any]
     ) -> Decision:
         where = f"seat {n}"
+        only(given, frozenset(self.decision_keys), where)
         discard = engine_call(parse_cards, given.get("discard") or [], where=f"{where}'s discard")
         draw = engine_call(parse_cards, given.get("draw") or [], where=f"{where}'s draw")
         return Decision({"discard": [str(c) for c in discard], "draw": [str(c) for c in draw]})
 
-    def dealer_discard(self, advice: Mapping[str, Any], chosen: Any) -> list[str] | None:
+    def dealer_discard(
+        self, cards: list[str], advice: Mapping[str, Any], chosen: Any
+    ) -> list[str] | None:
         chosen = chosen if chosen not in (None, "") else advice["discard"]
-        return [str(c) for c in engine_call(parse_cards, chosen, where="the dealer's discard")]
+        return dealer_discard_cards(cards, chosen)
 
     # --- tablet ----------------------------------------------------------------------------
     def decision_form(

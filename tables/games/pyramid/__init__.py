@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.errors import ServiceError
+from core.strict import flag
 from tables import display as show
 from tables.engine import entry, pyramid
 from tables.engine.cards import parse_card, parse_cards
@@ -15,6 +16,7 @@ from tables.engine.errors import EngineError
 
 from ..base import Decision, DemoTable, engine_call
 from ..rules_engine import RulesEngineGame
+from ..wagers import only
 
 
 def _setting(cards: list[str], one: str) -> dict[str, Any]:
@@ -49,7 +51,14 @@ class Pyramid(RulesEngineGame):
         self, n: int, seat: Mapping[str, Any], given: Mapping[str, Any], limits: Mapping[str, Any]
     ) -> Decision:
         where = f"seat {n}"
-        if given.get("house_way"):
+        only(given, frozenset(self.decision_keys), where)
+        if flag(given.get("house_way", False), f"{where} house_way"):
+            if given.get("one_card") is not None:
+                raise ServiceError(
+                    f"{where}: give the card for the one-card hand, or the house way, not both",
+                    field=f"{where} one_card",
+                    code="foul",
+                )
             # The audit event also records how the player strategy set the hand.
             return Decision(
                 {"house_way": True},

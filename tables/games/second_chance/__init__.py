@@ -8,16 +8,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.errors import ServiceError
+from core.strict import flag
 from tables import display as show
 from tables.engine.cards import RANKS, parse_cards
 from tables.engine.money import format_cents, parse_cents
 
 from ..base import Decision, DemoTable, engine_call
 from ..rules_engine import RulesEngineGame
-from ..wagers import check_limit
+from ..wagers import check_limit, only
 
 EMPTY = (None, "", "0", "0.00", 0)
 MULLIGAN_KEYS = frozenset({"cards", "pair_plus"})
+DECISION_KEYS = frozenset({"mulligan", "cards", "pair_plus"})
 
 
 class SecondChance(RulesEngineGame):
@@ -56,7 +58,13 @@ class SecondChance(RulesEngineGame):
         self, n: int, seat: Mapping[str, Any], given: Mapping[str, Any], limits: Mapping[str, Any]
     ) -> Decision:
         where = f"seat {n}"
-        if not given.get("mulligan"):
+        only(given, DECISION_KEYS, where)
+        if not flag(given.get("mulligan", False), f"{where} mulligan"):
+            extra = sorted(set(given) - {"mulligan"})
+            if extra:
+                raise ServiceError(
+                    f"{where} stands: {extra[0]} goes with a mulligan", field=f"{where} {extra[0]}"
+                )
             return Decision({})
         cards = engine_call(
             parse_cards, given.get("cards") or [], where=f"{where}'s mulligan cards"
@@ -72,8 +80,6 @@ class SecondChance(RulesEngineGame):
     def check_seat_entry(
         self, n: int, seat: dict[str, Any], limits: Mapping[str, Any]
     ) -> dict[str, Any]:
-        from ..wagers import only
-
         mulligan = seat.get("mulligan")
         if mulligan is None:
             return seat
