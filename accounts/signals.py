@@ -16,7 +16,6 @@ from django.contrib.auth.models import Group
 from django.contrib.auth.signals import user_logged_in, user_logged_out, user_login_failed
 from django.db.models.signals import m2m_changed, post_delete, post_save, pre_save
 from django.dispatch import receiver
-from rest_framework.authtoken.models import Token
 
 from audit.kinds import EventKind
 from audit.services import audit_record
@@ -25,7 +24,7 @@ from .authentication import revoke_tokens
 from .clientip import client_ip
 from .lockout import clear_failures, record_failure
 from .middleware import current_request
-from .models import AccountChange
+from .models import AccountChange, ApiToken
 
 User = get_user_model()
 WATCHED = ("username", "first_name", "last_name", "email", "is_active", "is_staff", "is_superuser")
@@ -137,28 +136,30 @@ def _roles_event(user: Any, action: str, names: list[str]) -> None:
 # --- tokens ----------------------------------------------------------------------------------
 
 
-@receiver(post_save, sender=Token)
-def _token_issued(sender: Any, instance: Token, created: bool, **kwargs: Any) -> None:
+@receiver(post_save, sender=ApiToken)
+def _token_issued(sender: Any, instance: ApiToken, created: bool, **kwargs: Any) -> None:
+    # The event binds the token's row (its digest, user, issue time): the authentication
+    # accepts a token only as this event records it. A token is never changed after.
     if created:
         actor, context = _actor()
         audit_record(
             actor=actor or instance.user,
             kind=EventKind.TOKEN_ISSUED,
-            obj=instance.user,
-            bind_obj=False,  # the account itself is unchanged
+            obj=instance,
             data={"username": instance.user.get_username(), **context},
         )
 
 
-@receiver(post_delete, sender=Token)
-def _token_revoked(sender: Any, instance: Token, **kwargs: Any) -> None:
+@receiver(post_delete, sender=ApiToken)
+def _token_revoked(sender: Any, instance: ApiToken, **kwargs: Any) -> None:
     actor, context = _actor()
     audit_record(
         actor=actor,
         actor_name=None if actor is not None else "system",
         kind=EventKind.TOKEN_REVOKED,
-        obj=instance.user,
-        bind_obj=False,  # the account itself is unchanged
+        obj=instance,
+        bind_obj=False,
+        unbind=[instance],  # the row is gone: the record says so
         data={
             "username": instance.user.get_username(),
             "reason": getattr(instance, "_revoke_reason", "revoked"),

@@ -69,6 +69,7 @@ class EventKind(models.TextChoices):
     AUTH_LOGIN_FAILED_UNKNOWN = "auth.login_failed_unknown", "Sign-in failed (unknown name)"
     TOKEN_ISSUED = "token.issued", "API token issued"
     TOKEN_REVOKED = "token.revoked", "API token revoked"
+    TOKEN_KEPT_BY_DIGEST = "token.kept_by_digest", "API token kept by its digest (upgrade)"
     # the trail itself (audit.services, audit_new_start)
     AUDIT_HEAD_RECOVERED = "audit.head_recovered", "Audit head recovered from the last event"
     AUDIT_NEW_START = "audit.new_start", "Audit anchor started anew (with a reason)"

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from core.prepared import PreparedQuery
 
-from .binding import KEY, bound_data
+from .binding import KEY, bound_data, deleted_data, spec_for
 from .chain import (
     GENESIS,
     MAX_BYTES,
@@ -60,17 +60,24 @@ def audit_record(
     actor_name: str | None = None,
     bind: Iterable[models.Model] = (),
     bind_obj: bool = True,
+    unbind: Iterable[models.Model] = (),
 ) -> AuditEvent:
     """Append one event to the chain (locks the head so writers never fork the chain).
 
     The event binds the rows it changes (`audit.binding`): `obj` when its model is bound
-    (`bind_obj=False` for an event that only concerns it: a sign-in, a token), and the rows in
-    `bind`, each as saved, so call it after the change's last write to them.
+    (`bind_obj=False` for an event that only concerns it: a sign-in), and the rows in
+    `bind`, each as saved, so call it after the change's last write to them; the bound rows in
+    `unbind` are recorded as deleted (call it once they are).
 
     Data the database would not give back exactly as hashed is refused (`AuditDataError`)
     before anything is written. Inside the caller's transaction it takes no savepoint of its
     own: any failure here fails the caller's whole change, as it must."""
     rows = bound_data([obj, *bind] if obj is not None and bind_obj else bind)
+    for row in unbind:
+        model = type(row)._meta.concrete_model
+        if model is not None and spec_for(model) is not None:
+            for label, gone in deleted_data(model, [row.pk]).items():
+                rows.setdefault(label, {}).update(gone)
     plain = _plain(data or {})
     if rows:  # canonical already (audit.binding: JSON-safe values, every text checked)
         plain = {**plain, KEY: rows}

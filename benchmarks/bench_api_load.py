@@ -222,6 +222,18 @@ def setup_django(database_url: str, audit_key: str) -> None:
     django.setup()
 
 
+def _issue_token(user: Any) -> str:
+    """A new API token's key for `user` (on a `--baseline` commit whose tokens are Django REST
+    framework's, its token's key)."""
+    try:
+        from accounts.models import ApiToken
+    except ImportError:
+        from rest_framework.authtoken.models import Token
+
+        return str(Token.objects.create(user=user).key)
+    return ApiToken.objects.issue(user)[1]
+
+
 def prepare_floor(
     clients: int, *, only_game: str | None = None, seats: int = SEATS
 ) -> list[dict[str, Any]]:
@@ -230,7 +242,6 @@ def prepare_floor(
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
     from django.core.management import call_command
-    from rest_framework.authtoken.models import Token
 
     from audit.kinds import EventKind
     from audit.services import audit_record
@@ -292,7 +303,7 @@ def prepare_floor(
         user.save()
         user.groups.add(dealers)
         dealer_sign_in(dealer=user, table=table)
-        token, _ = Token.objects.get_or_create(user=user)
+        key = _issue_token(user)
         plan.append(
             {
                 "table_id": table.pk,
@@ -300,7 +311,7 @@ def prepare_floor(
                 "game": str(game),
                 "limits": versions[game].limits,
                 "meter_wager_cents": meter.wager_cents if game == Game.LOWBALL else None,
-                "token": token.key,
+                "token": key,
             }
         )
     return plan

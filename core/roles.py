@@ -152,8 +152,7 @@ ROLE_PERMISSIONS: dict[Role, dict[str, dict[str, tuple[str, ...]]]] = {
     },
     Role.SECURITY: {
         "auth": {"user": _EDIT, "group": _VIEW},
-        "authtoken": {"tokenproxy": ("view", "delete")},
-        "accounts": {"accountlock": ("view", "change")},
+        "accounts": {"accountlock": ("view", "change"), "apitoken": ("view", "delete")},
     },
     # The cage and the count team work on their own pages (/accounting/), not in the admin.
     Role.CAGE: {},

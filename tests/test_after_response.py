@@ -105,8 +105,7 @@ def test_a_view_that_raises_runs_its_deferred_work_before_the_error_goes_on() ->
 def test_a_settle_over_http_answers_while_its_report_rebuild_is_still_waiting(
     floor: dict[str, Any], live_server: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from rest_framework.authtoken.models import Token
-
+    from accounts.models import ApiToken
     from reports import reporting
     from tables.services import rounds as svc
     from tables.services.sessions import dealer_sign_in
@@ -125,13 +124,13 @@ def test_a_settle_over_http_answers_while_its_report_rebuild_is_still_waiting(
     r = svc.round_deal(round=r, dealer=dealer, seat_cards={1: "9d 8h 2s"}, dealer_cards="Ks 7d 2c")
     r = svc.round_decide(round=r, dealer=dealer, seat=1, decision={})
     r = svc.round_dealer(round=r, dealer=dealer)
-    token = Token.objects.create(user=dealer)
+    _token, key = ApiToken.objects.issue(dealer)
     request = urllib.request.Request(
         f"{live_server.url}/api/rounds/{r.pk}/settle/",
         data=b"{}",
         method="POST",
         headers={
-            "Authorization": f"Token {token.key}",
+            "Authorization": f"Token {key}",
             "Content-Type": "application/json",
             "Idempotency-Key": "after-response-1",
         },

@@ -12,8 +12,8 @@ import psycopg
 import pytest
 from django.core.signals import request_finished, request_started
 from django.db import connection, connections
-from rest_framework.authtoken.models import Token
 
+from accounts.models import ApiToken
 from casino.pgbackend.base import DatabaseWrapper, quiet_and_idle
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
@@ -102,12 +102,12 @@ def test_a_request_after_the_server_ended_its_connection_gets_a_new_one(
     _terminate(pid)
     _wait_readable(pg)
     request_started.send(sender=None, environ={})
-    assert Token.objects.count() == 0  # the request's first statement is answered
+    assert ApiToken.objects.count() == 0  # the request's first statement is answered
     assert _pid(pg) != pid
     assert asked == [False]
     request_finished.send(sender=None)
     request_started.send(sender=None, environ={})
-    assert Token.objects.count() == 0
+    assert ApiToken.objects.count() == 0
     assert asked == [False]  # the new connection, quiet: no round trip
 
 

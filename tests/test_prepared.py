@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 from django.db.models import Model
-from rest_framework.authtoken.models import Token
 
 from accounts.authentication import _TOKEN, _token_query
+from accounts.models import ApiToken
 from audit.services import _HEAD, _head_query
 from core.prepared import PreparedQuery
 from core.roles import _ROLE_NAMES, _role_names_query
@@ -45,9 +45,11 @@ def test_the_locked_round_with_its_table_dealer_version_and_session(settled, flo
 
 
 def test_the_token_with_its_user(floor) -> None:
-    token = Token.objects.create(user=floor["dealer"])
-    same_instance(_TOKEN.first(key=token.key), _token_query(key=token.key).get(), ("user",))
-    assert _TOKEN.first(key="no such key") is None
+    token, _key = ApiToken.objects.issue(floor["dealer"])
+    got = _TOKEN.first(digest=token.digest)
+    same_instance(got, _token_query(digest=token.digest).get(), ("user",))
+    assert got.record is not None  # the token's event, read with it
+    assert _TOKEN.first(digest="no such digest") is None
 
 
 def test_the_role_names(floor) -> None:

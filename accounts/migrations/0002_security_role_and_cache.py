@@ -27,7 +27,6 @@ class Migration(migrations.Migration):
     dependencies = [
         ("accounts", "0001_initial"),
         ("tables", "0004_round_gaming_day_round_shift_round_round_day_table"),
-        ("authtoken", "0004_alter_tokenproxy_options"),
         ("auth", "0012_alter_user_first_name_max_length"),
         ("contenttypes", "0002_remove_content_type_name"),
     ]

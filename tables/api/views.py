@@ -29,21 +29,21 @@ from drf_spectacular.utils import (
 )
 from rest_framework import exceptions, mixins, serializers, status, viewsets
 from rest_framework.authentication import SessionAuthentication
-from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
-from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from accounts.authentication import ExpiringTokenAuthentication, revoke_tokens, token_expired
+from accounts.authentication import ExpiringTokenAuthentication, revoke_token, revoke_tokens
 from accounts.forms import LOCKED_MESSAGE
 from accounts.lockout import is_locked
+from accounts.models import ApiToken
 from accounts.parsers import StrictJSONParser
 from accounts.throttles import SignInThrottle
 from audit.services import audit_refused
@@ -745,13 +745,22 @@ class MeterViewSet(RoleCheckedMixin, viewsets.ReadOnlyModelViewSet):
 # --- tokens ------------------------------------------------------------------------------
 
 
-class TokenView(ApiViewMixin, ObtainAuthToken):
-    """A user's API token for `Authorization: Token <key>`, given their username and password
-    (POST); DELETE revokes the caller's token (signing out of the API). A token expires
-    CASINO_TOKEN_HOURS after it was issued, and every sign-out revokes the user's tokens."""
+class TokenView(ApiViewMixin, APIView):
+    """A new API token for `Authorization: Token <key>`, given a username and password (POST):
+    the key is in this answer only (the site keeps its digest), and every POST issues another;
+    the user's expired tokens are revoked then. DELETE revokes the token it is sent with
+    (signing out of the API; with a session, every token of the user). A token expires
+    CASINO_TOKEN_HOURS after it was issued, and signing out of the site revokes the user's
+    tokens."""
 
     parser_classes = [StrictJSONParser]
+    renderer_classes = [JSONRenderer]
     throttle_classes = [SignInThrottle]
+    serializer_class = AuthTokenSerializer
+
+    def get_serializer(self, *args: Any, **kwargs: Any) -> AuthTokenSerializer:
+        kwargs["context"] = {"request": self.request, "format": self.format_kwarg, "view": self}
+        return AuthTokenSerializer(*args, **kwargs)
 
     def _method(self) -> str:
         request = getattr(self, "request", None)  # none while the schema is generated
@@ -789,12 +798,10 @@ class TokenView(ApiViewMixin, ObtainAuthToken):
         given.is_valid(raise_exception=True)
         user = given.validated_data["user"]
         with transaction.atomic():
-            token, _ = Token.objects.select_for_update().get_or_create(user=user)
-            if token_expired(token):
-                revoke_tokens(user, "expired")
-                token = Token.objects.create(user=user)
+            revoke_tokens(user, "expired", expired_only=True)
+            token, key = ApiToken.objects.issue(user)
         expires = token.created + timedelta(hours=settings.CASINO_TOKEN_HOURS)
-        return Response({"token": token.key, "expires": expires})
+        return Response({"token": key, "expires": expires})
 
     @extend_schema(
         summary="Sign out of the API: revoke the caller's token",
@@ -805,4 +812,6 @@ class TokenView(ApiViewMixin, ObtainAuthToken):
         },
     )
     def delete(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        if isinstance(request.auth, ApiToken):
+            return Response({"revoked": int(revoke_token(request.auth, "signed out"))})
         return Response({"revoked": revoke_tokens(request.user, "signed out")})

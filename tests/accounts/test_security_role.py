@@ -12,9 +12,8 @@ from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied
 from django.test import Client
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
 
-from accounts.models import AccountChange, AccountLock
+from accounts.models import AccountChange, AccountLock, ApiToken
 from audit.models import AuditEvent
 from core.roles import Role
 from tables.engine.paytables import NAMED
@@ -56,15 +55,17 @@ PAGES: dict[str, tuple[int, ...]] = {
 
 def _url(page: str, floor: dict[str, Any]) -> str:
     target = floor["dealer2"].pk
-    Token.objects.get_or_create(user=floor["dealer2"])
+    token = ApiToken.objects.filter(user=floor["dealer2"]).first()
+    if token is None:
+        token, _key = ApiToken.objects.issue(floor["dealer2"])
     return {
         "users": reverse("admin:auth_user_changelist"),
         "user_add": reverse("admin:auth_user_add"),
         "user_change": reverse("admin:auth_user_change", args=[target]),
         "user_password": reverse("admin:auth_user_password_change", args=[target]),
         "user_delete": reverse("admin:auth_user_delete", args=[target]),
-        "tokens": reverse("admin:authtoken_tokenproxy_changelist"),
-        "token_detail": reverse("admin:authtoken_tokenproxy_change", args=[target]),
+        "tokens": reverse("admin:accounts_apitoken_changelist"),
+        "token_detail": reverse("admin:accounts_apitoken_change", args=[token.pk]),
         "locks": reverse("admin:accounts_accountlock_changelist"),
         "groups": reverse("admin:auth_group_changelist"),
     }[page]
@@ -103,7 +104,7 @@ def test_the_paytable_admin_role_no_longer_holds_account_permissions(floor: Any)
     security = set(
         Group.objects.get(name="security").permissions.values_list("codename", flat=True)
     )
-    assert {"add_user", "change_user", "view_user", "delete_tokenproxy"} <= security
+    assert {"add_user", "change_user", "view_user", "delete_apitoken"} <= security
     assert not {p for p in security if p.endswith("paytableversion")}
 
 
@@ -213,7 +214,7 @@ def test_a_weak_password_is_refused_by_every_validator(floor: Any) -> None:
 
 def test_a_password_reset_by_security_is_audited_and_revokes_tokens(floor: Any) -> None:
     dealer = floor["dealer"]
-    Token.objects.create(user=dealer)
+    ApiToken.objects.issue(dealer)
     url = reverse("admin:auth_user_password_change", args=[dealer.pk])
     response = signed_in("security").post(
         url, {"password1": STRONG, "password2": STRONG, "usable_password": "true"}
@@ -223,7 +224,7 @@ def test_a_password_reset_by_security_is_audited_and_revokes_tokens(floor: Any) 
     assert dealer.check_password(STRONG)
     (event,) = [e for e in events("account.password_set") if e.actor_id == floor["security"].pk]
     assert event.data["username"] == "dealer" and dealer.password not in str(event.data)
-    assert not Token.objects.filter(user=dealer).exists()
+    assert not ApiToken.objects.filter(user=dealer).exists()
     (revoked,) = events("token.revoked")
     assert revoked.data["reason"] == "password changed"
 
@@ -244,19 +245,20 @@ def test_accounts_are_deactivated_never_deleted(floor: Any) -> None:
 
 
 def test_tokens_are_listed_without_their_keys_and_revoked_on_the_chain(floor: Any) -> None:
-    token = Token.objects.create(user=floor["dealer"])
+    token, key = ApiToken.objects.issue(floor["dealer"])
     client = signed_in("security")
-    page = client.get(reverse("admin:authtoken_tokenproxy_changelist")).content.decode()
-    assert "dealer" in page and token.key not in page
-    assert client.get(
-        f"{reverse('admin:authtoken_tokenproxy_changelist')}{token.user_id}/change/"
-    ).status_code in (302, 403)
+    page = client.get(reverse("admin:accounts_apitoken_changelist")).content.decode()
+    assert "dealer" in page and key not in page and token.digest not in page
+    assert client.get(reverse("admin:accounts_apitoken_change", args=[token.pk])).status_code in (
+        302,
+        403,
+    )
     response = client.post(
-        reverse("admin:authtoken_tokenproxy_changelist"),
-        {"action": "revoke", "_selected_action": [token.user_id]},
+        reverse("admin:accounts_apitoken_changelist"),
+        {"action": "revoke", "_selected_action": [token.pk]},
     )
     assert response.status_code == 302
-    assert not Token.objects.exists()
+    assert not ApiToken.objects.exists()
     (event,) = events("token.revoked")
     assert event.actor_id == floor["security"].pk and event.data["username"] == "dealer"
     (issued,) = events("token.issued")

@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import connection, transaction
+from rest_framework.test import APIClient
 
 from accounting.models import Slip, SlipSignature
 from accounting.services import slip_create, slip_sign, slip_void
@@ -112,6 +113,17 @@ def busy_day(f: dict[str, Any]) -> dict[str, Any]:
     lockout_lift(lock=AccountLock.objects.get(user=f["dealer2"]), by=f["security"])
     f["auditor"].groups.add(Group.objects.get(name=Role.PIT_BOSS.value))
     f["auditor"].groups.remove(Group.objects.get(name=Role.PIT_BOSS.value))
+    # API tokens: two issued, one used and signed out with, the other left in force
+    keys = [
+        APIClient()
+        .post("/api/auth-token/", {"username": "pitboss", "password": "demo"}, format="json")
+        .json()["token"]
+        for _ in range(2)
+    ]
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {keys[0]}")
+    assert api.get("/api/tables/").status_code == 200
+    assert api.delete("/api/auth-token/").json() == {"revoked": 1}
     return made
 
 
@@ -136,6 +148,7 @@ def test_ordinary_use_verifies_clean(day: dict[str, Any]) -> None:
         "accounting_slipsignature",
         "accounting_slipvoid",
         "accounts_accountlock",
+        "accounts_apitoken",
         "tables_paytableversion",
         "tables_tablesettingsassignment",
         "auth_user",
@@ -162,6 +175,7 @@ def test_every_money_model_is_bound() -> None:
         "accounting_slipsignature",
         "accounting_slipvoid",
         "accounts_accountlock",
+        "accounts_apitoken",
         "auth_user",
     }
 

@@ -24,7 +24,8 @@ from django.test import override_settings
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from accounts.models import AccountChange
+from accounts.authentication import revoke_token
+from accounts.models import AccountChange, ApiToken, token_digest
 from audit import binding, triggers
 from audit.chain import event_hash, json_text
 from audit.checkpoints import record_checkpoint
@@ -72,7 +73,7 @@ def _settled_line() -> SettlementLine:
 # --- the chain: a forged event appended at the head ---------------------------------------------
 
 
-def _append_forged_event(kind: str, data: dict[str, Any], actor: Any) -> int:
+def _append_forged_event(kind: str, data: dict[str, Any], actor: Any, obj: Any = None) -> int:
     """What an insider writes with the public hash function: the next event after the head,
     its hash computed as the application computes it, and the head moved on. No key needed."""
     head = AuditHead.objects.get(pk=1)
@@ -83,8 +84,8 @@ def _append_forged_event(kind: str, data: dict[str, Any], actor: Any) -> int:
         "actor_id": actor.pk,
         "actor_name": actor.get_username(),
         "kind": kind,
-        "object_type": "",
-        "object_id": "",
+        "object_type": obj._meta.label_lower if obj is not None else "",
+        "object_id": str(obj.pk) if obj is not None else "",
         "table_name": "",
         "data": data,
         "prev_hash": head.hash,
@@ -93,7 +94,7 @@ def _append_forged_event(kind: str, data: dict[str, Any], actor: Any) -> int:
     cast = "::jsonb" if connection.vendor == "postgresql" else ""
     raw(
         "INSERT INTO audit_auditevent (seq, at, actor_id, actor_name, kind, object_type, "
-        f"object_id, table_name, data, prev_hash, hash) VALUES (%s, %s, %s, %s, %s, '', '', '', "
+        f"object_id, table_name, data, prev_hash, hash) VALUES (%s, %s, %s, %s, %s, %s, %s, '', "
         f"%s{cast}, %s, %s)",
         [
             fields["seq"],
@@ -101,6 +102,8 @@ def _append_forged_event(kind: str, data: dict[str, Any], actor: Any) -> int:
             actor.pk,
             actor.get_username(),
             kind,
+            fields["object_type"],
+            fields["object_id"],
             json_text(data),
             head.hash,
             digest,
@@ -132,25 +135,85 @@ def test_a_forged_event_appended_at_the_head_rebinds_a_raised_payout(
 # --- unbound rows that decide money or permissions ----------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="authtoken_token is not bound and keeps its key in clear: a token inserted with SQL "
-    "acts through the API as any account (a pit boss voids a hand) with no trace",
-)
-def test_a_token_inserted_with_sql_acts_as_a_pit_boss(played: dict[str, Any]) -> None:
+def _void_with_token(key: str) -> tuple[Hand, Any]:
+    """A pit boss's act through the API with the token `key`: a finished hand voided."""
     hand = Hand.objects.filter(status=Hand.Status.FINISHED).order_by("id").first()
     assert hand is not None
-    key = "f" * 40
-    raw(
-        "INSERT INTO authtoken_token (key, user_id, created) VALUES (%s, %s, %s)",
-        [key, played["pitboss"].pk, connection.ops.adapt_datetimefield_value(timezone.now())],
-    )
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     response = client.post(f"/api/hands/{hand.pk}/void/", {"reason": "forged"}, format="json")
-    assert response.status_code == 200, response.content
-    assert Hand.objects.get(pk=hand.pk).status == Hand.Status.VOIDED
-    _caught("authtoken_token")
+    return hand, response
+
+
+def _refused(hand: Hand, response: Any) -> None:
+    assert response.status_code == 401, response.content
+    assert response.json()["error"]["message"] == "Invalid token."
+    assert Hand.objects.get(pk=hand.pk).status == Hand.Status.FINISHED
+
+
+def test_a_token_inserted_with_sql_acts_as_a_pit_boss(played: dict[str, Any]) -> None:
+    """A token row written with SQL (the key's digest is public knowledge to compute) is bound
+    by no event: the API refuses it, and verify_audit names it."""
+    key = "f" * 40
+    raw(
+        "INSERT INTO accounts_apitoken (digest, user_id, created) VALUES (%s, %s, %s)",
+        [
+            token_digest(key),
+            played["pitboss"].pk,
+            connection.ops.adapt_datetimefield_value(timezone.now()),
+        ],
+    )
+    _refused(*_void_with_token(key))
+    forged = ApiToken.objects.get(digest=token_digest(key))
+    _caught(f"accounts_apitoken id {forged.pk}: no audit event records this row")
+
+
+def test_an_insiders_own_token_moved_to_a_pit_boss_with_sql(played: dict[str, Any]) -> None:
+    """A dealer with SQL moves the token they hold (they know its key) to the pit boss: the row
+    no longer says what its event says."""
+    token, key = ApiToken.objects.issue(played["dealer"])
+    raw(
+        "UPDATE accounts_apitoken SET user_id = %s WHERE id = %s",
+        [played["pitboss"].pk, token.pk],
+    )
+    _refused(*_void_with_token(key))
+    _caught(f"accounts_apitoken id {token.pk}: user is {played['pitboss'].pk}")
+
+
+def test_a_revoked_token_put_back_with_sql(played: dict[str, Any]) -> None:
+    token, key = ApiToken.objects.issue(played["pitboss"])
+    row = [token.pk, token.digest, token.user_id]
+    revoke_token(token, "signed out")
+    raw(
+        "INSERT INTO accounts_apitoken (id, digest, user_id, created) VALUES (%s, %s, %s, %s)",
+        [*row, connection.ops.adapt_datetimefield_value(timezone.now())],
+    )
+    _refused(*_void_with_token(key))
+    _caught(f"accounts_apitoken id {row[0]}: event #")
+
+
+def test_a_token_inserted_with_a_forged_event_at_the_head(played: dict[str, Any]) -> None:
+    """The row and an event binding it, appended at the head as the application would (the
+    guards accept the head's next event): the event has no seal, so the API refuses the
+    token at once, and verify_audit names the event."""
+    key = "e" * 40
+    raw(
+        "INSERT INTO accounts_apitoken (digest, user_id, created) VALUES (%s, %s, %s)",
+        [
+            token_digest(key),
+            played["pitboss"].pk,
+            connection.ops.adapt_datetimefield_value(timezone.now()),
+        ],
+    )
+    forged = ApiToken.objects.get(digest=token_digest(key))
+    _append_forged_event(
+        "token.issued",
+        {"bound": binding.bound_data([forged])},
+        played["pitboss"],
+        obj=forged,
+    )
+    _refused(*_void_with_token(key))
+    _caught("it has no seal (written without the key: a forged event)")
 
 
 def test_an_account_change_deleted_lets_the_authors_own_account_approve(
