@@ -61,6 +61,24 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "reports": ("core", "audit", "accounts", "tables", "accounting", "casino.enqueue"),
     "casino": ("core", "audit", "accounts", "tables", "accounting", "reports", "casino"),
 }
+# The engine's per-game modules: each game's own rules, still kept in the engine's folder and
+# reached from its package (tables/games/<game>/rules.py). Every other engine module knows no
+# game: it imports none of these nor `tables.games`, and reaches a game only through the
+# registry (`tables.engine.registry`, whose loader imports the games' package by name).
+ENGINE_GAME_MODULES = (
+    "tables.engine.lowball",
+    "tables.engine.pyramid",
+    "tables.engine.second_chance",
+    "tables.engine.edge_lowball",
+    "tables.engine.edge_pyramid",
+    "tables.engine.edge_second_chance",
+    "tables.engine.mulligan_game",
+    "tables.engine.mulligan_hands",
+    "tables.engine.mulligan_replay",
+    "tables.engine.mulligan_view",
+    "tables.engine.rhode_island",
+    "tables.engine.rhode_island_replay",
+)
 # Migrations are history (they call what they called when written) and are not layered.
 SKIP_PARTS = {"migrations"}
 
@@ -130,6 +148,71 @@ def test_the_engine_imports_no_django() -> None:
         if _within(module, "tables.engine"):
             found = {n for n in imports_of(module, path) if _within(n, "django")}
             assert not found, f"{module} imports {found}"
+
+
+def _neutral_engine_modules() -> Iterator[tuple[str, Path]]:
+    for module, path in project_modules():
+        if _within(module, "tables.engine") and not any(
+            _within(module, g) for g in ENGINE_GAME_MODULES
+        ):
+            yield module, path
+
+
+def test_the_engine_imports_no_game() -> None:
+    modules = dict(project_modules())
+    assert all(g in modules for g in ENGINE_GAME_MODULES)
+    wrong = []
+    for module, path in _neutral_engine_modules():
+        for name in set(imports_of(module, path)):
+            if _within(name, "tables.games") or any(_within(name, g) for g in ENGINE_GAME_MODULES):
+                wrong.append(f"{module} imports {name}")
+    assert not wrong, "\n".join(sorted(wrong))
+
+
+# The engine's drivers: they dispatch through the registry and name no game. (`paytables`
+# still holds each game's named paytables as data.)
+ENGINE_DRIVERS = (
+    "contract",
+    "entry",
+    "simulate",
+    "strategies",
+    "house_edge",
+    "edge_rake",
+    "replay",
+)
+
+
+def test_the_engine_branches_on_no_game() -> None:
+    """No `Game.X` in the drivers, and no module loaded by name except by the registry."""
+    wrong = []
+    for module, path in _neutral_engine_modules():
+        driver = module.rpartition(".")[2] in ENGINE_DRIVERS
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            if (
+                driver
+                and isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "Game"
+                and node.attr.isupper()
+            ):
+                wrong.append(f"{module}:{node.lineno} Game.{node.attr}")
+            if module != "tables.engine.registry" and (
+                (isinstance(node, ast.Name) and node.id in {"importlib", "__import__"})
+                or (isinstance(node, ast.Attribute) and node.attr == "import_module")
+            ):
+                wrong.append(f"{module}:{node.lineno} loads a module by name")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_registry_loads_the_installed_games() -> None:
+    from tables import games
+    from tables.engine import registry
+
+    assert games.__name__ == registry.GAMES_PACKAGE
+    installed = set(games.INSTALLED)
+    assert set(registry.banked_names()) | set(registry.player_names()) == installed
+    assert set(games.names()) >= installed
 
 
 def test_module_level_imports_have_no_cycle() -> None:

@@ -1,5 +1,7 @@
 """The `settle` contract (`docs/contracts/settle.md`): a round as JSON in, its settlement as
-JSON out. This module only translates; the rules are in the game modules.
+JSON out. This module only translates; the rules are the games': each reads its own round
+(its rules' `settle`, `tables.engine.registry`) with the readers here (`seat_entries`,
+`seat_wagers`, `stake`, `cards_at`, `seat_cards`, `dealer_entry`, `meter_config`).
 
 `settle_round(data)` returns the output object or raises `EngineError` (refused whole).
 `settle_line(text)` does the same for one line of JSON Lines and never raises.
@@ -8,13 +10,13 @@ JSON out. This module only translates; the rules are in the game modules.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from json.encoder import encode_basestring_ascii
 from typing import Any, Final
 
-from . import lowball, pyramid, second_chance
-from .cards import CARD_TEXT, Card, format_cards, parse_card, parse_cards, plain_cards
+from . import registry
+from .cards import CARD_TEXT, Card, format_cards, parse_cards, plain_cards
 from .errors import EngineError, Refusal
 from .money import format_breakage, format_cents, known_cents, parse_cents
 from .paytables import Game, Paytable, resolve
@@ -24,7 +26,7 @@ from .settlement import DealerAction, Line, Result, SeatResult, Settlement
 JSON = dict[str, Any]
 
 
-def _obj(value: object, code: Refusal, what: str) -> Mapping[str, Any]:
+def json_object(value: object, code: Refusal, what: str) -> Mapping[str, Any]:
     if type(value) is dict:
         return value
     if not isinstance(value, Mapping):
@@ -43,7 +45,7 @@ def _seat_number(raw: Mapping[str, Any], index: int) -> int:
     return number
 
 
-def _seats(data: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
+def seat_entries(data: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
     raw = data.get("seats")
     if not isinstance(raw, list) or not raw:
         raise EngineError(
@@ -52,7 +54,11 @@ def _seats(data: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
     seats = []
     seen: set[int] = set()
     for i, item in enumerate(raw):
-        seat = item if type(item) is dict else _obj(item, Refusal.BAD_SEAT, f"seat entry {i + 1}")
+        seat = (
+            item
+            if type(item) is dict
+            else json_object(item, Refusal.BAD_SEAT, f"seat entry {i + 1}")
+        )
         number = _seat_number(seat, i)
         if not 1 <= number <= 7:
             raise EngineError(Refusal.BAD_SEAT, f"seat {number} does not exist: seats are 1 to 7")
@@ -63,7 +69,7 @@ def _seats(data: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
     return seats
 
 
-def _wagers(seat: Mapping[str, Any], n: int, allowed: tuple[str, ...]) -> Mapping[str, Any]:
+def seat_wagers(seat: Mapping[str, Any], n: int, allowed: tuple[str, ...]) -> Mapping[str, Any]:
     wagers = seat.get("wagers")
     if type(wagers) is not dict and not isinstance(wagers, Mapping):
         raise EngineError(Refusal.BAD_WAGER, f"seat {n} has no wagers", field=f"seat {n} wagers")
@@ -78,7 +84,7 @@ def _wagers(seat: Mapping[str, Any], n: int, allowed: tuple[str, ...]) -> Mappin
     return wagers
 
 
-def _stake(wagers: Mapping[str, Any], name: str, n: int, *, required: bool) -> int:
+def stake(wagers: Mapping[str, Any], name: str, n: int, *, required: bool) -> int:
     value = wagers.get(name)
     if value is None:
         if required:
@@ -90,7 +96,7 @@ def _stake(wagers: Mapping[str, Any], name: str, n: int, *, required: bool) -> i
     return cents if cents is not None else parse_cents(value, where=f"seat {n}'s {name}")
 
 
-def _cards(value: object, where: str, *, optional: bool = False) -> tuple[Card, ...]:
+def cards_at(value: object, where: str, *, optional: bool = False) -> tuple[Card, ...]:
     if value is None and optional:
         return ()
     if value is None:
@@ -98,66 +104,20 @@ def _cards(value: object, where: str, *, optional: bool = False) -> tuple[Card, 
     return parse_cards(value, where=where)
 
 
-def _seat_cards(value: object, n: int, what: str, *, optional: bool = False) -> tuple[Card, ...]:
+def seat_cards(value: object, n: int, what: str, *, optional: bool = False) -> tuple[Card, ...]:
     """`_cards` for seat `n`'s `what` (`cards`, `discard`...), naming it only when needed."""
     cards = plain_cards(value)
-    return cards if cards is not None else _cards(value, f"seat {n}'s {what}", optional=optional)
+    return cards if cards is not None else cards_at(value, f"seat {n}'s {what}", optional=optional)
 
 
-def _dealer(data: Mapping[str, Any]) -> Mapping[str, Any]:
-    return _obj(data.get("dealer"), Refusal.CARD_COUNT, "dealer")
+def dealer_entry(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    return json_object(data.get("dealer"), Refusal.CARD_COUNT, "dealer")
 
 
-def _parse_second_chance(data: Mapping[str, Any], paytable: Paytable) -> Settlement:
-    seats_raw = _seats(data)
-    dealer = _dealer(data)
-    dealer_cards = _cards(dealer.get("cards"), "the dealer's cards")
-    dealer_draw = _cards(dealer.get("draw"), "the dealer's draw", optional=True)
-    seats = []
-    for n, raw in seats_raw:
-        cards = _seat_cards(raw.get("cards"), n, "cards")
-        mulligan_raw = raw.get("mulligan")
-        mulligan: tuple[Card, ...] | None = None
-        mulligan_pp = 0
-        if mulligan_raw is not None:
-            m = _obj(mulligan_raw, Refusal.CARD_COUNT, f"seat {n}'s mulligan")
-            mulligan = _seat_cards(m.get("cards"), n, "mulligan cards")
-            if m.get("pair_plus") is not None:
-                mulligan_pp = parse_cents(m["pair_plus"], where=f"seat {n}'s mulligan pair plus")
-            if "raise" in m:
-                raise EngineError(
-                    Refusal.BAD_WAGER,
-                    f"seat {n}'s raise is placed by the mulligan (equal to the ante), not given",
-                    field=f"seat {n} raise",
-                )
-        wagers = _wagers(raw, n, ("ante", "pair_plus", "mulligan_pair_plus"))
-        if "mulligan_pair_plus" in wagers:
-            if mulligan is None:
-                raise EngineError(
-                    Refusal.BAD_WAGER,
-                    f"seat {n} has a mulligan pair plus but took no mulligan",
-                    field=f"seat {n} mulligan pair plus",
-                )
-            mulligan_pp = _stake(wagers, "mulligan_pair_plus", n, required=True)
-        seats.append(
-            second_chance.Seat(
-                seat=n,
-                ante_cents=_stake(wagers, "ante", n, required=True),
-                cards=cards,
-                pair_plus_cents=_stake(wagers, "pair_plus", n, required=False),
-                mulligan=mulligan,
-                mulligan_pair_plus_cents=mulligan_pp,
-            )
-        )
-    return second_chance.settle(
-        second_chance.Round(dealer_cards, tuple(seats), dealer_draw), paytable
-    )
-
-
-def _meter(raw: object) -> MeterConfig:
+def meter_config(raw: object) -> MeterConfig:
     if raw is None:
         return MeterConfig()
-    cfg = _obj(raw, Refusal.BAD_PAYTABLE, "progressive")
+    cfg = json_object(raw, Refusal.BAD_PAYTABLE, "progressive")
     known = {"meter", "reset", "rate", "wager", "awards", "split", "cap"}
     for key in cfg:
         if key not in known:
@@ -176,7 +136,7 @@ def _meter(raw: object) -> MeterConfig:
     defaults = MeterConfig()
     awards = dict(DEFAULT_AWARDS_CENTS)
     if cfg.get("awards") is not None:
-        given = _obj(cfg["awards"], Refusal.BAD_PAYTABLE, "progressive awards")
+        given = json_object(cfg["awards"], Refusal.BAD_PAYTABLE, "progressive awards")
         for name, value in given.items():
             if name not in {a.value for a in FIXED_AWARDS}:
                 raise EngineError(Refusal.BAD_PAYTABLE, f"the progressive has no award {name!r}")
@@ -219,81 +179,6 @@ def _rate(value: object) -> Fraction:
     )
 
 
-def _parse_lowball(
-    data: Mapping[str, Any], paytable: Paytable, meter: MeterConfig | None = None
-) -> Settlement:
-    seats_raw = _seats(data)
-    dealer = _dealer(data)
-    dealer_cards = _cards(dealer.get("cards"), "the dealer's cards")
-    dealer_draw = _cards(dealer.get("draw"), "the dealer's draw", optional=True)
-    discard_raw = dealer.get("discard")
-    dealer_discard = None if discard_raw is None else _cards(discard_raw, "the dealer's discard")
-    if meter is None and "progressive" in data:
-        meter = _meter(data.get("progressive"))
-    seats = []
-    for n, raw in seats_raw:
-        cards = _seat_cards(raw.get("cards"), n, "cards")
-        discard = _seat_cards(raw.get("discard"), n, "discard", optional=True)
-        draw = _seat_cards(raw.get("draw"), n, "draw", optional=True)
-        wagers = _wagers(raw, n, ("ante", "bonus", "progressive"))
-        seats.append(
-            lowball.Seat(
-                seat=n,
-                ante_cents=_stake(wagers, "ante", n, required=True),
-                bonus_cents=_stake(wagers, "bonus", n, required=True),
-                cards=cards,
-                discard=discard,
-                draw=draw,
-                progressive_cents=_stake(wagers, "progressive", n, required=False),
-            )
-        )
-    return lowball.settle(
-        lowball.Round(dealer_cards, tuple(seats), dealer_draw, dealer_discard, meter), paytable
-    )
-
-
-def _parse_pyramid(data: Mapping[str, Any], paytable: Paytable) -> Settlement:
-    seats_raw = _seats(data)
-    dealer = _dealer(data)
-    dealer_cards = _cards(dealer.get("cards"), "the dealer's cards")
-    if dealer.get("draw"):
-        raise EngineError(Refusal.HOUSE_WAY, "the Pyramid dealer never draws", field="dealer.draw")
-    seats = []
-    for n, raw in seats_raw:
-        cards = _seat_cards(raw.get("cards"), n, "cards")
-        wagers = _wagers(raw, n, ("ante",))
-        house_way = raw.get("house_way") is True
-        one_raw = raw.get("one_card")
-        if house_way and one_raw is not None:
-            raise EngineError(
-                Refusal.FOUL,
-                f"seat {n} gives both a one_card and house_way: choose one",
-                field=f"seat {n} one_card",
-            )
-        if not house_way and one_raw is None:
-            raise EngineError(
-                Refusal.FOUL,
-                f'seat {n} has not set the hand: give one_card or "house_way": true',
-                field=f"seat {n} one_card",
-            )
-        one_card = None if house_way else parse_card(one_raw, where=f"seat {n}'s one_card")
-        seats.append(
-            pyramid.Seat(
-                seat=n,
-                ante_cents=_stake(wagers, "ante", n, required=True),
-                cards=cards,
-                one_card=one_card,
-            )
-        )
-    return pyramid.settle(pyramid.Round(dealer_cards, tuple(seats)), paytable)
-
-
-_PARSERS: dict[Game, Callable[[Mapping[str, Any], Paytable], Settlement]] = {
-    Game.SECOND_CHANCE: _parse_second_chance,
-    Game.PYRAMID: _parse_pyramid,
-}
-
-
 _GAMES: Final = {g.value: g for g in Game}
 
 
@@ -326,9 +211,7 @@ def settle(
         paytable = resolve(game, data.get("paytable"))
     elif paytable.game is not game:
         raise EngineError(Refusal.BAD_PAYTABLE, f"paytable {paytable.name!r} is not for {game}")
-    if game is Game.LOWBALL:
-        return _parse_lowball(data, paytable, meter)
-    return _PARSERS[game](data, paytable)
+    return registry.banked_rules(game).settle(data, paytable, meter)
 
 
 def settle_round(data: object) -> JSON:

@@ -4,18 +4,28 @@ integration's kind to its transport in one `TRANSPORTS`).
     tables/games/<game>/__init__.py   the game's class: label, wagers and their order, limits,
                                        parsing, tablet steps, advice, display, report wagers,
                                        simulation strategy, demo table
+    tables/games/<game>/rules.py      its rules as the engine's drivers ask for them (`RULES`:
+                                       settling its contract round, random rounds, strategies,
+                                       house edge; or replay and rake), registered with
+                                       `tables.engine.registry`
     templates/games/<game>.html        its decision forms on the tablet
 
 The rest of the site asks `get(name)` (or `get(table.game)`) and never compares a game's
 name: a name nobody registered raises `UnknownGame` rather than being played as another game.
 `GAMES` is the one mapping from name to game; `choices()` gives the model fields' choices.
-Adding a game: its package, one `register` line below, and a migration for the database's
-list of games (see docs/architecture.md).
+`INSTALLED` lists the installed games in one place: importing this package registers each
+one's class here and its rules with the engine (whose registry imports this package on its
+first lookup, so every entry point finds them). Adding a game: its package, its name in
+`INSTALLED`, and a migration for the database's list of games (see docs/architecture.md).
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
+from typing import Final
+
+from tables.engine import registry as engine_registry
 
 from .base import (
     BankedGame,
@@ -101,21 +111,28 @@ def api_help(attribute: str) -> str:
     )
 
 
-def _register_builtin() -> None:
-    from .lowball import Lowball
-    from .mulligan import Mulligan
-    from .pyramid import Pyramid
-    from .rhode_island import RhodeIsland
-    from .second_chance import SecondChance
+# The installed games, in the floor's order: each a package here with its class
+# (`DEFINITION`) and its engine rules (`rules.RULES`).
+INSTALLED: Final = ("second_chance", "lowball", "pyramid", "rhode_island", "mulligan")
 
-    for game in (SecondChance(), Lowball(), Pyramid(), RhodeIsland(), Mulligan()):
+
+def _register_builtin() -> None:
+    for name in INSTALLED:
+        package = importlib.import_module(f"{__name__}.{name}")
+        rules = importlib.import_module(f"{__name__}.{name}.rules").RULES
+        game = package.DEFINITION
         register(game)
+        if isinstance(game, BankedGame):
+            engine_registry.register_banked(rules)
+        else:
+            engine_registry.register_players(rules)
 
 
 _register_builtin()
 
 __all__ = [
     "GAMES",
+    "INSTALLED",
     "BankedGame",
     "Decision",
     "DemoTable",

@@ -28,6 +28,9 @@ from tables.engine.progressive import MeterConfig
 from tables.engine.rankings import poker_value
 from tables.engine.simulate import random_round
 from tables.engine.strategies import Strategy
+from tables.games.lowball import rules as lowball_rules
+from tables.games.pyramid import rules as pyramid_rules
+from tables.games.second_chance import rules as second_chance_rules
 
 from .helpers import cards
 
@@ -76,7 +79,7 @@ def test_mulligan_pair_plus_counts_agree_with_counting_every_new_hand() -> None:
     hands of several kinds."""
     mpp = exact(house_edge("second_chance", exact=True).wager("mulligan_pair_plus"))
     swapped = sum(
-        1 for h in HANDS if strategies.mulligan_published(cards_of(h))
+        1 for h in HANDS if second_chance_rules.mulligan_published(cards_of(h))
     )  # the published strategy's swaps
     assert mpp.deals == swapped * comb(49, 3)
     assert sum(o.count for o in mpp.outcomes) == mpp.deals
@@ -167,7 +170,9 @@ def test_pyramid_setting_counts_agree_with_settling_every_dealer_hand(text: str)
 def test_second_chance_sampled_rounds_settle_as_the_engine_settles_them() -> None:
     rng = random.Random(3)
     for strategy in (Strategy.PUBLISHED, Strategy.HOUSE_WAY):
-        t = edge_second_chance.ante_raise_tables(SECOND_CHANCE, strategies.SECOND_CHANCE[strategy])
+        t = edge_second_chance.ante_raise_tables(
+            SECOND_CHANCE, second_chance_rules.STRATEGIES[strategy]
+        )
         for _ in range(300):
             deal = rng.sample(range(52), 12)
             roles = rng.choice(edge_second_chance.ROLES)
@@ -183,7 +188,7 @@ def test_lowball_sampled_rounds_settle_as_the_engine_settles_them(paytable: str)
     rng = random.Random(int(paytable))
     table = named(Game.LOWBALL, paytable)
     meter = MeterConfig()
-    mix = strategies.LOWBALL[Strategy.TYPICAL]
+    mix = lowball_rules.STRATEGIES[Strategy.TYPICAL]
     t = edge_lowball.lowball_tables(table, mix, meter)
     seen_jackpot = False
     for i in range(600):
@@ -298,7 +303,8 @@ def test_the_rake_games_are_simulated_on_their_engines() -> None:
 
 
 def test_every_strategy_mix_weighs_one() -> None:
-    for table in strategies.HOUSE_GAMES.values():
+    tables = (second_chance_rules.STRATEGIES, lowball_rules.STRATEGIES, pyramid_rules.STRATEGIES)
+    for table in tables:
         assert set(table) == set(Strategy)
         for mix in table.values():
             assert sum(w for w, _ in mix.plays) == 1
@@ -316,11 +322,11 @@ def test_the_simulator_plays_the_named_strategy() -> None:
         sc = random_round(rng, "second_chance", strategy="published")
         for seat in sc["seats"]:
             hand = cards(" ".join(seat["cards"]))
-            assert ("mulligan" in seat) == strategies.mulligan_published(hand)
+            assert ("mulligan" in seat) == second_chance_rules.mulligan_published(hand)
         lb = random_round(rng, "lowball", strategy="house_way")
         for seat in lb["seats"]:
             hand = cards(" ".join(seat["cards"]))
-            expected = {str(c) for c in strategies.discard_house_way(hand)}
+            expected = {str(c) for c in lowball_rules.discard_house_way(hand)}
             assert set(seat.get("discard", [])) == expected
 
 

@@ -5,7 +5,7 @@ names the discard, choosing among equivalent cards (rules: docs/rules)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from core.errors import ServiceError
 from tables import display as show
@@ -126,3 +126,7 @@ class Lowball(RulesEngineGame):
 
     def simulated_decision(self, seat: Mapping[str, Any], stake: Any) -> dict[str, Any]:
         return {"discard": seat.get("discard") or [], "draw": seat.get("draw") or []}
+
+
+# The game as the registry holds it (`tables.games.INSTALLED`).
+DEFINITION: Final = Lowball()

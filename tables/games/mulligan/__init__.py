@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from core.money import dollars
 from tables.engine.cards import DECK
@@ -281,7 +281,11 @@ class Mulligan(PlayerVsPlayerGame):
         )
 
 
+# The game as the registry holds it (`tables.games.INSTALLED`).
+DEFINITION: Final = Mulligan()
+
 __all__ = [
+    "DEFINITION",
     "ActionKind",
     "Mulligan",
     "MulliganTerms",

@@ -5,18 +5,19 @@ docs/rules)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from core.errors import ServiceError
 from core.strict import flag
 from tables import display as show
-from tables.engine import entry, pyramid
+from tables.engine import pyramid
 from tables.engine.cards import parse_card, parse_cards
 from tables.engine.errors import EngineError
 
 from ..base import Decision, DemoTable, engine_call
 from ..rules_engine import RulesEngineGame
 from ..wagers import only
+from .rules import player_house_way
 
 
 def _setting(cards: list[str], one: str) -> dict[str, Any]:
@@ -62,7 +63,7 @@ class Pyramid(RulesEngineGame):
             # The audit event also records how the player strategy set the hand.
             return Decision(
                 {"house_way": True},
-                {"house_way": True, "set_as": entry.player_house_way(seat["cards"])},
+                {"house_way": True, "set_as": player_house_way(seat["cards"])},
             )
         if given.get("one_card"):
             one = engine_call(parse_card, given["one_card"], where=f"{where}'s one-card hand")
@@ -98,7 +99,7 @@ class Pyramid(RulesEngineGame):
         block["one_card"] = page.field(
             f"seat {n} one card", name=f"seat-{n}-one_card", options=options
         )
-        house = entry.player_house_way(seat["cards"])
+        house = player_house_way(seat["cards"])
         block["house_way"] = {
             "two_card": show.cards(house["two_card"]),
             "one_card": show.card(house["one_card"]),
@@ -111,7 +112,7 @@ class Pyramid(RulesEngineGame):
 
     def decision_summary(self, seat: Mapping[str, Any]) -> str:
         if seat.get("house_way"):
-            s = entry.player_house_way(seat["cards"])
+            s = player_house_way(seat["cards"])
             two, one = show.card_text(s["two_card"]), show.card_text([s["one_card"]])
             return f"Set by the house way: {two} / {one}"
         if seat.get("one_card"):
@@ -130,3 +131,7 @@ class Pyramid(RulesEngineGame):
     # --- simulation ------------------------------------------------------------------------
     def simulated_decision(self, seat: Mapping[str, Any], stake: Any) -> dict[str, Any]:
         return {"house_way": True} if seat.get("house_way") else {"one_card": seat["one_card"]}
+
+
+# The game as the registry holds it (`tables.games.INSTALLED`).
+DEFINITION: Final = Pyramid()

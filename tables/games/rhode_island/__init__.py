@@ -18,7 +18,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from core.errors import ServiceError
 from core.money import dollars
@@ -561,4 +561,7 @@ class RhodeIsland(PlayerVsPlayerGame):
         return {"action": choice.move.value, "player": hand.to_act}
 
 
-__all__ = ["RhodeIsland", "rebuild", "setup_of"]
+# The game as the registry holds it (`tables.games.INSTALLED`).
+DEFINITION: Final = RhodeIsland()
+
+__all__ = ["DEFINITION", "RhodeIsland", "rebuild", "setup_of"]

@@ -5,7 +5,7 @@ new cards below the house way's hand (rules: docs/rules)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from core.errors import ServiceError
 from core.strict import flag
@@ -168,3 +168,7 @@ class SecondChance(RulesEngineGame):
         if "pair_plus" in seat["mulligan"]:
             decision["pair_plus"] = stake("pair_plus")
         return decision
+
+
+# The game as the registry holds it (`tables.games.INSTALLED`).
+DEFINITION: Final = SecondChance()

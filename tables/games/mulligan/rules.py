@@ -1,0 +1,76 @@
+"""Mulligan's rules as the engine's drivers ask for them (`tables.engine.registry`): its half of
+the `replay` contract, and its rake simulated with the `typical` strategy:
+`mulligan_game.random_action` (rare folds, occasional skips, random auctions, offers and
+swaps), played for chips on `mulligan_game.apply`.
+"""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+from typing import Any, Final
+
+from tables.engine import mulligan_game as mg
+from tables.engine.edge_rake import RakeFigures, RakeRun, rake_figures
+from tables.engine.mulligan_replay import replay_mulligan
+from tables.engine.registry import PlayerRules
+
+NAME: Final = "mulligan"
+DEFAULT_SAMPLES: Final = 1_000  # games
+
+DESCRIPTION: Final = (
+    "random legal play (`mulligan_game.random_action`): rare folds, occasional skips, random "
+    "auctions, offers and swaps"
+)
+
+
+def mulligan(
+    games: int,
+    rng: random.Random,
+    *,
+    players: int = 2,
+    rake: mg.Rake,
+    chips: int = 20,
+    max_actions: int = 5000,
+) -> RakeFigures:
+    """Play `games` games for chips on the engine; the rake and pot of each."""
+    rakes: list[int] = []
+    pots: list[int] = []
+    for _ in range(games):
+        setup = mg.shuffled_setup(
+            rng, players, variants=(mg.Variant.CHIPS,), chips=(chips,) * players, rake=rake
+        )
+        game = mg.new_game(setup)
+        for _step in range(max_actions):
+            if game.is_over:
+                break
+            game = mg.apply(game, mg.random_action(game, rng))
+        else:
+            raise RuntimeError(f"a Mulligan game did not end in {max_actions} actions")
+        result = mg.result(game)
+        rakes.append(result.rake)
+        pots.append(result.pot)
+    return rake_figures(rakes, pots)
+
+
+class MulliganRules:
+    name = NAME
+    default_samples = DEFAULT_SAMPLES
+
+    def replay(self, data: dict[str, Any]) -> dict[str, Any]:
+        return replay_mulligan(data)
+
+    def rake_edge(
+        self,
+        samples: int,
+        rng: random.Random,
+        *,
+        players: int,
+        rake_percent: Decimal,
+        rake_cap: int | None,
+    ) -> RakeRun:
+        figures = mulligan(samples, rng, players=players, rake=mg.Rake(rake_percent, rake_cap))
+        return RakeRun(figures, DESCRIPTION, "game", {"chips": 20, "table_minimum": 1})
+
+
+RULES: Final[PlayerRules] = MulliganRules()

@@ -1,0 +1,129 @@
+"""Rhode Island Hold 'Em's rules as the engine's drivers ask for them (`tables.engine.registry`):
+its half of the `replay` contract, and its rake simulated with the `typical` strategy: each
+player bets and raises a strong hand, checks and calls a middling one and checks or folds a
+weak one (strength from the hole card and the community cards seen so far), and one action in
+ten is a random legal one. Played on `RhodeIslandHand`.
+"""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+from typing import Any, Final
+
+from tables.engine.cards import DECK
+from tables.engine.edge_rake import RakeFigures, RakeRun, rake_figures
+from tables.engine.rankings import Category, poker_value
+from tables.engine.registry import PlayerRules
+from tables.engine.rhode_island import (
+    HandSetup,
+    LegalAction,
+    Move,
+    RakeRule,
+    RhodeIslandHand,
+    Waiting,
+)
+from tables.engine.rhode_island_replay import replay_rhode_island
+
+NAME: Final = "rhode_island"
+DEFAULT_SAMPLES: Final = 5_000  # hands
+
+DESCRIPTION: Final = (
+    "bet or raise a strong hand, check or call a middling one, check or fold a weak one "
+    "(from the cards seen so far); one action in ten is a random legal one"
+)
+
+
+def _strength(hole: int, board: list[int]) -> int:
+    """0 weak, 1 middling, 2 strong: from the hole card (rank) and the board seen so far."""
+    cards = [DECK[hole]] + [DECK[c] for c in board]
+    if len(cards) == 1:
+        rank = cards[0].rank
+        return 2 if rank >= 12 else 1 if rank >= 7 else 0
+    if len(cards) == 2:
+        if cards[0].rank == cards[1].rank:
+            return 2
+        return 1 if max(c.rank for c in cards) >= 12 else 0
+    value = poker_value(cards)
+    if value.category is not Category.HIGH_CARD:
+        return 2
+    return 1 if max(c.rank for c in cards) >= 13 else 0
+
+
+def _ri_choose(legal: list[LegalAction], strength: int, rng: random.Random) -> Move:
+    moves = {a.move for a in legal}
+    if rng.random() < 0.1:
+        return rng.choice(legal).move
+    if strength == 2:
+        for move in (Move.RAISE, Move.BET, Move.CALL, Move.CHECK):
+            if move in moves:
+                return move
+    if strength == 1:
+        for move in (Move.CHECK, Move.CALL):
+            if move in moves:
+                return move
+    for move in (Move.CHECK, Move.FOLD):
+        if move in moves:
+            return move
+    return legal[0].move
+
+
+def rhode_island(
+    hands: int,
+    rng: random.Random,
+    *,
+    players: int = 2,
+    rake: RakeRule,
+    stack: int = 1000,
+) -> RakeFigures:
+    """Play `hands` hands on the engine; the rake and pot of each."""
+    rakes: list[int] = []
+    pots: list[int] = []
+    for i in range(hands):
+        deck = rng.sample(range(52), players + 2)
+        setup = HandSetup(stacks=(stack,) * players, first=i % players, rake=rake)
+        hand = RhodeIslandHand(setup, [DECK[c] for c in deck[:players]])
+        board: list[int] = []
+        while True:
+            waiting = hand.waiting
+            if waiting is Waiting.OVER:
+                break
+            if waiting is Waiting.FLOP:
+                board.append(deck[players])
+                hand.deal_flop(DECK[deck[players]])
+            elif waiting is Waiting.TURN:
+                board.append(deck[players + 1])
+                hand.deal_turn(DECK[deck[players + 1]])
+            else:
+                seat = hand.to_act
+                assert seat is not None
+                move = _ri_choose(hand.legal_actions(), _strength(deck[seat], board), rng)
+                hand.act(move)
+        result = hand.result()
+        rakes.append(result.rake)
+        pots.append(result.pot)
+    return rake_figures(rakes, pots)
+
+
+class RhodeIslandRules:
+    name = NAME
+    default_samples = DEFAULT_SAMPLES
+
+    def replay(self, data: dict[str, Any]) -> dict[str, Any]:
+        return replay_rhode_island(data)
+
+    def rake_edge(
+        self,
+        samples: int,
+        rng: random.Random,
+        *,
+        players: int,
+        rake_percent: Decimal,
+        rake_cap: int | None,
+    ) -> RakeRun:
+        figures = rhode_island(samples, rng, players=players, rake=RakeRule(rake_percent, rake_cap))
+        terms = {"ante": 5, "bets": [10, 20, 20], "raise_cap": 3, "stack": 1000}
+        return RakeRun(figures, DESCRIPTION, "hand", terms)
+
+
+RULES: Final[PlayerRules] = RhodeIslandRules()
