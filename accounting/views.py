@@ -31,6 +31,7 @@ from django.views.decorators.http import require_GET, require_POST
 from audit.services import audit_refused
 from core.errors import ServiceError
 from core.money import dollars
+from core.params import ascii_int
 from core.roles import (
     RECORD_READERS,
     SLIP_DESK,
@@ -103,10 +104,10 @@ def _posted_chips(post: Any) -> dict[str, Any]:
     chips: dict[str, Any] = {}
     for name, value in post.items():
         if name.startswith("chip_") and str(value).strip():
-            cents = name.removeprefix("chip_")
-            if not cents.isdigit():
+            cents = ascii_int(name.removeprefix("chip_"))
+            if cents is None:
                 raise ServiceError(f"{name}: not a chip", field=name)
-            chips[format_cents(int(cents))] = str(value).strip()
+            chips[format_cents(cents)] = str(value).strip()
     return chips
 
 
@@ -175,9 +176,10 @@ def _render_tablet(
         )
     }
     notice = None
-    if request.GET.get("slip", "").isdigit():
-        notice = shift_slips.filter(pk=int(request.GET["slip"])).first() or (
-            Slip.objects.filter(pk=int(request.GET["slip"]), table=table).first()
+    wanted = ascii_int(request.GET.get("slip", ""))
+    if wanted is not None:
+        notice = shift_slips.filter(pk=wanted).first() or (
+            Slip.objects.filter(pk=wanted, table=table).first()
         )
     figures = selectors.shift_figures(table=table, gaming_day=day, shift=shift)
     return render(
@@ -316,8 +318,8 @@ def _render_desk(request: HttpRequest, *, form_error: str = "", status: int = 20
 def desk_create(request: HttpRequest) -> HttpResponse:
     post = request.POST
     try:
-        table_id = post.get("table", "")
-        table = Table.objects.filter(pk=int(table_id)).first() if table_id.isdigit() else None
+        table_id = ascii_int(post.get("table", ""))
+        table = Table.objects.filter(pk=table_id).first() if table_id is not None else None
         if table is None:
             raise ServiceError("choose the table", field="table")
         kind = post.get("kind", "")
