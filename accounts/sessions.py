@@ -1,8 +1,8 @@
 """Sessions in the database, renewed without holding a reader up.
 
 Every request renews its session's idle time (SESSION_SAVE_EVERY_REQUEST): a write on every
-page, and on SQLite a write waits for the database's lock, so a page that only reads waited
-behind a round being settled, then failed when the lock stayed taken. Here a session whose
+page, and on SQLite a write waits for the database's lock, so a page that only reads would wait
+behind a round being settled, then fail when the lock stayed taken. Here a session whose
 content did not change is renewed only when its stored expiry is more than
 CASINO_SESSION_RENEW_SECONDS older than the new one, by one UPDATE of its expiry that waits for
 SQLite's lock briefly (core.db.brief_lock_wait); when the lock is taken or the database does

@@ -100,8 +100,8 @@ class SignInThrottle(_Throttle, AnonRateThrottle):
 class CountAnonymousFirst:
     """A view mix-in: an anonymous request (no credentials, or a token refused) is counted by
     the view's throttles before it is refused. Django REST framework checks permissions before
-    throttles, so without it a request with no or wrong credentials got its 401 without ever
-    being counted, and the anonymous rate never engaged: guessing tokens was unlimited.
+    throttles: without this a request with no or wrong credentials would get its 401 uncounted,
+    the anonymous rate would never engage, and guessing tokens would be unlimited.
     A signed-in request is throttled where DRF throttles it (after its permissions)."""
 
     _throttles_counted = False

@@ -1,8 +1,8 @@
 """The shared cache when it is Redis: a Redis that refuses or hangs never takes a page down.
 
 Django's Redis cache waits as long as the operating system lets a connection or a read wait,
-and redis-py retries; a Redis that accepts connections but never answers held every request
-for seconds, then failed it. Here a connection and each answer wait CASINO_CACHE_TIMEOUT
+and redis-py retries; a Redis that accepts connections but never answers would hold every
+request for seconds, then fail it. Here a connection and each answer wait CASINO_CACHE_TIMEOUT
 (0.25 s) at most, nothing is retried, and after a failure the cache is not asked at all for
 CASINO_CACHE_PAUSE seconds (30): every call fails at once with `CacheUnavailable` meanwhile.
 

@@ -57,10 +57,8 @@ def hang_cache() -> None:
 
 def call(client: APIClient, what: str, method: str, path: str, body: Any = None) -> Any:
     start = time.monotonic()
-    if method == "GET":
-        response = client.get(path)
-    else:
-        response = client.post(path, body or {}, format="json")
+    get = method == "GET"
+    response = client.get(path) if get else client.post(path, body or {}, format="json")
     log.append(
         {
             "what": what,

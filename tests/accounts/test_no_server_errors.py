@@ -1,7 +1,8 @@
-"""Input that used to answer 500 is refused with a clear 4xx naming what is wrong, and nothing is
-saved: a lone surrogate in a wager name or a chip key, a number past 64 bits in a filter or a
-buy-in, a report's day at the edge of the calendar, digits `isdigit()` accepts and `int()` does
-not. The database busy or out of reach answers 503 with Retry-After (accounts.middleware)."""
+"""Input no column, encoding or calendar holds is refused with a clear 4xx naming what is wrong,
+never a 500, and nothing is saved: a lone surrogate in a wager name or a chip key, a number
+past 64 bits in a filter or a buy-in, a report's day at the edge of the calendar, digits
+`isdigit()` accepts and `int()` does not. The database busy or out of reach answers 503 with
+Retry-After (accounts.middleware)."""
 
 from __future__ import annotations
 
@@ -47,23 +48,24 @@ def refused(response: Any, status: int = 400) -> dict[str, Any]:
 # --- lone surrogates ---------------------------------------------------------------------------
 
 
-def _raw(client: APIClient, path: str, body: str) -> Any:
-    return client.post(path, body, content_type="application/json")
+def _raw(client: APIClient, path: str, body: Any) -> Any:
+    """Post `body` as JSON text (a lone surrogate is written as its `\\ud800` escape)."""
+    return client.post(path, json.dumps(body), content_type="application/json")
 
 
 def test_a_lone_surrogate_in_a_wager_name_is_refused(floor: dict[str, Any]) -> None:
     dealer_sign_in(dealer=floor["dealer"], table=floor["SC-1"])
-    body = '{"table": %d, "wagers": {"1": {"\\ud800": "10"}}}' % floor["SC-1"].pk
+    body: Any = {"table": floor["SC-1"].pk, "wagers": {"1": {"\ud800": "10"}}}
     error = refused(_raw(api_for(floor["dealer"]), "/api/rounds/", body))
     assert error["field"] == "wagers.1" and "surrogate" in error["message"]
-    body = '{"table": %d, "wagers": {"1": {"ante": "1\\udc00"}}}' % floor["SC-1"].pk
+    body = {"table": floor["SC-1"].pk, "wagers": {"1": {"ante": "1\udc00"}}}
     error = refused(_raw(api_for(floor["dealer"]), "/api/rounds/", body))
     assert error["field"] == "wagers.1.ante"
     assert not Round.objects.exists()
 
 
 def test_a_lone_surrogate_in_a_chip_key_is_refused(floor: dict[str, Any]) -> None:
-    body = '{"table": %d, "kind": "fill", "chips": {"\\ud800": 4}}' % floor["SC-1"].pk
+    body = {"table": floor["SC-1"].pk, "kind": "fill", "chips": {"\ud800": 4}}
     error = refused(_raw(api_for(floor["pitboss"]), "/api/slips/", body))
     assert error["field"] == "chips" and "surrogate" in error["message"]
     assert not Slip.objects.exists()
@@ -72,7 +74,7 @@ def test_a_lone_surrogate_in_a_chip_key_is_refused(floor: dict[str, Any]) -> Non
 def test_a_pair_of_surrogates_is_an_ordinary_character(floor: dict[str, Any]) -> None:
     """A paired escape is one character (here U+1F0A1), refused only for what it means."""
     dealer_sign_in(dealer=floor["dealer"], table=floor["SC-1"])
-    body = '{"table": %d, "wagers": {"1": {"\\ud83c\\udca1": "10"}}}' % floor["SC-1"].pk
+    body = {"table": floor["SC-1"].pk, "wagers": {"1": {"\U0001f0a1": "10"}}}
     error = refused(_raw(api_for(floor["dealer"]), "/api/rounds/", body))
     assert "surrogate" not in error["message"]
 
@@ -97,7 +99,7 @@ def test_a_filter_within_64_bits_that_names_nothing_is_an_empty_list(
 def test_a_hand_buy_in_of_2_to_the_70_is_refused(floor: dict[str, Any]) -> None:
     dealer_sign_in(dealer=floor["dealer"], table=floor["RI-1"])
     client = api_for(floor["dealer"])
-    body = '{"table": %d, "players": {"1": %d, "2": 10000}}' % (floor["RI-1"].pk, 2**70)
+    body = {"table": floor["RI-1"].pk, "players": {"1": 2**70, "2": 10000}}
     error = refused(_raw(client, "/api/hands/", body))
     assert error["field"] == "players.1" and "too large" in error["message"]
     assert not Hand.objects.exists()
