@@ -3,7 +3,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from accounts.views import SignInView
+from accounts.views import SignInView, throttled_sign_ins
 from tables.views_home import home
 
 urlpatterns = [
@@ -22,6 +22,8 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
+    # The admin's own sign-in form, under the same per-address limit.
+    path("admin/login/", throttled_sign_ins(admin.site.login)),
     path("admin/", admin.site.urls),
     path("tablet/", include("tables.urls")),
     path("api/", include("tables.api.urls")),

@@ -85,6 +85,20 @@ def test_a_signed_in_user_posting_to_the_sign_in_page_is_counted_too(player: Any
     assert page(client, "someone", "guess").status_code == 429
 
 
+def test_the_admins_sign_in_form_shares_the_window(player: Any) -> None:
+    client = Client()
+    for n in range(20):
+        page(client, f"name-{n}", "guess", ip="198.51.100.11")
+    refused = client.post(
+        "/admin/login/",
+        {"username": "player", "password": PASSWORD},
+        REMOTE_ADDR="198.51.100.11",
+    )
+    assert refused.status_code == 429 and int(refused["Retry-After"]) >= 1
+    assert "_auth_user_id" not in client.session
+    assert Client().get("/admin/login/").status_code == 200  # showing it is not counted
+
+
 def test_showing_the_sign_in_page_is_not_counted() -> None:
     client = Client()
     for _ in range(30):
