@@ -31,6 +31,7 @@ from django.views.decorators.http import require_GET, require_POST
 from audit.services import audit_refused
 from core.errors import ServiceError
 from core.money import dollars
+from core.params import ascii_int
 from core.roles import (
     RECORD_READERS,
     SLIP_DESK,
@@ -105,10 +106,10 @@ def _posted_chips(post: Any) -> dict[str, int]:
     chips: dict[str, int] = {}
     for name, value in post.items():
         if name.startswith("chip_") and str(value).strip():
-            cents = name.removeprefix("chip_")
-            if not cents.isascii() or not cents.isdigit():
+            cents = ascii_int(name.removeprefix("chip_"))
+            if cents is None:
                 raise ServiceError(f"{name}: not a chip", field=name)
-            value_text = format_cents(int(cents))
+            value_text = format_cents(cents)
             chips[value_text] = form_whole(
                 value, f"chips.{value_text}", what="a count of chips in digits"
             )
@@ -180,10 +181,10 @@ def _render_tablet(
         )
     }
     notice = None
-    wanted = request.GET.get("slip", "")
-    if wanted.isascii() and wanted.isdigit():
-        notice = shift_slips.filter(pk=int(request.GET["slip"])).first() or (
-            Slip.objects.filter(pk=int(request.GET["slip"]), table=table).first()
+    wanted = ascii_int(request.GET.get("slip", ""))
+    if wanted is not None:
+        notice = shift_slips.filter(pk=wanted).first() or (
+            Slip.objects.filter(pk=wanted, table=table).first()
         )
     figures = selectors.shift_figures(table=table, gaming_day=day, shift=shift)
     return render(

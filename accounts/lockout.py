@@ -7,6 +7,14 @@ lock an existing account (`AccountLock`) until someone with the security role li
 until CASINO_LOCKOUT_MINUTES have passed when that is set. A locked account is refused before
 its password is checked (accounts.backends), so guessing on cannot tell a right password.
 
+When Redis cannot be reached (core.cache.CacheUnavailable: it refuses, hangs past
+CASINO_CACHE_TIMEOUT, or failed a moment ago) a failure is counted in the database instead, and
+with Redis the count is its counter plus the database's rows in the window (rows only written
+while Redis was away): a Redis outage never skips a lock, at worst it locks sooner.
+
+The same counts serve the pit boss's sign-off at a dealer's tablet (accounts.signoff) under keys
+no account can have (a name with a colon), so those failures never lock an account.
+
 On the audit chain: each failure for an existing account (at most the threshold per window,
 since the account then locks and attempts on a locked account are not chained), the lock and
 its lifting. Failures for names that do not exist are counted, but the chain gets at most one
@@ -16,6 +24,9 @@ its lifting. Failures for names that do not exist are counted, but the chain get
 from __future__ import annotations
 
 import hashlib
+import threading
+import time
+from contextlib import suppress
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -28,6 +39,7 @@ from django.utils import timezone
 
 from audit.kinds import EventKind
 from audit.services import audit_record
+from core.cache import CacheUnavailable
 from core.errors import ServiceError
 from core.roles import (
     SECURITY,
@@ -68,27 +80,49 @@ def is_locked(username: str) -> bool:
     return open_lock(username) is not None
 
 
-def _count_failure(username: str, ip: str) -> int:
-    """Count one failure in the shared store; the failures within the window."""
-    if settings.CASINO_LOCKOUT_STORE == "redis":
-        key = _counter_key(username)
-        cache.add(key, 0, timeout=int(_window().total_seconds()))
-        try:
-            return int(cache.incr(key))
-        except ValueError:  # expired between add and incr
-            cache.add(key, 1, timeout=int(_window().total_seconds()))
-            return 1
+def _count_in_redis(username: str) -> int:
+    key = _counter_key(username)
+    cache.add(key, 0, timeout=int(_window().total_seconds()))
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, timeout=int(_window().total_seconds()))
+        return 1
+
+
+def count_failure(username: str, ip: str) -> int:
+    """Count one failure under `username` in the shared store; the failures within the
+    window."""
     since = timezone.now() - _window()
+    if settings.CASINO_LOCKOUT_STORE == "redis":
+        try:
+            counted = _count_in_redis(username)
+        except CacheUnavailable:
+            pass  # counted in the database below: the lock is never skipped
+        else:
+            return counted + SignInFailure.objects.filter(username=username, at__gte=since).count()
     SignInFailure.objects.create(username=username, ip=ip)
     SignInFailure.objects.filter(at__lt=since).delete()
     return SignInFailure.objects.filter(username=username, at__gte=since).count()
 
 
+def failures(username: str) -> int:
+    """The failures counted under `username` within the window (nothing counted)."""
+    since = timezone.now() - _window()
+    in_rows = SignInFailure.objects.filter(username=username, at__gte=since).count()
+    if settings.CASINO_LOCKOUT_STORE == "redis":
+        try:
+            return in_rows + int(cache.get(_counter_key(username)) or 0)
+        except CacheUnavailable:
+            pass
+    return in_rows
+
+
 def clear_failures(username: str) -> None:
     if settings.CASINO_LOCKOUT_STORE == "redis":
-        cache.delete(_counter_key(username))
-    else:
-        SignInFailure.objects.filter(username=username).delete()
+        with suppress(CacheUnavailable):  # else the counter expires with its window
+            cache.delete(_counter_key(username))
+    SignInFailure.objects.filter(username=username).delete()
 
 
 def record_failure(username: Any, ip: str) -> None:
@@ -97,7 +131,7 @@ def record_failure(username: Any, ip: str) -> None:
     user = get_user_model().objects.filter(username=username).first() if username else None
     if user is not None and is_locked(username):
         return  # already locked: refused without a password check, not counted again
-    count = _count_failure(username, ip)
+    count = count_failure(username, ip)
     if user is None:
         _audit_unknown(username, ip)
         return
@@ -114,9 +148,28 @@ def record_failure(username: Any, ip: str) -> None:
             _lock(user, count, ip)
 
 
+# Without the shared cache, the mark of the last chained event is kept by each process.
+_unknown_audited_at = 0.0
+_unknown_lock = threading.Lock()
+
+
+def _unknown_due() -> bool:
+    """True for the first failure for names that are not accounts in a window."""
+    seconds = int(_window().total_seconds())
+    try:
+        return bool(cache.add(UNKNOWN_AUDIT_KEY, 1, timeout=seconds))
+    except CacheUnavailable:
+        global _unknown_audited_at
+        with _unknown_lock:
+            if time.monotonic() - _unknown_audited_at < seconds and _unknown_audited_at:
+                return False
+            _unknown_audited_at = time.monotonic()
+            return True
+
+
 def _audit_unknown(username: str, ip: str) -> None:
     """At most one chained event per window for names that are not accounts."""
-    if cache.add(UNKNOWN_AUDIT_KEY, 1, timeout=int(_window().total_seconds())):
+    if _unknown_due():
         audit_record(
             actor=None,
             actor_name="",

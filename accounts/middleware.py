@@ -1,14 +1,22 @@
 """Request guards and the current request.
 
 `RequestGuardMiddleware` refuses, before any view runs, what no page or API route accepts: a
-NUL character in a query or form value (PostgreSQL cannot store it) and, on the API, a body
-larger than DATA_UPLOAD_MAX_MEMORY_SIZE (413 in the API's JSON error shape).
+NUL character in a query or form value (PostgreSQL cannot store it), a query parameter that is
+a whole number beyond 64 bits (no id or filter is; SQLite refuses it as a parameter) and, on
+the API, a body larger than DATA_UPLOAD_MAX_MEMORY_SIZE (413 in the API's JSON error shape).
+`FaultMiddleware` answers a failure that is no fault of the code with a clear status, never a
+server error: 503 with Retry-After when the database is busy (SQLite's lock held past the busy
+timeout) or out of reach (a lost PostgreSQL connection inside a transaction, the server down)
+or the shared cache is down where a caller could not do without it; 400 when a number or a date
+in the request is beyond what a column or the calendar holds. The failed step's transaction
+has rolled back by then: nothing of it was saved.
 `CurrentRequestMiddleware` remembers the request so that the account and token audit signals
 know who made a change and from where.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -18,6 +26,12 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.datastructures import MultiValueDict
+
+from core.cache import CacheUnavailable
+from core.db import lock_busy, out_of_range, unavailable
+from core.params import DB_INT_MAX
+
+log = logging.getLogger(__name__)
 
 API_PREFIX = "/api/"
 
@@ -32,6 +46,17 @@ def error_response(
             {"error": {"code": code, "message": message, "field": field}}, status=status
         )
     return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+
+
+def _too_large(values: MultiValueDict[str, Any]) -> tuple[str, str] | None:
+    """(name, value) of a query parameter that is a whole number no database column holds:
+    SQLite refuses such a parameter outright (a server error where a filter reads it)."""
+    for key, items in values.lists():
+        for item in items:
+            text = item.strip().lstrip("+-") if isinstance(item, str) else ""
+            if len(text) > 18 and text.isascii() and text.isdigit() and int(text) > DB_INT_MAX:
+                return key, item.strip()
+    return None
 
 
 def _nul_field(values: MultiValueDict[str, Any]) -> str | None:
@@ -63,6 +88,12 @@ class RequestGuardMiddleware:
                     f"the request body may have at most {limit} bytes, not {length}",
                     None,
                 )
+        large = _too_large(request.GET)
+        if large is not None:
+            name, value = large
+            return error_response(
+                request, 400, "out_of_range", f"{name}: {value} is too large", name
+            )
         field = _nul_field(request.GET)
         if (
             field is None
@@ -86,6 +117,43 @@ class RequestGuardMiddleware:
                 field,
             )
         return self.get_response(request)
+
+
+RETRY_AFTER_SECONDS = 1
+
+
+class FaultMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if out_of_range(exception):
+            return error_response(
+                request,
+                400,
+                "out_of_range",
+                "a number or a date in the request is larger than the floor's records can hold: "
+                "nothing was saved",
+                None,
+            )
+        if lock_busy(exception):
+            message = "the database is busy with another change: nothing was saved, try again"
+            code = "busy"
+        elif unavailable(exception):
+            message = "the database cannot be reached: nothing was saved, try again"
+            code = "unavailable"
+        elif isinstance(exception, CacheUnavailable):
+            message = "a service the floor relies on cannot be reached: try again"
+            code = "unavailable"
+        else:
+            return None
+        log.warning("%s %s answered 503: %s", request.method, request.path, exception)
+        response = error_response(request, 503, code, message, None)
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
 
 
 class CurrentRequestMiddleware:

@@ -1,9 +1,13 @@
-"""The API's JSON parser: malformed, too deeply nested or NUL-carrying JSON is a 400 naming
-where it is, never a server error."""
+"""The API's JSON parser: malformed, too deeply nested JSON, a NUL character or a lone surrogate
+(`"\\ud800"`, which no database stores and UTF-8 cannot encode) in a text or a key, or a number
+beyond I-JSON's exact range (RFC 7493: a whole number within +/-(2**53 - 1), a finite one) is a
+400 naming where it is, never a server error. The range is checked here, once for every field:
+no amount, count, seat or id of the floor comes near it, and every database column holds it."""
 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from django.conf import settings
@@ -11,10 +15,33 @@ from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.parsers import JSONParser
 
 MAX_DEPTH = 20
+# The largest whole number JSON carries exactly everywhere (RFC 7493, I-JSON).
+MAX_EXACT_INT = 2**53 - 1
+
+
+def _text_problem(text: str) -> str | None:
+    if "\x00" in text:
+        return "NUL characters are not allowed"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "a lone surrogate (an unpaired \\ud800-\\udfff escape) is not text"
+    return None
+
+
+def _number_problem(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) and abs(value) > MAX_EXACT_INT:
+        return f"{value} is too large (at most {MAX_EXACT_INT:,} either way)"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "the number is too large"
+    return None
 
 
 def check_json(data: Any, *, max_depth: int = MAX_DEPTH) -> None:
-    """Refuse nesting deeper than `max_depth` and NUL characters (iteratively: no recursion)."""
+    """Refuse nesting deeper than `max_depth`, NUL characters and lone surrogates, and numbers
+    out of range (iteratively: no recursion)."""
     stack: list[tuple[Any, str, int]] = [(data, "", 1)]
     while stack:
         value, path, depth = stack.pop()
@@ -25,11 +52,14 @@ def check_json(data: Any, *, max_depth: int = MAX_DEPTH) -> None:
                 )
             items = value.items() if isinstance(value, dict) else enumerate(value)
             for key, item in items:
-                if isinstance(key, str) and "\x00" in key:
-                    raise ValidationError({path or "body": ["NUL characters are not allowed"]})
+                problem = _text_problem(key) if isinstance(key, str) else None
+                if problem:
+                    raise ValidationError({path or "body": [f"a key: {problem}"]})
                 stack.append((item, f"{path}.{key}" if path else str(key), depth + 1))
-        elif isinstance(value, str) and "\x00" in value:
-            raise ValidationError({path or "body": ["NUL characters are not allowed"]})
+        else:
+            problem = _text_problem(value) if isinstance(value, str) else _number_problem(value)
+            if problem:
+                raise ValidationError({path or "body": [problem]})
 
 
 def _no_constant(name: str) -> Any:

@@ -7,6 +7,11 @@ DO UPDATE`, SQLite and PostgreSQL alike), inside a savepoint only when it runs i
 transaction, and the table is counted and culled every `CULL_EVERY` sets of a process instead
 of every set. What is stored, and how it is read, is Django's own.
 
+Its writes are the throttles' counts and the settlement kept for a confirm page, made on the
+side of a request: on SQLite they wait for the database's lock briefly
+(core.db.brief_lock_wait) and fail quietly when it is taken, as Django's cache fails a `set`
+that the database refuses; a reader never waits behind a writer for them.
+
 On PostgreSQL it also counts the API throttles' sliding windows in one statement
 (`hit_window`, a function of the database's: accounts/migrations/0004_cache_window.py) in a
 table of their own that `clear()` empties with the cache.
@@ -27,6 +32,8 @@ from django.core.cache.backends.db import DatabaseCache as DjangoDatabaseCache
 from django.db import DatabaseError, connections, router, transaction
 from django.utils.timezone import now as tz_now
 
+from core.db import brief_lock_wait
+
 CULL_EVERY = 100
 
 
@@ -43,6 +50,17 @@ class DatabaseCache(DjangoDatabaseCache):
             return (self._sets - 1) % CULL_EVERY == 0  # the first set, then every CULL_EVERY
 
     def _base_set(self, mode: str, key: str, value: Any, timeout: Any = DEFAULT_TIMEOUT) -> bool:
+        with brief_lock_wait(router.db_for_write(self.cache_model_class)):
+            return self._base_set_now(mode, key, value, timeout)
+
+    def _base_delete_many(self, keys: Any) -> bool:
+        try:
+            with brief_lock_wait(router.db_for_write(self.cache_model_class)):
+                return bool(super()._base_delete_many(keys))
+        except DatabaseError:
+            return False  # an expired entry left for later: reads still see it as expired
+
+    def _base_set_now(self, mode: str, key: str, value: Any, timeout: Any) -> bool:
         if mode != "set":  # add and touch: Django's own (rare here)
             return bool(super()._base_set(mode, key, value, timeout))
         timeout = self.get_backend_timeout(timeout)

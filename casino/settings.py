@@ -96,6 +96,9 @@ MIDDLEWARE = [
     "core.after_response.AfterResponseMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "accounts.middleware.RequestGuardMiddleware",
+    # A database busy or out of reach, the shared cache down, a number no column holds: 503
+    # with Retry-After or 400, never a server error.
+    "accounts.middleware.FaultMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -162,6 +165,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "timeout": env.int("CASINO_SQLITE_BUSY_TIMEOUT", default=20),
         }
     )
+# A write a reading request makes on the side (a session's idle time renewed, a throttle's
+# count) waits this long for SQLite's lock at most, and is let go when it is not free: a reader
+# never waits for a writer (core.db.brief_lock_wait).
+CASINO_SQLITE_BRIEF_WAIT_MS = env.int("CASINO_SQLITE_BRIEF_WAIT_MS", default=100)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Django's password validators in full (the length from CASINO_PASSWORD_MIN_LENGTH).
@@ -205,6 +212,17 @@ CASINO_LOCKOUT_MINUTES = env.int("CASINO_LOCKOUT_MINUTES", default=0)  # 0: unti
 # Addresses (or networks) of the reverse proxies whose X-Forwarded-For is believed. Empty (the
 # default): the header is ignored and the client is the connection's address.
 CASINO_TRUSTED_PROXIES = env.list("CASINO_TRUSTED_PROXIES", default=[])
+# A pit boss's sign-off typed at a dealer's tablet: this many failures within the lockout
+# window stop the sign-off at that tablet (for its dealer and its address) until the window
+# passes. They never count toward the pit boss's own lockout.
+CASINO_SIGN_OFF_FAILURES = env.int("CASINO_SIGN_OFF_FAILURES", default=5)
+# Django's password-reset pages (by e-mail) only when asked for: accounts are reset by the
+# security role.
+CASINO_PASSWORD_RESET = env.bool("CASINO_PASSWORD_RESET", default=False)
+# Sessions in the database; renewing a session's idle time is let go when SQLite's lock is
+# taken, and made at most once every CASINO_SESSION_RENEW_SECONDS (accounts.sessions).
+SESSION_ENGINE = "accounts.sessions"
+CASINO_SESSION_RENEW_SECONDS = env.int("CASINO_SESSION_RENEW_SECONDS", default=60)
 # API tokens expire this many hours after they were issued (and on sign-out).
 CASINO_TOKEN_HOURS = env.int("CASINO_TOKEN_HOURS", default=12)
 
@@ -215,6 +233,13 @@ CACHES = {
 }
 if CACHES["default"]["BACKEND"] == "django.core.cache.backends.db.DatabaseCache":
     CACHES["default"]["BACKEND"] = "casino.dbcache.DatabaseCache"  # a one-statement `set`
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    # Short timeouts, no retries, a pause after a failure: a Redis that refuses or hangs costs
+    # a request CASINO_CACHE_TIMEOUT at most (core.cache); throttles then fail open and the
+    # lockout counts in the database.
+    CACHES["default"]["BACKEND"] = "core.cache.RedisCache"
+CASINO_CACHE_TIMEOUT = env.float("CASINO_CACHE_TIMEOUT", default=0.25)
+CASINO_CACHE_PAUSE = env.float("CASINO_CACHE_PAUSE", default=30.0)
 CASINO_LOCKOUT_STORE = (
     "redis" if CACHES["default"]["BACKEND"].endswith("RedisCache") else "database"
 )

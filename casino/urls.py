@@ -1,18 +1,29 @@
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from accounts.forms import SignInForm
+from accounts.views import SignInView, throttled_sign_ins
 from tables.views_home import home
 
 urlpatterns = [
     path("", home, name="home"),
+    # Signing in is throttled per client address (accounts.views); signing out and changing
+    # one's own password need a session.
+    path("accounts/login/", SignInView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
-        "accounts/login/",
-        auth_views.LoginView.as_view(authentication_form=SignInForm),
-        name="login",
+        "accounts/password_change/",
+        auth_views.PasswordChangeView.as_view(),
+        name="password_change",
     ),
-    path("accounts/", include("django.contrib.auth.urls")),
+    path(
+        "accounts/password_change/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
+    # The admin's own sign-in form, under the same per-address limit.
+    path("admin/login/", throttled_sign_ins(admin.site.login)),
     path("admin/", admin.site.urls),
     path("tablet/", include("tables.urls")),
     path("api/", include("tables.api.urls")),
@@ -20,3 +31,29 @@ urlpatterns = [
     path("audit/", include("reports.urls")),  # the trail's and reports' pages
     path("accounting/", include("accounting.urls")),
 ]
+
+if settings.CASINO_PASSWORD_RESET:
+    # Django's reset by e-mail, only when configured: accounts are reset by the security role,
+    # and a public reset form would let anyone mail any account's owner.
+    urlpatterns += [
+        path(
+            "accounts/password_reset/",
+            auth_views.PasswordResetView.as_view(),
+            name="password_reset",
+        ),
+        path(
+            "accounts/password_reset/done/",
+            auth_views.PasswordResetDoneView.as_view(),
+            name="password_reset_done",
+        ),
+        path(
+            "accounts/reset/<uidb64>/<token>/",
+            auth_views.PasswordResetConfirmView.as_view(),
+            name="password_reset_confirm",
+        ),
+        path(
+            "accounts/reset/done/",
+            auth_views.PasswordResetCompleteView.as_view(),
+            name="password_reset_complete",
+        ),
+    ]

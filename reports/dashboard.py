@@ -19,6 +19,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -115,10 +116,24 @@ def today() -> date:
     return gaming_day_of(timezone.now())
 
 
+# The gaming days a report may end on: a period or a chart reaches back up to a year from its
+# day and a link a day past it, all within the calendar Python counts.
+FIRST_DAY = date(1900, 1, 1)
+LAST_DAY = date(9998, 12, 31)
+
+
 class ReportQuery(forms.Form):
     by = forms.ChoiceField(choices=BY_CHOICES, required=False, label="Group by")
     period = forms.ChoiceField(choices=PERIOD_CHOICES, required=False)
-    day = forms.DateField(required=False, label="Ending on", input_formats=[ISO_DATE])
+    day = forms.DateField(
+        required=False,
+        label="Ending on",
+        input_formats=[ISO_DATE],
+        validators=[
+            MinValueValidator(FIRST_DAY, message=f"must be {FIRST_DAY.isoformat()} or later"),
+            MaxValueValidator(LAST_DAY, message=f"must be {LAST_DAY.isoformat()} or earlier"),
+        ],
+    )
     table = forms.CharField(required=False, max_length=30)
     game = forms.ChoiceField(choices=lambda: [("", "Every game"), *games.choices()], required=False)
 
@@ -309,7 +324,13 @@ def round_approve(request: HttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @reader_required
 def dashboard_charts(request: HttpRequest) -> JsonResponse:
-    query = ReportQuery(request.GET).resolved()
+    form = ReportQuery(request.GET)
+    query = form.resolved()
+    if "day" in form.errors:  # the dashboard asks with a day it understood: say what is wrong
+        message = "day: " + "; ".join(form.errors["day"])
+        return JsonResponse(
+            {"error": {"code": "invalid", "message": message, "field": "day"}}, status=400
+        )
     return JsonResponse(chart_series(start=query["start"], end=query["end"]))
 
 
@@ -427,6 +448,8 @@ def _day_param(request: HttpRequest) -> date:
     day = forms.DateField(required=False, input_formats=[ISO_DATE]).clean(
         request.GET.get("day") or None
     )
+    if day is not None and not FIRST_DAY <= day <= LAST_DAY:
+        raise forms.ValidationError("out of range")
     return day or today()
 
 

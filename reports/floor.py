@@ -4,7 +4,9 @@ Win and hold come from the hold summaries (`report_selectors.hold_rows`), the sa
 the reports and the CSV exports. A (day, table) marked stale in the range read is rebuilt
 first, synchronously: a rebuild is a handful of aggregate queries over one table's day, and
 marks are rare (the worker clears them within seconds; they pile up only with the broker
-down). A rebuild that fails (e.g. racing the worker's) leaves the table shown as "updating".
+down). A rebuild that fails (e.g. racing the worker's) leaves the table shown as "updating";
+so does one that cannot get SQLite's write lock at once (core.db.brief_lock_wait): a page that
+reads never waits behind a writer.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 from django.db import DatabaseError
 from django.db.models import Count
 
+from core.db import brief_lock_wait
 from tables import games
 from tables.models import DealerSession, Hand, Round, Table
 
@@ -40,7 +43,8 @@ def refresh_stale(start: date, end: date) -> set[tuple[date, int]]:
     marks = StaleReport.objects.filter(gaming_day__gte=start, gaming_day__lte=end)
     for day, table_id in marks.values_list("gaming_day", "table_id"):
         try:
-            rebuild(day, table_id)
+            with brief_lock_wait():
+                rebuild(day, table_id)
         except DatabaseError as exc:  # e.g. the worker rebuilding the same report right now
             log.warning("hold report for %s table %s not rebuilt: %s", day, table_id, exc)
             still_stale.add((day, table_id))

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+from contextlib import suppress
 from fractions import Fraction
 from typing import Any
 
 from django.core.cache import cache
 
+from core.cache import CacheUnavailable
 from core.errors import ServiceError
 from tables import games
 from tables.engine import contract
@@ -95,8 +97,12 @@ def _preview_key(round_: Round, meter: ProgressiveMeter | None) -> str:
 
 
 def keep_preview(round_: Round, meter: ProgressiveMeter | None, settlement: Settlement) -> None:
-    """Keep the dealer step's settlement for the confirm page (same inputs, same result)."""
-    cache.set(_preview_key(round_, meter), contract.settlement_to_json(settlement), PREVIEW_SECONDS)
+    """Keep the dealer step's settlement for the confirm page (same inputs, same result); with
+    the cache down it is not kept, and the confirm page computes it again."""
+    with suppress(CacheUnavailable):
+        cache.set(
+            _preview_key(round_, meter), contract.settlement_to_json(settlement), PREVIEW_SECONDS
+        )
 
 
 def round_state(round_: Round) -> dict[str, Any]:
@@ -124,7 +130,10 @@ def round_preview(round_: Round) -> dict[str, Any]:
     if round_state(round_)["step"] != STEP_CONFIRM:
         raise ServiceError("the round is not complete yet", code="not_complete", status=409)
     meter = round_.table.meter
-    kept = cache.get(_preview_key(round_, meter))
+    try:
+        kept = cache.get(_preview_key(round_, meter))
+    except CacheUnavailable:
+        kept = None  # computed again below
     if kept is not None:
         return kept  # type: ignore[no-any-return]
     return contract.settlement_to_json(settle_round(round_, meter))

@@ -50,9 +50,11 @@ def _fresh_counters(request: pytest.FixtureRequest) -> Any:
 
     from audit.checkpoints import forget_seen
     from casino.enqueue import resume
+    from core.cache import resume as resume_cache
     from reports.theory import forget_figures
 
     resume()
+    resume_cache()
     forget_seen()
     forget_figures()
     if request.node.get_closest_marker("django_db") is None:

@@ -134,3 +134,63 @@ def test_a_closed_or_missing_connection_is_not_quiet(pg: Any) -> None:
     assert quiet_and_idle(other) is True
     other.close()
     assert quiet_and_idle(other) is False
+
+
+# --- a connection the server ends in the middle of a request ---------------------------------
+
+
+def _ended_mid_request(pg: Any) -> int:
+    """The server ends the connection after the request's check was done (a race, or a
+    statement later in the request): the next statement finds it gone."""
+    pid = _pid(pg)
+    _terminate(pid)
+    _wait_readable(pg)
+    pg.health_check_done = True  # checked at the request's start, before the server ended it
+    return pid
+
+
+def test_a_read_is_sent_again_on_a_fresh_connection(pg: Any) -> None:
+    pid = _ended_mid_request(pg)
+    assert ApiToken.objects.count() == 0  # answered, not "terminating connection"
+    assert _pid(pg) != pid
+    pid = _ended_mid_request(pg)
+    assert list(ApiToken.objects.all()) == []
+    assert _pid(pg) != pid
+
+
+def test_after_a_lost_connection_the_next_statement_opens_a_fresh_one(pg: Any) -> None:
+    """A write is never sent again (it may have been committed before the answer was lost),
+    but the statement after it no longer fails with "the connection is closed"."""
+    from django.contrib.auth import get_user_model
+    from django.db import OperationalError
+
+    pid = _ended_mid_request(pg)
+    with pytest.raises(OperationalError):
+        get_user_model().objects.filter(pk=0).update(first_name="x")  # a write: not sent again
+    assert pg.connection is not None and pg.lost_outside_transaction()
+    get_user_model().objects.filter(pk=0).update(first_name="y")  # a fresh connection
+    assert _pid(pg) != pid
+
+
+def test_nothing_is_sent_again_inside_a_transaction(pg: Any) -> None:
+    from django.db import OperationalError, transaction
+
+    _pid(pg)
+    with pytest.raises(OperationalError), transaction.atomic():
+        pid = _pid(pg)
+        _terminate(pid)
+        _wait_readable(pg)
+        ApiToken.objects.count()  # the transaction died with its connection
+    assert ApiToken.objects.count() == 0  # after it, a fresh connection
+    assert _pid(pg) != pid
+
+
+def test_a_page_read_answers_after_the_server_ended_the_connection(pg: Any) -> None:
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    user = get_user_model().objects.create_user("reader", password="Reader-horse-77")
+    client = Client()
+    client.force_login(user)
+    _ended_mid_request(pg)  # the test client checks nothing between requests
+    assert client.get("/accounts/password_change/").status_code == 200

@@ -19,6 +19,7 @@ from django.utils.http import urlencode
 
 from core.errors import ServiceError
 from core.money import dollars
+from core.params import ascii_int
 from tables import display, games
 from tables.engine.errors import EngineError
 from tables.engine.money import format_odds, parse_odds
@@ -132,7 +133,8 @@ def draft_start(request: HttpRequest) -> DraftStart | None:
     """`?based_on=<id>`, or `?game=<game>[&named=<rules' paytable>]`; None asks for a choice."""
     based_on = request.GET.get("based_on", "")
     if based_on:
-        found = PaytableVersion.objects.filter(pk=based_on) if based_on.isdigit() else None
+        wanted = ascii_int(based_on)
+        found = PaytableVersion.objects.filter(pk=wanted) if wanted is not None else None
         version = found.first() if found is not None else None
         if version is None:
             return None

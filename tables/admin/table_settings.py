@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 
 from core.errors import ServiceError
+from core.params import ascii_int
 from tables import games
 from tables.models import TableSettingsVersion
 from tables.services.table_settings import table_settings_approve, table_settings_draft
@@ -44,8 +45,8 @@ def _shown(value: Any) -> str:
 def _start(request: HttpRequest) -> tuple[str, str, dict[str, Any], TableSettingsVersion | None]:
     """(game, name, values, based on) a draft starts from: `?based_on=<id>`, `?game=<game>`,
     else the first player-vs-player game's defaults."""
-    based_on = request.GET.get("based_on", "")
-    if based_on.isdigit():
+    based_on = ascii_int(request.GET.get("based_on", ""))
+    if based_on is not None:
         version = TableSettingsVersion.objects.filter(pk=based_on).first()
         if version is not None:
             return version.game, version.name, dict(version.values), version

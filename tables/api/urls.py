@@ -6,7 +6,14 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import SimpleRouter
 
+from accounts.throttles import CountAnonymousFirst
+
 from . import views
+
+
+class SchemaView(CountAnonymousFirst, SpectacularAPIView):
+    """The schema; an anonymous request is throttled before its 401, as on every API route."""
+
 
 router = SimpleRouter()
 router.register("tables", views.TableViewSet, basename="api-table")
@@ -16,7 +23,7 @@ router.register("paytable-versions", views.PaytableVersionViewSet, basename="api
 router.register("meters", views.MeterViewSet, basename="api-meter")
 
 urlpatterns = [
-    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("schema/", SchemaView.as_view(), name="api-schema"),
     # Signed-in users only (SPECTACULAR_SETTINGS["SERVE_PERMISSIONS"]); the documentation page
     # sends a visitor to the sign-in page. The split view serves its script as a file, so the
     # Content-Security-Policy needs no inline script.

@@ -45,7 +45,7 @@ from accounts.forms import LOCKED_MESSAGE
 from accounts.lockout import is_locked
 from accounts.models import ApiToken
 from accounts.parsers import StrictJSONParser
-from accounts.throttles import SignInThrottle
+from accounts.throttles import CountAnonymousFirst, SignInThrottle
 from audit.services import audit_refused
 from core.errors import ServiceError
 from core.roles import (
@@ -197,9 +197,10 @@ PLAY_ERRORS = (400, 401, 403, 404, 409)
 # --- base --------------------------------------------------------------------------------
 
 
-class ApiViewMixin:
+class ApiViewMixin(CountAnonymousFirst):
     """The API's error shape, and no request-wide transaction: each service is its own atomic
-    unit, and a refusal is audited after that unit rolled back."""
+    unit, and a refusal is audited after that unit rolled back. An anonymous request is
+    throttled before it is refused (accounts.throttles.CountAnonymousFirst)."""
 
     def get_exception_handler(self) -> Any:
         return api_exception_handler

@@ -21,7 +21,6 @@ from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import Any
 
-from django.contrib.auth import authenticate
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
@@ -29,6 +28,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts import signoff
 from core.errors import SeparationOfDuties, ServiceError
 from core.roles import DEALERS, Role, has_role, require
 from tables import display as show
@@ -808,7 +808,8 @@ def settle(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def approve(request: HttpRequest, table_id: int) -> HttpResponse:
     """A pit boss at the tablet signs off the payout with their own name and password (the
-    dealer stays signed in): the round is paid under the pit boss's name."""
+    dealer stays signed in): the round is paid under the pit boss's name. Any failure gets the
+    same answer, and counts on the sign-off's own limit (accounts.signoff)."""
 
     def call(table: Table, round_: Round) -> str:
         name = str(request.POST.get("approver", "")).strip()
@@ -820,24 +821,24 @@ def approve(request: HttpRequest, table_id: int) -> HttpResponse:
             errors.append(Refused("the pit boss's password is missing", field="approver password"))
         if errors:
             raise Several(errors)
-        boss = authenticate(request, username=name, password=secret)
-        if boss is None:
-            raise Refused(
-                "that pit boss name and password do not match: nothing was paid",
-                field="approver password",
-            )
-        if boss.pk == request.user.pk:
-            raise Refused("the dealer cannot sign off their own round", field="approver")
+        if round_.status != Round.Status.OPEN or round_.approval_requested_at is None:
+            # before the credentials are looked at: a later refusal tells nothing about them
+            raise Refused(f"Round {round_.number} is not waiting for a sign-off.", status=409)
+        # One answer for every failure, counted on the sign-off's own limit, never toward the
+        # named account's lockout (accounts.signoff).
         try:
+            boss = signoff.approver(
+                request,
+                name=name,
+                password=secret,
+                not_by=(request.user.pk, round_.dealer_id),
+                obj=round_,
+            )
             settled = controls.round_approve(round=round_, by=boss)
-        except SeparationOfDuties as err:
-            raise Refused(err.message, field="approver", status=403) from None
-        except PermissionDenied:
-            raise Refused(
-                f"{boss.get_username()} is not a pit boss: only a pit boss signs off a payout",
-                field="approver",
-                status=403,
-            ) from None
+        except signoff.SignOffRefused as err:
+            raise Refused(err.message, field="approver password", status=err.status) from None
+        except (PermissionDenied, SeparationOfDuties):
+            raise Refused(signoff.REFUSED, field="approver password") from None
         return reverse("tablet:round", args=[settled.pk])
 
     return _act(request, table_id, call)

@@ -171,7 +171,7 @@ def test_payout_cards_never_overflow_and_nothing_hides_behind_confirm(
     page.fill("#id-approver", "pitboss")
     page.fill("#id-approver-password", "wrong")
     page.click("#approve-form button[type=submit]")
-    expect()(page.locator("#err-approver-password")).to_contain_text("do not match")
+    expect()(page.locator("#err-approver-password")).to_contain_text("cannot sign off this payout")
     assert page.url.endswith(f"/tablet/table/{r.table_id}/")  # a GET: a reload never re-posts
     page.reload()
     expect()(page.locator("#approval")).to_be_visible()
