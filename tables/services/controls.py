@@ -23,7 +23,7 @@ from tables.selectors import STEP_CARDS, STEP_CONFIRM, STEP_DEALER, STEP_DECISIO
 from . import ServiceError
 from .corrections import correction_approve
 from .duties import require_apart_from_round
-from .rounds import _settle_locked, refuse_correction, require_dealer_at
+from .rounds import refuse_correction, require_dealer_at, settle_locked
 
 CANCELLERS = (*DEALERS, *PIT_BOSSES)
 # The steps a dealer may go back to, in the order the round is played.
@@ -58,7 +58,7 @@ def round_approve(*, round: Round, by: AbstractBaseUser) -> Round:
     require_apart_from_round(round_, by, action="approve")
     if round_.corrects_id is not None:
         return correction_approve(round_, by=by)
-    settled = _settle_locked(round_, actor=round_.dealer, approved_by=by)
+    settled = settle_locked(round_, actor=round_.dealer, approved_by=by)
     assert isinstance(settled, Round)
     return settled
 

@@ -30,6 +30,7 @@ from core.roles import (
 )
 from tables.engine import contract
 from tables.engine.settlement import Settlement
+from tables.games.base import engine_call
 from tables.models import ProgressiveMeter, Round, SettlementLine, Table
 from tables.selectors import engine_paytable, engine_round, meter_config
 from tables.signals import round_closed
@@ -37,7 +38,7 @@ from tables.signals import round_closed
 from . import ServiceError
 from .duties import correction_entered_by, require_apart_from_round
 from .meters import meter_apply_round, meter_void_round
-from .rounds import _engine_call, _settlement_lines, approval_reasons, validate_round_entry
+from .rounds import approval_reasons, settlement_lines, validate_round_entry
 
 
 def _require_pit_boss(user: AbstractBaseUser, action: str) -> None:
@@ -92,7 +93,7 @@ def _locked_meter(table: Table) -> ProgressiveMeter | None:
 
 
 def _settle(round_: Round, meter: ProgressiveMeter | None) -> Settlement:
-    settlement: Settlement = _engine_call(
+    settlement: Settlement = engine_call(
         contract.settle,
         engine_round(round_),
         paytable=engine_paytable(round_.paytable_version),
@@ -213,7 +214,7 @@ def _close(
     """Write the correction's lines and close it, on the voided round's gaming day and shift;
     then move the meter as the settlement says, and record it."""
     now = timezone.now()
-    lines = _settlement_lines(corrected, settlement)
+    lines = settlement_lines(corrected, settlement)
     SettlementLine.objects.bulk_create(lines)
     corrected.status = Round.Status.SETTLED
     corrected.settlement = contract.settlement_to_json(settlement)

@@ -35,7 +35,7 @@ from tables.engine import contract, entry
 from tables.engine.money import format_cents, parse_cents
 from tables.engine.progressive import Award
 from tables.engine.settlement import Settlement
-from tables.games.base import engine_call as _engine_call
+from tables.games.base import engine_call
 from tables.games.wagers import check_limit as _check_limit
 from tables.games.wagers import only as _only
 from tables.gaming_day import gaming_day_of, shift_of
@@ -218,7 +218,7 @@ def validate_wagers(
         if "ante" not in given:
             raise ServiceError(f"seat {n} needs an ante", field=f"seat {n} ante", code="bad_wager")
         cents = {
-            name: _engine_call(parse_cents, value, where=f"seat {n}'s {name}")
+            name: engine_call(parse_cents, value, where=f"seat {n}'s {name}")
             for name, value in given.items()
         }
         for wager in game.limited_wagers:
@@ -323,16 +323,16 @@ def round_deal(
             raise ServiceError(
                 f"seat {n}'s cards are missing", field=f"seat {n} cards", code="card_count"
             )
-        cards = _engine_call(entry.parse_cards, given[n], where=f"seat {n}'s cards")
+        cards = engine_call(entry.parse_cards, given[n], where=f"seat {n}'s cards")
         _seat(data, n)["cards"] = [str(c) for c in cards]
     if not dealer_cards:
         raise ServiceError(
             "the dealer's cards are missing", field="dealer cards", code="card_count"
         )
     data["dealer"]["cards"] = [
-        str(c) for c in _engine_call(entry.parse_cards, dealer_cards, where="the dealer's cards")
+        str(c) for c in engine_call(entry.parse_cards, dealer_cards, where="the dealer's cards")
     ]
-    _engine_call(games.banked(round_.game).check_partial, data)
+    engine_call(games.banked(round_.game).check_partial, data)
     round_.entry = data
     round_.save(update_fields=["entry"])
     audit_record(
@@ -371,7 +371,7 @@ def round_decide(
     for key in game.decision_keys:
         target.pop(key, None)
     target.update(decided.fields)
-    _engine_call(game.check_partial, data)
+    engine_call(game.check_partial, data)
     if n not in data["decided"]:
         data["decided"].append(n)
     round_.entry = data
@@ -405,7 +405,7 @@ def round_dealer(
     game = games.banked(round_.game)
     advice = game.dealer_advice(data["dealer"]["cards"])
     draw_cards = [
-        str(c) for c in _engine_call(entry.parse_cards, draw or [], where="the dealer's draw")
+        str(c) for c in engine_call(entry.parse_cards, draw or [], where="the dealer's draw")
     ]
     data["dealer"].pop("draw", None)
     data["dealer"].pop("discard", None)
@@ -434,7 +434,7 @@ def round_dealer(
     return round_
 
 
-def _settlement_lines(round_: Round, settlement: Settlement) -> list[SettlementLine]:
+def settlement_lines(round_: Round, settlement: Settlement) -> list[SettlementLine]:
     lines = []
     for seat in settlement.seats:
         for line in seat.lines:
@@ -460,7 +460,7 @@ def _close(
 ) -> tuple[Round, list[SettlementLine]]:
     """Write the settlement lines, then close the round in one conditional UPDATE (open ->
     settled). In that order: the database checks a closing round against its lines."""
-    lines = _settlement_lines(round_, settlement)
+    lines = settlement_lines(round_, settlement)
     handle = sum(line.stake_cents for line in lines)
     SettlementLine.objects.bulk_create(lines)
     now = timezone.now()
@@ -534,7 +534,7 @@ class ApprovalRequired(ServiceError):
         self.reasons = reasons
 
 
-def _settle_locked(
+def settle_locked(
     round_: Round,
     *,
     actor: AbstractBaseUser,
@@ -648,7 +648,7 @@ def _settle_step(
     # takes it (unique), without a read of its own on every settle.
     if round_state(round_)["step"] != STEP_CONFIRM:
         raise ServiceError("the round is not complete yet", code="not_complete", status=409)
-    return _settle_locked(round_, actor=dealer, idempotency_key=idempotency_key)
+    return settle_locked(round_, actor=dealer, idempotency_key=idempotency_key)
 
 
 def round_settle(

@@ -29,7 +29,7 @@ from tables.models import Hand, Table
 from tables.services import hands as svc
 from tables.services.hand_play import hand_play
 
-from .tablet import _my_table, _see_other, _table_url, dealer_only
+from .access import dealer_only, my_table, see_other, table_url
 
 
 def _buy_ins(table: Table, post: Mapping[str, Any]) -> dict[int, int]:
@@ -133,7 +133,7 @@ def _attempt(request: HttpRequest, table: Table, call: Any) -> HttpResponse:
         call()
     except ServiceError as err:
         return render_table(request, table, error=err, posted=request.POST)
-    return _see_other(_table_url(table))
+    return see_other(table_url(table))
 
 
 def _open_hand(request: HttpRequest, table: Table) -> Hand:
@@ -146,7 +146,7 @@ def _open_hand(request: HttpRequest, table: Table) -> Hand:
 @dealer_only
 @require_POST
 def hand_open(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _my_table(request, table_id)
+    table = my_table(request, table_id)
     return _attempt(
         request,
         table,
@@ -159,7 +159,7 @@ def hand_open(request: HttpRequest, table_id: int) -> HttpResponse:
 @dealer_only
 @require_POST
 def hand_step(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _my_table(request, table_id)
+    table = my_table(request, table_id)
     game = games.player_vs_player(table.game)
 
     def step() -> None:
@@ -178,7 +178,7 @@ def hand_step(request: HttpRequest, table_id: int) -> HttpResponse:
 @dealer_only
 @require_POST
 def hand_finish(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _my_table(request, table_id)
+    table = my_table(request, table_id)
     return _attempt(
         request,
         table,

@@ -22,7 +22,7 @@ from tables import games, selectors
 from tables.games.mulligan import Mulligan, pages
 from tables.games.mulligan.play import from_record
 from tables.models import Hand, Table
-from tables.views.tablet import _my_table
+from tables.views.access import my_table
 
 
 @require_GET
@@ -35,7 +35,7 @@ def display(request: HttpRequest, table_id: int) -> HttpResponse:
         raise Http404(f"{table} does not play Mulligan")
     if not has_any_role(request.user, OVERSIGHT):
         try:
-            _my_table(request, table_id)
+            my_table(request, table_id)
         except PermissionDenied as err:
             return render(request, "tablet/forbidden.html", {"message": str(err)}, status=403)
     hand = selectors.open_hand(table) or selectors.last_hand(table)

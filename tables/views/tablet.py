@@ -18,19 +18,17 @@ import json
 import re
 import uuid
 from collections.abc import Callable, Mapping
-from functools import wraps
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import signoff
 from core.errors import SeparationOfDuties, ServiceError
-from core.roles import DEALERS, Role, has_role, require
 from tables import display as show
 from tables import games, selectors
 from tables.engine import cards as engine_cards
@@ -41,7 +39,7 @@ from tables.services import controls
 from tables.services import rounds as svc
 from tables.services.sessions import dealer_sign_in, dealer_sign_out
 
-View = Callable[..., HttpResponse]
+from .access import dealer_only, my_table, see_other, table_url
 
 STEPS = (
     ("wagers", "Wagers"),
@@ -69,68 +67,6 @@ class Refused(Exception):
         self.settled = settled  # a round already settled elsewhere: the page links to its result
 
 
-# --- access --------------------------------------------------------------------------------
-
-
-def _forbidden(request: HttpRequest, message: str) -> HttpResponse:
-    dealer = has_role(request.user, Role.DEALER)  # a dealer elsewhere: back to the tables
-    return render(
-        request, "tablet/forbidden.html", {"message": message, "perms_dealer": dealer}, status=403
-    )
-
-
-def dealer_only(view: View) -> View:
-    """Signed-in dealers only (403 for every other role); a PermissionDenied becomes a 403 page."""
-
-    @wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        try:
-            require(
-                request.user,
-                DEALERS,
-                "use the tablet",
-                message="The dealer tablet is for dealers: sign in with a dealer's login.",
-            )
-        except PermissionDenied as err:
-            return _forbidden(request, str(err))
-        try:
-            return view(request, *args, **kwargs)
-        except PermissionDenied as err:
-            return _forbidden(request, str(err) or "You may not do that here.")
-
-    return login_required(wrapped)
-
-
-_session_at = selectors.open_session_at
-
-
-def _my_table(request: HttpRequest, table_id: int) -> Table:
-    """The table, if the requesting dealer is signed in at it; PermissionDenied otherwise."""
-    table = get_object_or_404(
-        Table.objects.select_related("paytable_version", "meter"), pk=table_id
-    )
-    session = _session_at(table)
-    if session is None or session.dealer_id != request.user.pk:
-        who = (
-            f"{session.dealer.get_username()} is signed in there"
-            if session
-            else "nobody is signed in there"
-        )
-        raise PermissionDenied(
-            f"You are not signed in at {table} ({who}). "
-            "Sign in at a table from the tablet's first page."
-        )
-    return table
-
-
-def _see_other(url: str) -> HttpResponse:
-    return HttpResponseRedirect(url, status=303)
-
-
-def _table_url(table: Table) -> str:
-    return reverse("tablet:table", args=[table.pk])
-
-
 # --- POST-redirect-GET: a refusal is kept for the page the browser is sent back to ----------
 
 FLASH = "tablet-refused"
@@ -155,7 +91,7 @@ def _refuse(
         "posted_round": posted_round,
         "settled": settled.pk if settled is not None else None,
     }
-    return _see_other(url)
+    return see_other(url)
 
 
 def _flash(request: HttpRequest, url: str) -> dict[str, Any] | None:
@@ -188,7 +124,7 @@ def home(request: HttpRequest) -> HttpResponse:
             dealer_sign_in(dealer=request.user, table=table)
         except ServiceError as err:
             return _refuse(request, home_url, [err], table=table.pk)
-        return _see_other(_table_url(table))
+        return see_other(table_url(table))
     kept = _flash(request, home_url)
     if kept is not None:
         error = {"table": kept["table"], "message": kept["errors"][0].message}
@@ -219,7 +155,7 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_POST
 def sign_out(request: HttpRequest) -> HttpResponse:
     dealer_sign_out(dealer=request.user)
-    return _see_other(reverse("tablet:home"))
+    return see_other(reverse("tablet:home"))
 
 
 # --- the table page ------------------------------------------------------------------------
@@ -228,7 +164,7 @@ def sign_out(request: HttpRequest) -> HttpResponse:
 @dealer_only
 @require_GET
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _my_table(request, table_id)
+    table = my_table(request, table_id)
     game = games.get(table.game)
     if isinstance(game, games.PlayerVsPlayerGame):  # hands of actions, not banked steps
         from .hands import table_page as hand_page
@@ -236,7 +172,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         return hand_page(request, table)
     if not isinstance(game, games.BankedGame):  # a game with a tablet flow of its own
         return game.tablet_page(request, table)  # type: ignore[no-any-return]
-    kept = _flash(request, _table_url(table))
+    kept = _flash(request, table_url(table))
     if kept is None:
         return _render_table(request, table)
     settled = Round.objects.filter(pk=kept["settled"] or 0).first()
@@ -434,7 +370,7 @@ def _posted_wagers(table: Table, post: Mapping[str, Any]) -> dict[int, dict[str,
 @dealer_only
 @require_POST
 def open_round(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _my_table(request, table_id)
+    table = my_table(request, table_id)
     wagers = _posted_wagers(table, request.POST)
     errors = _wager_errors(table, wagers)
     if not errors:
@@ -443,8 +379,8 @@ def open_round(request: HttpRequest, table_id: int) -> HttpResponse:
         except ServiceError as err:
             errors = [err]
     if errors:
-        return _refuse(request, _table_url(table), errors)
-    return _see_other(_table_url(table))
+        return _refuse(request, table_url(table), errors)
+    return see_other(table_url(table))
 
 
 def _wager_errors(table: Table, wagers: dict[int, dict[str, str]]) -> list[ServiceError | Refused]:
@@ -667,7 +603,7 @@ def _act(
     request: HttpRequest, table_id: int, call: Callable[[Table, Round], str | None]
 ) -> HttpResponse:
     """Run one step's service for the round the form was rendered for, then show what is next."""
-    table = _my_table(request, table_id)
+    table = my_table(request, table_id)
     round_ = selectors.round_at(table, _int(request.POST.get("round")))
     try:
         if round_ is None:
@@ -679,12 +615,12 @@ def _act(
         settled = err.settled if isinstance(err, Refused) else None
         return _refuse(
             request,
-            _table_url(table),
+            table_url(table),
             err.errors if isinstance(err, Several) else [err],
             posted_round=round_.pk if round_ else None,
             settled=settled,
         )
-    return _see_other(url or _table_url(table))
+    return see_other(url or table_url(table))
 
 
 class Several(Exception):
@@ -873,7 +809,7 @@ def back(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_GET
 def round_page(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = get_object_or_404(Round.objects.select_related("table", "dealer"), pk=round_id)
-    table = _my_table(request, round_.table_id)
+    table = my_table(request, round_.table_id)
     high_card = games.banked(round_.game).high_card_order
     summary = show.settlement(round_.settlement, high_card) if round_.settlement else None
     return render(
@@ -898,7 +834,7 @@ def watch(request: HttpRequest, table_id: int) -> HttpResponse:
     """Polled by the table page: 204 while the table is as the page shows it; otherwise a
     notice to reload (another tablet moved the round on, or the dealer was signed out)."""
     table = get_object_or_404(Table, pk=table_id)
-    session = _session_at(table)
+    session = selectors.open_session_at(table)
     if session is None or session.dealer_id != request.user.pk:
         notice = f"You are no longer signed in at {table}."
     elif request.GET.get("token") != _table_token(table):

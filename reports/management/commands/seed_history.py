@@ -187,7 +187,7 @@ def round_entry(
 
 
 def _breakage(cents: Fraction) -> Decimal:
-    """The line's breakage in units, as `tables.services.rounds._settlement_lines` has it."""
+    """The line's breakage in units, as `tables.services.rounds.settlement_lines` has it."""
     if not cents:
         return Decimal(0)
     value = cents / 100
