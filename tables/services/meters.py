@@ -122,46 +122,30 @@ def meter_void_round(*, round_: Round, by: AbstractBaseUser) -> None:
             status=409,
         )
     what = f"round {round_} voided"
-    written = []
+    written: list[MeterEntry] = []
     value = before
+
+    def void_entry(amount: int, reason: str) -> None:
+        written.append(
+            MeterEntry(
+                meter=meter,
+                kind=MeterEntry.Kind.VOID,
+                amount_cents=amount,
+                value_after_cents=value,
+                round=round_,
+                by=by,
+                reason=f"{what}: {reason}",
+            )
+        )
+
     if jackpot:
         value -= jackpot
-        written.append(
-            MeterEntry(
-                meter=meter,
-                kind=MeterEntry.Kind.VOID,
-                amount_cents=-jackpot,
-                value_after_cents=value,
-                round=round_,
-                by=by,
-                reason=f"{what}: the jackpot's {dollars(-jackpot)} put back",
-            )
-        )
+        void_entry(-jackpot, f"the jackpot's {dollars(-jackpot)} put back")
     if contributions:
         value -= contributions
-        written.append(
-            MeterEntry(
-                meter=meter,
-                kind=MeterEntry.Kind.VOID,
-                amount_cents=-contributions,
-                value_after_cents=value,
-                round=round_,
-                by=by,
-                reason=f"{what}: its {dollars(contributions)} of contributions taken back",
-            )
-        )
+        void_entry(-contributions, f"its {dollars(contributions)} of contributions taken back")
     if overflow:
-        written.append(
-            MeterEntry(
-                meter=meter,
-                kind=MeterEntry.Kind.VOID,
-                amount_cents=0,
-                value_after_cents=value,
-                round=round_,
-                by=by,
-                reason=f"{what}: its {dollars(overflow)} past the cap taken off the overflow",
-            )
-        )
+        void_entry(0, f"its {dollars(overflow)} past the cap taken off the overflow")
     for entry in written:  # one by one: the database checks each against the one before
         entry.save()
     meter.value_cents = value
