@@ -226,3 +226,37 @@ def test_nothing_was_audited_for_a_refused_number(floor: dict[str, Any]) -> None
     before = AuditEvent.objects.count()
     refused(client.get("/api/rounds/", {"table": BIG}))
     assert AuditEvent.objects.count() == before
+
+
+# --- a refused request whose record cannot be written --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("who", "method", "path"),
+    [
+        ("dealer", "get", "/audit/dashboard/"),  # the page's 403 (audit.middleware)
+        ("dealer", "get", "/accounting/reconciliation/"),  # a page's own 403 page
+        ("dealer", "get", "/api/variance-alerts/"),  # the API's 403 (its error handler)
+        ("pitboss", "get", "/admin/tables/amountlimit/add/"),  # the admin's 403
+    ],
+)
+def test_a_refusal_whose_record_cannot_be_written_answers_503(
+    floor: dict[str, Any], monkeypatch: pytest.MonkeyPatch, who: str, method: str, path: str
+) -> None:
+    """SQLite's lock held past the wait (or the database out of reach) while a refused request
+    writes its record: 503 with Retry-After, never a 500, never a 403 the record lacks."""
+    from audit import services
+
+    client = page_for(floor[who])
+    client.raise_request_exception = False
+    assert getattr(client, method)(path).status_code == 403  # refused, and recorded
+    before = AuditEvent.objects.count()
+
+    def locked(**kwargs: Any) -> Any:
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(services, "audit_record", locked)
+    response = getattr(client, method)(path)
+    assert response.status_code == 503, (response.status_code, response.content[:300])
+    assert response["Retry-After"] == "1" and b"busy" in response.content
+    assert AuditEvent.objects.count() == before
