@@ -89,6 +89,26 @@ def test_a_filter_past_64_bits_is_refused_naming_it(floor: dict[str, Any], path:
     assert BIG in error["message"]
 
 
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/audit/",
+        "/audit/events.csv",
+        "/audit/dashboard/",
+        "/audit/reports/",
+        "/audit/reports.csv",
+        "/accounting/",
+        "/accounting/reconciliation/",
+    ],
+)
+def test_a_page_given_a_number_past_64_bits_answers_400(floor: dict[str, Any], path: str) -> None:
+    """The pages' filters alike (SQLite refuses such a parameter before the statement runs)."""
+    for name in ("table", "seq", "page", "slip"):
+        response = page_for(floor["pitboss"]).get(path, {name: BIG})
+        assert response.status_code == 400, (path, name, response.status_code)
+        assert BIG in response.content.decode()
+
+
 def test_a_filter_within_64_bits_that_names_nothing_is_an_empty_list(
     floor: dict[str, Any],
 ) -> None:
@@ -133,6 +153,15 @@ def test_the_charts_refuse_a_day_at_the_edge_of_the_calendar(
     assert client.get("/audit/reports/", {"day": day, "period": period}).status_code == 200
     table = floor["SC-1"].pk
     assert client.get(f"/audit/tables/{table}/rounds/", {"day": day}).status_code == 400
+
+
+def test_the_charts_refuse_a_period_they_do_not_know(floor: dict[str, Any]) -> None:
+    client = page_for(floor["pitboss"])
+    response = client.get("/audit/dashboard/charts.json", {"day": "0001-01-01", "period": "year"})
+    assert refused(response)["field"] in ("day", "period")
+    response = client.get("/audit/dashboard/charts.json", {"day": "2026-03-01", "period": "year"})
+    assert refused(response)["field"] == "period"
+    assert client.get("/audit/dashboard/", {"period": "year"}).status_code == 200
 
 
 def test_the_charts_still_answer_for_an_ordinary_day(floor: dict[str, Any]) -> None:
