@@ -65,3 +65,10 @@ CHIP_KINDS = frozenset({OPENER, CLOSER, FILL, CREDIT})
 AMOUNT_KINDS = frozenset({DROP, BUY_IN})
 # One live count per table, gaming day and shift.
 ONE_PER_SHIFT = frozenset({OPENER, CLOSER, DROP})
+
+# The reason the count team gives for the drop boxes of the previous gaming day, counted the
+# morning after (every slip of the previous gaming day needs a reason; the slip desk offers this
+# one to pick).
+MORNING_COUNT_REASON = "Morning count of the previous gaming day's drop boxes"
+# The reasons offered ready to pick, per kind.
+READY_REASONS: dict[str, tuple[str, ...]] = {DROP: (MORNING_COUNT_REASON,)}

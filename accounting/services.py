@@ -249,9 +249,10 @@ def slip_create(
 
 def check_day(*, kind: str, day: date, shift: str, at: datetime, reason: str) -> None:
     """A slip is for the current gaming day, in a shift that has begun, or for the previous
-    gaming day with a reason (recorded on the chain with the slip). A drop may name the previous
-    day without one: the count team counts the boxes the morning after. Any other day is
-    refused (a typed year, a date to come)."""
+    gaming day with a reason (recorded on the chain with the slip), whatever its kind: the
+    morning count of yesterday's drop boxes gives its reason too
+    (`rules.MORNING_COUNT_REASON`, which the slip desk offers). Any other day is refused (a
+    typed year, a date to come)."""
     today = gaming_day_of(at)
     yesterday = today - timedelta(days=1)
     if not yesterday <= day <= today:
@@ -273,10 +274,11 @@ def check_day(*, kind: str, day: date, shift: str, at: datetime, reason: str) ->
                 field="shift",
                 code="bad_shift",
             )
-    elif not reason and kind != rules.DROP:
+    elif not reason:
         raise ServiceError(
             f"a {kind.replace('_', '-')} slip for the previous gaming day "
-            f"({day.isoformat()}) needs a reason",
+            f"({day.isoformat()}) needs a reason"
+            + (f', such as "{rules.MORNING_COUNT_REASON}"' if kind == rules.DROP else ""),
             field="reason",
             code="reason_required",
         )

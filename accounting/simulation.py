@@ -42,6 +42,8 @@ FILL_BELOW_CENTS = 10_000_00
 FILL_CENTS = 10_000_00
 BUY_INS_CENTS = (100_00, 200_00, 300_00, 500_00, 1_000_00)
 BUY_IN_CHANCE = 0.3  # before a round, one player in three hands over cash
+# The reason a simulated shift's slips give once the run has passed into the next gaming day.
+LATE_REASON = "Simulated shift played past the end of its gaming day"
 
 # Who enters and signs the simulation's slips: the demo users when they are there.
 STAFF = {"pit_boss": ("pitboss", Role.PIT_BOSS), "cage": ("cage", Role.CAGE)}
@@ -110,13 +112,25 @@ class ShiftBook:
     win_cents: int = 0
     slips: int = 0
 
-    def _where(self) -> dict[str, Any]:
-        return {"table": self.table, "gaming_day": self.gaming_day, "shift": self.shift}
+    def _where(self, kind: str) -> dict[str, Any]:
+        """The slip's table, gaming day and shift; once the run has passed into the next gaming
+        day, the reason a slip of the previous one gives (the drop's: the morning count)."""
+        where: dict[str, Any] = {
+            "table": self.table,
+            "gaming_day": self.gaming_day,
+            "shift": self.shift,
+        }
+        if self.gaming_day < gaming_day_of(timezone.now()):
+            where["reason"] = rules.MORNING_COUNT_REASON if kind == rules.DROP else LATE_REASON
+        return where
 
     def open(self) -> None:
         """The opener, counted by the dealer and signed by the pit boss."""
         opener = slip_create(
-            kind=rules.OPENER, by=self.dealer, chips=as_chips(self.tray_cents), **self._where()
+            kind=rules.OPENER,
+            by=self.dealer,
+            chips=as_chips(self.tray_cents),
+            **self._where(rules.OPENER),
         )
         slip_sign(slip=opener, by=self.people["pit_boss"])
         self.slips += 1
@@ -127,7 +141,10 @@ class ShiftBook:
             if self.tray_cents - amount < FILL_BELOW_CENTS:
                 self._fill()
             slip_create(
-                kind=rules.BUY_IN, by=self.dealer, amount=format_cents(amount), **self._where()
+                kind=rules.BUY_IN,
+                by=self.dealer,
+                amount=format_cents(amount),
+                **self._where(rules.BUY_IN),
             )
             self.tray_cents -= amount
             self.drop_cents += amount
@@ -145,7 +162,7 @@ class ShiftBook:
             kind=rules.FILL,
             by=self.people["pit_boss"],
             chips=fill_chips(FILL_CENTS),
-            **self._where(),
+            **self._where(rules.FILL),
         )
         slip_sign(slip=fill, by=self.people["cage"])
         slip_sign(slip=fill, by=self.dealer)
@@ -158,14 +175,17 @@ class ShiftBook:
         team); returns what the reconciliation should show."""
         counted = self.tray_cents - self.shortage_cents
         closer = slip_create(
-            kind=rules.CLOSER, by=self.people["pit_boss"], chips=as_chips(counted), **self._where()
+            kind=rules.CLOSER,
+            by=self.people["pit_boss"],
+            chips=as_chips(counted),
+            **self._where(rules.CLOSER),
         )
         slip_sign(slip=closer, by=self.dealer)
         drop = slip_create(
             kind=rules.DROP,
             by=self.people["count"],
             amount=format_cents(self.drop_cents),
-            **self._where(),
+            **self._where(rules.DROP),
         )
         slip_sign(slip=drop, by=self.people["count2"])
         self.slips += 2

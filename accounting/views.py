@@ -305,6 +305,11 @@ def _render_desk(request: HttpRequest, *, form_error: str = "", status: int = 20
             "recent": recent,
             "voidable": voidable,
             "creatable": _creatable(user),
+            "ready_reasons": [
+                (reason, str(Slip.Kind(kind).label))
+                for kind, _label in _creatable(user)
+                for reason in rules.READY_REASONS.get(kind, ())
+            ],
             "tables": Table.objects.order_by("name"),
             "grid": _chip_grid(request.POST if request.method == "POST" else None),
             "shifts": [s.strftime("%H:%M") for s in shift_starts()],
@@ -316,6 +321,23 @@ def _render_desk(request: HttpRequest, *, form_error: str = "", status: int = 20
         },
         status=status,
     )
+
+
+def _late_reason(post: Any, kind: str) -> str:
+    """A slip's reason for the previous gaming day: a ready reason picked (`ready_reason`, one
+    the kind offers), the words typed (`reason`), or both (the words add to the ready one)."""
+    ready = post.get("ready_reason", "")
+    typed = post.get("reason", "").strip()
+    if ready and ready not in rules.READY_REASONS.get(kind, ()):
+        offered = rules.READY_REASONS.get(kind, ())
+        raise ServiceError(
+            f"reason {ready!r} is not one offered for a {kind.replace('_', '-')} slip"
+            + (f": pick {' or '.join(repr(r) for r in offered)}, or write it" if offered else ""),
+            field="reason",
+        )
+    if ready and typed:
+        return f"{ready}: {typed}"
+    return str(ready or typed)
 
 
 @roles_only(*DESK_ROLES, what="The slip desk")
@@ -352,7 +374,7 @@ def desk_create(request: HttpRequest) -> HttpResponse:
             gaming_day=day,
             shift=post.get("shift") or None,
             note=post.get("note", ""),
-            reason=post.get("reason", ""),
+            reason=_late_reason(post, kind),
         )
     except ServiceError as err:
         return _render_desk(request, form_error=err.message, status=err.status)

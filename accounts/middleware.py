@@ -16,7 +16,6 @@ know who made a change and from where.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -24,28 +23,13 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils.datastructures import MultiValueDict
 
-from core.cache import CacheUnavailable
-from core.db import lock_busy, out_of_range, unavailable
+from core.faults import API_PREFIX, error_response, fault_response
 from core.params import DB_INT_MAX
 
-log = logging.getLogger(__name__)
-
-API_PREFIX = "/api/"
-
 current_request: ContextVar[HttpRequest | None] = ContextVar("current_request", default=None)
-
-
-def error_response(
-    request: HttpRequest, status: int, code: str, message: str, field: str | None
-) -> HttpResponse:
-    if request.path.startswith(API_PREFIX):
-        return JsonResponse(
-            {"error": {"code": code, "message": message, "field": field}}, status=status
-        )
-    return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
 
 
 def _too_large(values: MultiValueDict[str, Any]) -> tuple[str, str] | None:
@@ -119,10 +103,10 @@ class RequestGuardMiddleware:
         return self.get_response(request)
 
 
-RETRY_AFTER_SECONDS = 1
-
-
 class FaultMiddleware:
+    """A view's failure that is no fault of the code: 503 with Retry-After, or 400
+    (`core.faults.fault_response`); any other failure stays a server error."""
+
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
@@ -130,30 +114,7 @@ class FaultMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if out_of_range(exception):
-            return error_response(
-                request,
-                400,
-                "out_of_range",
-                "a number or a date in the request is larger than the floor's records can hold: "
-                "nothing was saved",
-                None,
-            )
-        if lock_busy(exception):
-            message = "the database is busy with another change: nothing was saved, try again"
-            code = "busy"
-        elif unavailable(exception):
-            message = "the database cannot be reached: nothing was saved, try again"
-            code = "unavailable"
-        elif isinstance(exception, CacheUnavailable):
-            message = "a service the floor relies on cannot be reached: try again"
-            code = "unavailable"
-        else:
-            return None
-        log.warning("%s %s answered 503: %s", request.method, request.path, exception)
-        response = error_response(request, 503, code, message, None)
-        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
-        return response
+        return fault_response(request, exception)
 
 
 class CurrentRequestMiddleware:

@@ -12,6 +12,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models, transaction
 from django.utils import timezone
 
+from core.db import brief_lock_wait
 from core.prepared import PreparedQuery
 
 from .binding import KEY, bound_data, deleted_data, spec_for
@@ -241,10 +242,13 @@ def audit_refused(
 ) -> AuditEvent:
     """The one writer of "permission refused" events (pages' 403s, the admin's refusals shown
     as messages, the API's 403s). Call it outside the refused write's transaction, so the
-    record survives its rollback."""
+    record survives its rollback. A refused request writes nothing else: on SQLite it waits
+    for the database's lock only briefly (`core.db.brief_lock_wait`), and a lock not free
+    then fails it ("database is locked"), which its caller answers 503 with Retry-After."""
     user = actor if actor is not None and actor.is_authenticated else None
-    return audit_record(
-        actor=user,
-        kind=EventKind.PERMISSION_REFUSED,
-        data={"method": method, "path": path, "reason": reason},
-    )
+    with brief_lock_wait():
+        return audit_record(
+            actor=user,
+            kind=EventKind.PERMISSION_REFUSED,
+            data={"method": method, "path": path, "reason": reason},
+        )

@@ -2,11 +2,12 @@
 
 - `brief_lock_wait`: on SQLite a writer waits for the lock up to the busy timeout
   (CASINO_SQLITE_BUSY_TIMEOUT, 20 s), which suits a round's step, never a write a reading request
-  makes on the side (a session's idle time renewed, a throttle's count): those wait
-  CASINO_SQLITE_BRIEF_WAIT_MS at most, and their caller lets them go when the lock is not free.
+  makes on the side (a session's idle time renewed, a throttle's count, a refused request's
+  record): those wait CASINO_SQLITE_BRIEF_WAIT_MS at most, and their caller lets them go when
+  the lock is not free (a refusal's record is never let go: the request answers 503).
 - `lock_busy`, `unavailable`, `out_of_range`: the failures a request answers with 503 (try
   again: the database is busy or its connection was lost) or 400 (a number or a date in the
-  request no column or calendar holds) rather than a server error (accounts.middleware).
+  request no column or calendar holds) rather than a server error (`core.faults`).
 """
 
 from __future__ import annotations

@@ -326,10 +326,11 @@ def round_approve(request: HttpRequest, pk: int) -> HttpResponse:
 def dashboard_charts(request: HttpRequest) -> JsonResponse:
     form = ReportQuery(request.GET)
     query = form.resolved()
-    if "day" in form.errors:  # the dashboard asks with a day it understood: say what is wrong
-        message = "day: " + "; ".join(form.errors["day"])
+    if form.errors:  # the dashboard asks with what it understood: say what is wrong
+        field = "day" if "day" in form.errors else next(iter(form.errors))
+        message = f"{field}: " + "; ".join(form.errors[field])
         return JsonResponse(
-            {"error": {"code": "invalid", "message": message, "field": "day"}}, status=400
+            {"error": {"code": "invalid", "message": message, "field": field}}, status=400
         )
     return JsonResponse(chart_series(start=query["start"], end=query["end"]))
 

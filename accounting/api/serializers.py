@@ -112,8 +112,8 @@ class SlipSerializer(serializers.ModelSerializer):
 class SlipCreateSerializer(StrictSerializer):
     """`chips` ({"5.00": 40}: whole counts) for an opener, closer, fill or credit; `amount` (a
     decimal string) for a drop (its cash; `markers` and `chips` found in the box may be added)
-    or a buy-in. The gaming day is today's, or the previous one with a `reason` (a drop, counted
-    the morning after, needs none)."""
+    or a buy-in. The gaming day is today's, or the previous one with a `reason`, whatever the
+    kind (the morning count of yesterday's drop boxes gives one too)."""
 
     table = IdField(queryset=Table.objects.all())
     kind = serializers.ChoiceField(choices=Slip.Kind.choices)

@@ -25,9 +25,10 @@ from core.money import dollars
 from tables import games, selectors
 from tables.engine.errors import EngineError
 from tables.engine.money import parse_cents
-from tables.models import Hand, Table
+from tables.models import Hand, LimitKind, Table
 from tables.services import hands as svc
 from tables.services.hand_play import hand_play
+from tables.services.limits import limit_cents
 
 from .access import dealer_only, my_table, see_other, table_url
 
@@ -117,6 +118,11 @@ def render_table(
             )
         context["seats"] = seats
         context["players_error"] = errors.get("players")
+        if version is not None:
+            context["buy_in_range"] = (
+                dollars(game.min_buy_in(version.values)),
+                dollars(limit_cents(LimitKind.POKER_BUY_IN)),
+            )
     else:
         players = list(hand.players.order_by("position"))
         context["view"] = game.tablet_view(hand.record, players, posted=posted or {}, errors=errors)

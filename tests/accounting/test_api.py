@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from accounting.models import Slip, VarianceAlert
+from accounting.rules import MORNING_COUNT_REASON
 from audit.models import AuditEvent
 from tests.tables.test_api import client_for
 
@@ -65,6 +66,7 @@ def test_amounts_reads_and_voids(pit: dict[str, Any], clock: Clock) -> None:
                 "markers": "100.00",
                 "gaming_day": "2026-11-20",
                 "shift": "22:00",
+                "reason": MORNING_COUNT_REASON,
             },
             format="json",
         ),
@@ -106,6 +108,7 @@ def test_amounts_reads_and_voids(pit: dict[str, Any], clock: Clock) -> None:
                 "gaming_day": "2026-11-20",
                 "shift": "22:00",
                 "replaces": drop["id"],
+                "reason": "the box of SC-1 recounted",
             },
             format="json",
         ),

@@ -1,5 +1,5 @@
-"""Slips take the current gaming day, or the previous one with a reason (on the chain; a drop,
-counted the morning after, needs none), and amounts within the limits an admin sets per kind
+"""Slips take the current gaming day, or the previous one with a reason (on the chain; the
+morning count of yesterday's drop boxes too), and amounts within the limits an admin sets per kind
 (in the admin, on the chain, bound to the record). Each refusal names the field (the limit in
 dollars) and saves nothing; the API, the slip desk and the tablet refuse alike."""
 
@@ -13,6 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounting.models import Slip
+from accounting.rules import MORNING_COUNT_REASON
 from accounting.services import slip_create
 from audit.models import AuditEvent
 from audit.verify import verify_record
@@ -90,15 +91,25 @@ def test_yesterday_takes_a_reason_recorded_on_the_chain(morning: dict[str, Any])
     assert event.data["gaming_day"] == "2026-11-20"
 
 
-def test_a_drop_of_yesterday_needs_no_reason_but_today_takes_none(
+def test_a_drop_of_yesterday_gives_the_morning_counts_reason_but_today_takes_none(
     morning: dict[str, Any],
 ) -> None:
-    """The count team counts yesterday's boxes every morning: no reason asked. A reason on a
-    slip of today is refused rather than recorded for nothing."""
+    """The count team counts yesterday's boxes every morning: a drop of the previous gaming day
+    gives its reason as every other slip does (the refusal offers the morning count's), and it
+    is on the chain. A reason on a slip of today is refused rather than recorded for nothing."""
     table = morning["SC-1"].pk
     drop = {"table": table, "kind": "drop", "amount": "100.00", "gaming_day": "2026-11-20"}
-    assert post(morning["count"], {**drop, "shift": "22:00"}).status_code == 201
-    assert "late_reason" not in AuditEvent.objects.get(kind="slip.created").data
+    error = refused(
+        post(morning["count"], {**drop, "shift": "22:00"}),
+        "reason",
+        "drop slip for the previous gaming day (2026-11-20) needs a reason",
+        MORNING_COUNT_REASON,
+    )
+    assert error["code"] == "reason_required"
+    nothing_saved()
+    given = {**drop, "shift": "22:00", "reason": MORNING_COUNT_REASON}
+    assert post(morning["count"], given).status_code == 201
+    assert AuditEvent.objects.get(kind="slip.created").data["late_reason"] == MORNING_COUNT_REASON
     today = {**drop, "gaming_day": "2026-11-21", "shift": "06:00", "reason": "late"}
     refused(post(morning["count"], today), "reason", "only a slip for the previous gaming day")
 
@@ -131,6 +142,13 @@ def test_the_slip_desk_asks_the_reason_and_refuses_an_old_day(morning: dict[str,
     page = boss.post(reverse("accounting:create"), {**form, "gaming_day": "0001-01-01"})
     assert page.status_code == 400 and "not 0001-01-01" in page.content.decode()
     assert not Slip.objects.exists()
+    # The morning count's ready reason is a drop's: a fill (or a made-up choice) is refused.
+    for ready in (MORNING_COUNT_REASON, "because"):
+        page = boss.post(reverse("accounting:create"), {**form, "ready_reason": ready})
+        assert page.status_code == 400 and "is not one offered for a fill slip" in (
+            page.content.decode().replace("&#x27;", "'")
+        )
+    assert not Slip.objects.exists()
     done = boss.post(reverse("accounting:create"), {**form, "reason": "entered at the close"})
     assert done.status_code == 303
     assert AuditEvent.objects.get(kind="slip.created").data["late_reason"] == (
@@ -138,11 +156,40 @@ def test_the_slip_desk_asks_the_reason_and_refuses_an_old_day(morning: dict[str,
     )
 
 
+def test_the_morning_count_picks_its_reason_and_may_add_words(morning: dict[str, Any]) -> None:
+    count = Client()
+    count.force_login(morning["count"])
+    form = {
+        "kind": "drop",
+        "table": str(morning["SC-1"].pk),
+        "gaming_day": "2026-11-20",
+        "shift": "22:00",
+        "amount": "100.00",
+        "ready_reason": MORNING_COUNT_REASON,
+        "reason": "box 7's lock jammed",
+    }
+    assert count.post(reverse("accounting:create"), form).status_code == 303
+    assert AuditEvent.objects.get(kind="slip.created").data["late_reason"] == (
+        f"{MORNING_COUNT_REASON}: box 7's lock jammed"
+    )
+    today = {**form, "gaming_day": "2026-11-21", "shift": "06:00", "reason": ""}
+    page = count.post(reverse("accounting:create"), today)
+    assert page.status_code == 400 and "only a slip for the previous gaming day" in (
+        page.content.decode()
+    )
+    assert Slip.objects.count() == 1
+
+
 # --- the amounts ------------------------------------------------------------------------------
 
 
 def test_a_drop_of_a_trillion_is_refused_naming_the_limit(morning: dict[str, Any]) -> None:
-    body = {"table": morning["SC-1"].pk, "kind": "drop", "amount": "999999999999.99"}
+    body = {
+        "table": morning["SC-1"].pk,
+        "kind": "drop",
+        "amount": "999999999999.99",
+        "reason": MORNING_COUNT_REASON,
+    }
     error = refused(
         post(morning["count"], {**body, "gaming_day": "2026-11-20"}),
         "amount",

@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounting.models import Slip, VarianceAlert
+from accounting.rules import MORNING_COUNT_REASON
 from accounting.services import slip_create, slip_sign
 from audit.models import AuditEvent
 from tables.services.sessions import dealer_sign_in
@@ -189,19 +190,26 @@ def test_the_desk_requests_issues_and_voids(pit: dict[str, Any]) -> None:
 def test_the_count_team_enters_and_signs_a_drop(pit: dict[str, Any], clock: Clock) -> None:
     clock.set(9, 0, next_day=True)  # the soft count, the morning after: the 20th's boxes
     count, count2 = client(pit, "count"), client(pit, "count2")
+    desk = count.get(reverse("accounting:desk")).content.decode()
+    assert 'name="ready_reason"' in desk and "Morning count of the previous gaming day" in desk
+    form = {
+        "kind": "drop",
+        "table": pit["SC-1"].pk,
+        "amount": "950.00",
+        "markers": "50",
+        "gaming_day": "2026-11-20",
+        "shift": "14:00",
+        "chip_2500": "2",
+    }
+    # The previous gaming day's box asks its reason; the desk offers the morning count's.
+    page = count.post(reverse("accounting:create"), form)
+    assert page.status_code == 400 and "needs a reason" in page.content.decode()
+    assert not Slip.objects.exists()
     response = count.post(
-        reverse("accounting:create"),
-        {
-            "kind": "drop",
-            "table": pit["SC-1"].pk,
-            "amount": "950.00",
-            "markers": "50",
-            "gaming_day": "2026-11-20",
-            "shift": "14:00",
-            "chip_2500": "2",
-        },
+        reverse("accounting:create"), {**form, "ready_reason": MORNING_COUNT_REASON}
     )
     assert response.status_code == 303, response.content
+    assert AuditEvent.objects.get(kind="slip.created").data["late_reason"] == (MORNING_COUNT_REASON)
     drop = Slip.objects.get()
     assert (drop.cash_cents, drop.markers_cents, drop.amount_cents) == (95000, 5000, 105000)
     assert str(drop.gaming_day) == "2026-11-20" and drop.shift == "14:00"

@@ -12,6 +12,7 @@ import pytest
 
 from accounting import selectors
 from accounting.models import Slip, VarianceAlert
+from accounting.rules import MORNING_COUNT_REASON
 from accounting.services import slip_create, slip_sign, variance_acknowledge
 from audit.models import AuditEvent
 
@@ -80,6 +81,7 @@ def run_day(pit: dict[str, Any], clock: Clock, *, missing_in: str | None = None)
             amount=f"{drop // 100}.{drop % 100:02d}",
             gaming_day=DAY,
             shift=shift,
+            reason=MORNING_COUNT_REASON,
         )
         slip_sign(slip=box, by=pit["count2"])
     return wins

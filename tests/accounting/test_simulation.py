@@ -77,3 +77,34 @@ def test_a_seeded_history_reconciles_but_for_the_shortage(
     assert opener.amount_cents == closer.amount_cents
     (alert,) = VarianceAlert.objects.all()
     assert (alert.table.name, alert.shift, alert.variance_cents) == ("SC-1", "14:00", -2500)
+
+
+def test_a_simulated_shift_past_its_gaming_day_gives_the_late_slips_reasons(
+    pit: dict[str, Any], clock: Clock
+) -> None:
+    """A run that passes into the next gaming day enters the rest of its shift's slips for the
+    previous one, each with its reason (the drop's the morning count's), on the chain."""
+    from accounting.rules import MORNING_COUNT_REASON
+    from accounting.simulation import LATE_REASON
+    from audit.models import AuditEvent
+    from tables.services.sessions import dealer_sign_in
+
+    clock.set(23)
+    table = pit["PY-1"]
+    dealer_sign_in(dealer=pit["dealer2"], table=table)
+    table.refresh_from_db()
+    rng = random.Random(7)
+    book = ShiftBook(table=table, dealer=pit["dealer2"], people=staff(), rng=rng)
+    book.open()
+    for _ in range(5):
+        book.before_round()
+        book.after_round(play_round(table, pit["dealer2"], rng))
+    clock.set(9, next_day=True)
+    book.close()
+    late = {
+        e.data["kind"]: e.data.get("late_reason")
+        for e in AuditEvent.objects.filter(kind="slip.created")
+    }
+    assert late["opener"] is None
+    assert late["closer"] == LATE_REASON and late["drop"] == MORNING_COUNT_REASON
+    assert set(Slip.objects.values_list("gaming_day", flat=True)) == {date(2026, 11, 20)}

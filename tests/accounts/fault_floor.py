@@ -139,11 +139,15 @@ def play(dealer: APIClient, boss: APIClient, table: int, n: int, fault: str) -> 
     rid = opened.json()["id"]
     deal = {"cards": {"1": "9d 8h 2s"}, "dealer": "Ks 7d 2c"}
     if fault == "sqlite-lock" and n == 2:
-        # A lock held past the busy timeout: the write answers 503, nothing of it saved.
+        # A lock held past the busy timeout: the write answers 503, nothing of it saved. A
+        # refused page's and API call's record waits briefly, then answers 503 too.
         with SqliteLock(float(os.environ["CASINO_SQLITE_BUSY_TIMEOUT"]) + 1.5):
             call(dealer, "read the round (lock held long)", "GET", f"{url}{rid}/")
+            call(dealer, "a refused page (lock held long)", "GET", "/audit/dashboard/")
+            call(dealer, "a refused API call (lock held long)", "GET", "/api/variance-alerts/")
             call(dealer, "deal (lock held past the timeout)", "POST", f"{url}{rid}/deal/", deal)
             call(boss, "read the rounds (lock held long)", "GET", url)
+        call(dealer, "a refused page (lock free)", "GET", "/audit/dashboard/")
     if fault == "pg-kill" and n == 2:
         # The server ends the connection inside the deal's transaction (before its event is
         # appended): the step answers 503 and nothing of it is saved.
@@ -180,6 +184,7 @@ def main(cache: str, fault: str) -> None:
         call_command("seed_demo", stdout=quiet)
     from django.contrib.auth import get_user_model
 
+    from audit.models import AuditEvent
     from tables.models import Round, Table
     from tables.services.sessions import dealer_sign_in
 
@@ -200,6 +205,7 @@ def main(cache: str, fault: str) -> None:
                     .order_by("number")
                     .values_list("status", flat=True)
                 ),
+                "refusals_recorded": AuditEvent.objects.filter(kind="permission.refused").count(),
             }
         )
     )

@@ -4,7 +4,8 @@ fails under a dealer playing rounds, in a process of its own (fault_floor.py), a
 - SQLite: another connection holds the write lock, once for less than the busy timeout (reads
   answer at once, a dashboard with a hold report to rebuild among them; the write waits for
   the lock and goes through) and once past it (reads still answer; the write answers 503 with
-  Retry-After, nothing of it saved, and goes through when sent again);
+  Retry-After, nothing of it saved, and goes through when sent again; a refused page's and API
+  call's record waits briefly, then answers 503, nothing written);
 - PostgreSQL: the server ends the connection between requests (reads and writes go on, on a
   fresh connection) and inside a step's transaction (503 with Retry-After, nothing saved).
 
@@ -118,6 +119,14 @@ def test_sqlite_lock_held_while_a_dealer_plays_with_redis_down(
     busy = seen["deal (lock held past the timeout)"]
     assert busy["status"] == 503 and busy["retry_after"] == "1"
     assert seen["deal round 2"]["status"] == 200  # sent again: nothing of the first was saved
+    # A refusal's record waits for the lock briefly, then the refusal answers 503 (nothing
+    # written); once the lock is free it is answered 403, on the record.
+    for refused in ("a refused page (lock held long)", "a refused API call (lock held long)"):
+        assert seen[refused]["status"] == 503, (refused, seen[refused])
+        assert seen[refused]["retry_after"] == "1"
+        assert seen[refused]["seconds"] < READ_SECONDS, (refused, seen[refused])
+    assert seen["a refused page (lock free)"]["status"] == 403
+    assert result["refusals_recorded"] == 1
 
 
 @pytest.mark.services

@@ -89,6 +89,26 @@ def test_a_filter_past_64_bits_is_refused_naming_it(floor: dict[str, Any], path:
     assert BIG in error["message"]
 
 
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/audit/",
+        "/audit/events.csv",
+        "/audit/dashboard/",
+        "/audit/reports/",
+        "/audit/reports.csv",
+        "/accounting/",
+        "/accounting/reconciliation/",
+    ],
+)
+def test_a_page_given_a_number_past_64_bits_answers_400(floor: dict[str, Any], path: str) -> None:
+    """The pages' filters alike (SQLite refuses such a parameter before the statement runs)."""
+    for name in ("table", "seq", "page", "slip"):
+        response = page_for(floor["pitboss"]).get(path, {name: BIG})
+        assert response.status_code == 400, (path, name, response.status_code)
+        assert BIG in response.content.decode()
+
+
 def test_a_filter_within_64_bits_that_names_nothing_is_an_empty_list(
     floor: dict[str, Any],
 ) -> None:
@@ -133,6 +153,15 @@ def test_the_charts_refuse_a_day_at_the_edge_of_the_calendar(
     assert client.get("/audit/reports/", {"day": day, "period": period}).status_code == 200
     table = floor["SC-1"].pk
     assert client.get(f"/audit/tables/{table}/rounds/", {"day": day}).status_code == 400
+
+
+def test_the_charts_refuse_a_period_they_do_not_know(floor: dict[str, Any]) -> None:
+    client = page_for(floor["pitboss"])
+    response = client.get("/audit/dashboard/charts.json", {"day": "0001-01-01", "period": "year"})
+    assert refused(response)["field"] in ("day", "period")
+    response = client.get("/audit/dashboard/charts.json", {"day": "2026-03-01", "period": "year"})
+    assert refused(response)["field"] == "period"
+    assert client.get("/audit/dashboard/", {"period": "year"}).status_code == 200
 
 
 def test_the_charts_still_answer_for_an_ordinary_day(floor: dict[str, Any]) -> None:
@@ -225,4 +254,38 @@ def test_nothing_was_audited_for_a_refused_number(floor: dict[str, Any]) -> None
     client = api_for(floor["pitboss"])  # (signing in is on the record)
     before = AuditEvent.objects.count()
     refused(client.get("/api/rounds/", {"table": BIG}))
+    assert AuditEvent.objects.count() == before
+
+
+# --- a refused request whose record cannot be written --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("who", "method", "path"),
+    [
+        ("dealer", "get", "/audit/dashboard/"),  # the page's 403 (audit.middleware)
+        ("dealer", "get", "/accounting/reconciliation/"),  # a page's own 403 page
+        ("dealer", "get", "/api/variance-alerts/"),  # the API's 403 (its error handler)
+        ("pitboss", "get", "/admin/tables/amountlimit/add/"),  # the admin's 403
+    ],
+)
+def test_a_refusal_whose_record_cannot_be_written_answers_503(
+    floor: dict[str, Any], monkeypatch: pytest.MonkeyPatch, who: str, method: str, path: str
+) -> None:
+    """SQLite's lock held past the wait (or the database out of reach) while a refused request
+    writes its record: 503 with Retry-After, never a 500, never a 403 the record lacks."""
+    from audit import services
+
+    client = page_for(floor[who])
+    client.raise_request_exception = False
+    assert getattr(client, method)(path).status_code == 403  # refused, and recorded
+    before = AuditEvent.objects.count()
+
+    def locked(**kwargs: Any) -> Any:
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(services, "audit_record", locked)
+    response = getattr(client, method)(path)
+    assert response.status_code == 503, (response.status_code, response.content[:300])
+    assert response["Retry-After"] == "1" and b"busy" in response.content
     assert AuditEvent.objects.count() == before
