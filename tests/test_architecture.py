@@ -66,18 +66,18 @@ ALLOWED: dict[str, tuple[str, ...]] = {
 # game: it imports none of these nor `tables.games`, and reaches a game only through the
 # registry (`tables.engine.registry`, whose loader imports the games' package by name).
 ENGINE_GAME_MODULES = (
-    "tables.engine.lowball",
-    "tables.engine.pyramid",
-    "tables.engine.second_chance",
-    "tables.engine.edge_lowball",
-    "tables.engine.edge_pyramid",
-    "tables.engine.edge_second_chance",
-    "tables.engine.mulligan_game",
-    "tables.engine.mulligan_hands",
-    "tables.engine.mulligan_replay",
-    "tables.engine.mulligan_view",
-    "tables.engine.rhode_island",
-    "tables.engine.rhode_island_replay",
+    "tables.games.lowball.game",
+    "tables.games.pyramid.game",
+    "tables.games.second_chance.game",
+    "tables.games.lowball.edge",
+    "tables.games.pyramid.edge",
+    "tables.games.second_chance.edge",
+    "tables.games.mulligan.game",
+    "tables.games.mulligan.hands",
+    "tables.games.mulligan.replay",
+    "tables.games.mulligan.view",
+    "tables.games.rhode_island.game",
+    "tables.games.rhode_island.replay",
 )
 # Migrations are history (they call what they called when written) and are not layered.
 SKIP_PARTS = {"migrations"}

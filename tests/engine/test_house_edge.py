@@ -10,14 +10,7 @@ from math import comb
 
 import pytest
 
-from tables.engine import (
-    contract,
-    edge_lowball,
-    edge_pyramid,
-    edge_second_chance,
-    pyramid,
-    strategies,
-)
+from tables.engine import contract, strategies
 from tables.engine.cards import DECK
 from tables.engine.edge_fast import HANDS, card_numbers, cards_of
 from tables.engine.edge_stats import exact_figures
@@ -28,8 +21,12 @@ from tables.engine.progressive import MeterConfig
 from tables.engine.rankings import poker_value
 from tables.engine.simulate import random_round
 from tables.engine.strategies import Strategy
+from tables.games.lowball import edge as edge_lowball
 from tables.games.lowball import rules as lowball_rules
+from tables.games.pyramid import edge as edge_pyramid
+from tables.games.pyramid import game as pyramid
 from tables.games.pyramid import rules as pyramid_rules
+from tables.games.second_chance import edge as edge_second_chance
 from tables.games.second_chance import rules as second_chance_rules
 
 from .helpers import cards

@@ -17,7 +17,6 @@ from collections.abc import Mapping, Sequence
 from math import comb
 from typing import Any, Final
 
-from tables.engine import edge_lowball, lowball
 from tables.engine.cards import Card, CardLedger, format_cards
 from tables.engine.contract import (
     cards_at,
@@ -38,6 +37,9 @@ from tables.engine.registry import BankedRules
 from tables.engine.settlement import Settlement
 from tables.engine.simulate import Shoe, random_wager
 from tables.engine.strategies import Mix, Strategy, pure, typical
+
+from . import edge as edge_lowball
+from . import game as lowball
 
 NAME: Final = "lowball"
 DEFAULT_SAMPLES: Final = 100_000  # 12-card deals, 24 rounds each

@@ -1,7 +1,7 @@
 """Mulligan's rules as the engine's drivers ask for them (`tables.engine.registry`): its half of
 the `replay` contract, and its rake simulated with the `typical` strategy:
-`mulligan_game.random_action` (rare folds, occasional skips, random auctions, offers and
-swaps), played for chips on `mulligan_game.apply`.
+`game.random_action` (rare folds, occasional skips, random auctions, offers and
+swaps), played for chips on `game.apply`.
 """
 
 from __future__ import annotations
@@ -10,16 +10,17 @@ import random
 from decimal import Decimal
 from typing import Any, Final
 
-from tables.engine import mulligan_game as mg
 from tables.engine.edge_rake import RakeFigures, RakeRun, rake_figures
-from tables.engine.mulligan_replay import replay_mulligan
 from tables.engine.registry import PlayerRules
+
+from . import game as mg
+from .replay import replay_mulligan
 
 NAME: Final = "mulligan"
 DEFAULT_SAMPLES: Final = 1_000  # games
 
 DESCRIPTION: Final = (
-    "random legal play (`mulligan_game.random_action`): rare folds, occasional skips, random "
+    "random legal play (`mulligan.game.random_action`): rare folds, occasional skips, random "
     "auctions, offers and swaps"
 )
 

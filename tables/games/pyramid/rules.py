@@ -4,7 +4,7 @@ the dealer's house way and "set it for me", random rounds, the named strategies 
 edge.
 
 The strategies: which card goes alone. `optimal` maximises the expected value against the
-dealer's house way (computed exactly in `edge_pyramid`); `house_way` and `published` are the
+dealer's house way (computed exactly in `edge`); `house_way` and `published` are the
 rules' player strategy (what "set it for me" does, ruling 1); `typical` plays that strategy
 four hands in five and copies the dealer's house way in the fifth.
 """
@@ -16,7 +16,6 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final
 
-from tables.engine import edge_pyramid, pyramid
 from tables.engine.cards import Card, CardLedger, format_cards, parse_card, parse_cards
 from tables.engine.contract import (
     cards_at,
@@ -35,6 +34,9 @@ from tables.engine.registry import BankedRules
 from tables.engine.settlement import Settlement
 from tables.engine.simulate import Shoe, random_wager
 from tables.engine.strategies import Mix, Strategy, pure, typical
+
+from . import edge as edge_pyramid
+from . import game as pyramid
 
 NAME: Final = "pyramid"
 DEFAULT_SAMPLES: Final = 1_000_000
@@ -128,7 +130,7 @@ def alone_like_dealer(cards: Sequence[Card]) -> Card:
 
 
 def alone_optimal(cards: Sequence[Card]) -> Card:
-    """The setting with the highest expected value at even money (see `edge_pyramid`)."""
+    """The setting with the highest expected value at even money (see `edge`)."""
 
     return edge_pyramid.optimal_one_card(cards)
 

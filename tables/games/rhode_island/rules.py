@@ -15,7 +15,8 @@ from tables.engine.cards import DECK
 from tables.engine.edge_rake import RakeFigures, RakeRun, rake_figures
 from tables.engine.rankings import Category, poker_value
 from tables.engine.registry import PlayerRules
-from tables.engine.rhode_island import (
+
+from .game import (
     HandSetup,
     LegalAction,
     Move,
@@ -23,7 +24,7 @@ from tables.engine.rhode_island import (
     RhodeIslandHand,
     Waiting,
 )
-from tables.engine.rhode_island_replay import replay_rhode_island
+from .replay import replay_rhode_island
 
 NAME: Final = "rhode_island"
 DEFAULT_SAMPLES: Final = 5_000  # hands

@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final
 
-from tables.engine import edge_second_chance, second_chance
 from tables.engine.cards import Card, CardLedger, format_cards
 from tables.engine.contract import (
     cards_at,
@@ -40,6 +39,9 @@ from tables.engine.settlement import Settlement
 from tables.engine.simulate import Shoe, random_wager
 from tables.engine.strategies import Mix, Strategy, pure, typical
 from tables.engine.validation import check_count
+
+from . import edge as edge_second_chance
+from . import game as second_chance
 
 NAME: Final = "second_chance"
 DEFAULT_SAMPLES: Final = 100_000  # 12-card deals, 24 rounds each
