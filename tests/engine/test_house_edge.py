@@ -16,7 +16,7 @@ from tables.engine.edge_fast import HANDS, card_numbers, cards_of
 from tables.engine.edge_stats import exact_figures
 from tables.engine.errors import EngineError
 from tables.engine.house_edge import Method, WagerEdge, edge_for_lines, house_edge
-from tables.engine.paytables import NAMED, Game, make_paytable, named
+from tables.engine.paytables import make_paytable, named
 from tables.engine.progressive import MeterConfig
 from tables.engine.rankings import poker_value
 from tables.engine.simulate import random_round
@@ -31,8 +31,8 @@ from tables.games.second_chance import rules as second_chance_rules
 
 from .helpers import cards
 
-SECOND_CHANCE = NAMED[Game.SECOND_CHANCE]["default"]
-PYRAMID = NAMED[Game.PYRAMID]["default"]
+SECOND_CHANCE = named("second_chance", "default")
+PYRAMID = named("pyramid", "default")
 
 
 def exact(report_wager: object) -> WagerEdge:
@@ -183,7 +183,7 @@ def test_second_chance_sampled_rounds_settle_as_the_engine_settles_them() -> Non
 @pytest.mark.parametrize("paytable", ["1", "2", "3"])
 def test_lowball_sampled_rounds_settle_as_the_engine_settles_them(paytable: str) -> None:
     rng = random.Random(int(paytable))
-    table = named(Game.LOWBALL, paytable)
+    table = named("lowball", paytable)
     meter = MeterConfig()
     mix = lowball_rules.STRATEGIES[Strategy.TYPICAL]
     t = edge_lowball.lowball_tables(table, mix, meter)
@@ -381,7 +381,7 @@ def test_pyramid_at_other_odds_is_counted_and_sampled_at_those_odds() -> None:
     edge = Fraction(ante["house_edge"]["exact"]["per_initial_wager"])
     counts = {o["outcome"]: o["count"] for o in ante["outcomes"]}
     assert edge == Fraction(counts["lose"] - Fraction(21, 20) * counts["win"], 407_170_400)
-    odds_table = make_paytable(Game.PYRAMID, "bonus-odds", lines)
+    odds_table = make_paytable("pyramid", "bonus-odds", lines)
     sampled = house_edge("pyramid", paytable=odds_table, samples=60_000, seed=3).wager("ante")
     assert contains(sampled, edge)
 

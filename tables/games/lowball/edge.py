@@ -29,22 +29,28 @@ from itertools import permutations
 from typing import Final
 
 from tables.engine.cards import Card
-from tables.engine.edge_fast import (
-    HANDS,
-    card_numbers,
-    cards_of,
-    index,
-    lowball_names,
-    lowball_scores,
-    table,
-)
+from tables.engine.edge_fast import HANDS, card_numbers, cards_of, index, table
 from tables.engine.edge_stats import Sampler
 from tables.engine.paytables import Paytable
 from tables.engine.progressive import Award, MeterConfig
-from tables.engine.rankings import is_a24
+from tables.engine.rankings import low_value
 from tables.engine.strategies import Mix
 
 from . import game as lowball
+from .hands import is_a24, lowball_hand_name
+
+
+@cache
+def lowball_scores() -> list[int]:
+    """Every three-card hand's low score (`edge_fast.table`)."""
+    return table(lambda cards: low_value(cards).score, -1)
+
+
+@cache
+def lowball_names() -> list[str]:
+    """Every three-card hand's name as the contract writes it (`lowball_hand_name`)."""
+    return table(lowball_hand_name, "")
+
 
 _R52: Final = range(52)
 ROLES: Final = tuple(permutations(range(4)))

@@ -1,7 +1,7 @@
 """Three Card Lowball: the dealer's house way (which cards to discard), settlement of the
 Ante and Bonus, and the progressive side bet's awards.
 
-The lower hand wins (`rankings.lowball_value`). The house way is applied in the order of the
+The lower hand wins (`rankings.low_value`). The house way is applied in the order of the
 rules; where it leaves a free choice the engine proposes one and accepts any equivalent one.
 """
 
@@ -11,13 +11,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
+from typing import Final
 
 from tables.engine.cards import Card
 from tables.engine.errors import EngineError, Refusal
 from tables.engine.money import format_cents
-from tables.engine.paytables import Game, Paytable
+from tables.engine.paytables import Paytable
 from tables.engine.progressive import Award, MeterConfig, apply_round
-from tables.engine.rankings import Category, is_a24, lowball_hand_name, lowball_value
+from tables.engine.rankings import Category, low_value
 from tables.engine.settlement import (
     DealerAction,
     DealerResult,
@@ -28,10 +29,12 @@ from tables.engine.settlement import (
 )
 from tables.engine.validation import check_count, check_stake, describe, open_ledger
 
+from .hands import is_a24, lowball_hand_name
+
 TEN = 10
 _EVEN = Fraction(1)
 _SUIT_ORDER = {"s": 3, "h": 2, "c": 1, "d": 0}
-_GAME_NAME = Game.LOWBALL.value
+NAME: Final = "lowball"  # as the contracts write it
 _DEFAULT_METER = MeterConfig()  # immutable: shared by every round without a meter of its own
 
 
@@ -74,7 +77,7 @@ def _high_first(cards: Sequence[Card]) -> list[Card]:
 def dealer_house_way(cards: Sequence[Card]) -> HouseWay:
     """Which of the dealer's three cards to discard ("ten or higher" is T J Q K; aces low)."""
     check_count(cards, "the dealer's cards")
-    value = lowball_value(cards)
+    value = low_value(cards)
     hi = _high_first(cards)
     choice: tuple[Card, ...]
     if value.category is Category.THREE_OF_A_KIND:
@@ -165,9 +168,7 @@ def progressive_award(
 
 def settle(round_: Round, paytable: Paytable) -> Settlement:
     """Settle a whole round; refuses (EngineError) a round that breaks a rule, settling nothing."""
-    ledger = open_ledger(
-        Game.LOWBALL, paytable, (s.seat for s in round_.seats), round_.dealer_cards
-    )
+    ledger = open_ledger(NAME, paytable, (s.seat for s in round_.seats), round_.dealer_cards)
     finals: list[tuple[Card, ...]] = []
     for seat in round_.seats:
         where = f"seat {seat.seat}"
@@ -223,7 +224,7 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
         )
     ledger.place(round_.dealer_draw, "the dealer's draw")
     dealer_final = tuple(c for c in round_.dealer_cards if c not in discard) + round_.dealer_draw
-    dealer_value = lowball_value(dealer_final)
+    dealer_value = low_value(dealer_final)
     dealer_score = dealer_value.score
 
     bonus_table = paytable.tables["bonus"]
@@ -235,7 +236,7 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
     dealer_a24: bool | None = None  # worked out for the first progressive seat
     partial: list[tuple[Seat, tuple[Card, ...], list[Line]]] = []
     for seat, final in zip(round_.seats, finals, strict=True):
-        value = lowball_value(final)
+        value = low_value(final)
         name = names[seat.seat] = lowball_hand_name(final, value)
         lines = _main_lines(seat, name, value.score, dealer_score, bonus_table)
         if seat.progressive_cents:
@@ -280,7 +281,7 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
         final=dealer_final,
         hand=lowball_hand_name(dealer_final, dealer_value),
     )
-    return Settlement(_GAME_NAME, paytable.name, dealer, tuple(seats), result)
+    return Settlement(NAME, paytable.name, dealer, tuple(seats), result)
 
 
 def player_final(seat: Seat, where: str) -> tuple[Card, ...]:

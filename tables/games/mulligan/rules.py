@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import random
 from decimal import Decimal
-from typing import Any, Final
+from typing import Final
 
 from tables.engine.edge_rake import RakeFigures, RakeRun, rake_figures
-from tables.engine.registry import PlayerRules
+from tables.engine.registry import PlayerGameRules, PlayerRules
 
 from . import game as mg
 from .replay import replay_mulligan
@@ -54,24 +54,22 @@ def mulligan(
     return rake_figures(rakes, pots)
 
 
-class MulliganRules:
-    name = NAME
-    default_samples = DEFAULT_SAMPLES
-
-    def replay(self, data: dict[str, Any]) -> dict[str, Any]:
-        return replay_mulligan(data)
-
-    def rake_edge(
-        self,
-        samples: int,
-        rng: random.Random,
-        *,
-        players: int,
-        rake_percent: Decimal,
-        rake_cap: int | None,
-    ) -> RakeRun:
-        figures = mulligan(samples, rng, players=players, rake=mg.Rake(rake_percent, rake_cap))
-        return RakeRun(figures, DESCRIPTION, "game", {"chips": 20, "table_minimum": 1})
+def rake_edge(
+    samples: int,
+    rng: random.Random,
+    *,
+    players: int,
+    rake_percent: Decimal,
+    rake_cap: int | None,
+) -> RakeRun:
+    """The rake over `samples` games for chips (20 each, a table minimum of 1)."""
+    figures = mulligan(samples, rng, players=players, rake=mg.Rake(rake_percent, rake_cap))
+    return RakeRun(figures, DESCRIPTION, "game", {"chips": 20, "table_minimum": 1})
 
 
-RULES: Final[PlayerRules] = MulliganRules()
+RULES: Final[PlayerRules] = PlayerGameRules(
+    name=NAME,
+    default_samples=DEFAULT_SAMPLES,
+    replay=replay_mulligan,
+    rake_edge=rake_edge,
+)

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 from tables.engine.cards import Card
 from tables.engine.errors import EngineError, Refusal
-from tables.engine.paytables import Game, Paytable
+from tables.engine.paytables import Paytable
 from tables.engine.settlement import DealerAction, DealerResult, Line, SeatResult, Settlement
 from tables.engine.validation import check_count, check_stake, describe, open_ledger
 
@@ -25,7 +26,7 @@ class TwoCardHand(StrEnum):
 
 
 _HAND_NAME = {h: h.value for h in TwoCardHand}  # without the enum's `value` property
-_GAME_NAME = Game.PYRAMID.value
+NAME: Final = "pyramid"  # as the contracts write it
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,9 +138,7 @@ def house_way_advice(cards: Sequence[Card]) -> str:
 
 def settle(round_: Round, paytable: Paytable) -> Settlement:
     """Settle a whole round; refuses (EngineError) a round that breaks a rule, settling nothing."""
-    ledger = open_ledger(
-        Game.PYRAMID, paytable, (s.seat for s in round_.seats), round_.dealer_cards
-    )
+    ledger = open_ledger(NAME, paytable, (s.seat for s in round_.seats), round_.dealer_cards)
     for seat in round_.seats:
         where = f"seat {seat.seat}'s cards"
         check_count(seat.cards, where)
@@ -180,7 +179,7 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
             )
         )
     return Settlement(
-        _GAME_NAME,
+        NAME,
         paytable.name,
         DealerResult(
             cards=round_.dealer_cards,

@@ -9,15 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Final
 
 from tables.engine.cards import Card
 from tables.engine.errors import EngineError, Refusal
-from tables.engine.paytables import Game, Paytable
+from tables.engine.paytables import Paytable
 from tables.engine.rankings import CATEGORY_NAME, Category, poker_value
 from tables.engine.settlement import DealerAction, DealerResult, Line, SeatResult, Settlement
 from tables.engine.validation import check_count, check_stake, describe, open_ledger
 
-_GAME_NAME = Game.SECOND_CHANCE.value
+NAME: Final = "second_chance"  # as the contracts write it
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,9 +57,7 @@ def house_way_advice(cards: Sequence[Card]) -> str:
 
 def settle(round_: Round, paytable: Paytable) -> Settlement:
     """Settle a whole round; refuses (EngineError) a round that breaks a rule, settling nothing."""
-    ledger = open_ledger(
-        Game.SECOND_CHANCE, paytable, (s.seat for s in round_.seats), round_.dealer_cards
-    )
+    ledger = open_ledger(NAME, paytable, (s.seat for s in round_.seats), round_.dealer_cards)
     for seat in round_.seats:
         where = f"seat {seat.seat}'s cards"
         check_count(seat.cards, where)
@@ -137,7 +136,7 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
         final=dealer_final,
         hand=CATEGORY_NAME[dealer_value.category],
     )
-    return Settlement(_GAME_NAME, paytable.name, dealer, tuple(seats))
+    return Settlement(NAME, paytable.name, dealer, tuple(seats))
 
 
 def _pair_plus(

@@ -9,13 +9,13 @@ import pytest
 
 from tables.engine.cards import DECK
 from tables.engine.errors import EngineError, Refusal
-from tables.engine.paytables import Game, named
+from tables.engine.paytables import named
 from tables.engine.progressive import Award, MeterConfig
 from tables.engine.settlement import Result
 from tables.games.lowball.game import Round, Seat, dealer_house_way, progressive_award, settle
 from tests.engine.helpers import cards
 
-PT1 = named(Game.LOWBALL, "1")
+PT1 = named("lowball", "1")
 
 
 def discard_of(hand: str) -> set[str]:
@@ -146,9 +146,7 @@ def seat(
 def test_bonus_pays_every_paytable_line(
     table: str, hand: str, line: str, odds: dict[str, int]
 ) -> None:
-    s = settle(
-        Round(cards("Kd Qs 9c"), (seat(1, hand),), cards("8s 9s")), named(Game.LOWBALL, table)
-    )
+    s = settle(Round(cards("Kd Qs 9c"), (seat(1, hand),), cards("8s 9s")), named("lowball", table))
     assert s.seats[0].hand == line
     ante, bonus = s.seats[0].lines
     assert (ante.result, ante.net_cents) == (Result.WIN, 1000)

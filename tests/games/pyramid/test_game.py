@@ -8,12 +8,12 @@ import pytest
 
 from tables.engine.cards import DECK
 from tables.engine.errors import EngineError, Refusal
-from tables.engine.paytables import Game, named
+from tables.engine.paytables import named
 from tables.engine.settlement import Result
 from tables.games.pyramid.game import Round, Seat, dealer_setting, player_setting, settle, split
 from tests.engine.helpers import card, cards
 
-DEFAULT = named(Game.PYRAMID, "default")
+DEFAULT = named("pyramid", "default")
 
 
 # Dealer house way, one example per rule (and both sides of every threshold).

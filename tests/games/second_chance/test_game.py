@@ -9,13 +9,13 @@ import pytest
 
 from tables.engine.cards import DECK
 from tables.engine.errors import EngineError, Refusal
-from tables.engine.paytables import Game, named, override
+from tables.engine.paytables import named, override
 from tables.engine.rankings import Category, poker_value
 from tables.engine.settlement import Result
 from tables.games.second_chance.game import Round, Seat, dealer_draws, settle
 from tests.engine.helpers import cards
 
-DEFAULT = named(Game.SECOND_CHANCE, "default")
+DEFAULT = named("second_chance", "default")
 
 
 @pytest.mark.parametrize(
