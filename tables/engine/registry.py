@@ -94,20 +94,8 @@ class BankedRules(RuleSet, Protocol):
         """What `strategy` means in this game."""
         ...
 
-    def edges(
-        self,
-        paytable: Paytable,
-        strategy: Strategy,
-        *,
-        exact: bool,
-        samples: int | None,
-        rng: random.Random,
-        meter: MeterConfig | None,
-        default_samples: int | None,
-        settings: dict[str, Any],
-    ) -> tuple[WagerEdge, ...]:
-        """Every wager's house edge (adding to `settings` what the report states)."""
-        ...
+    # Every wager's house edge (`EdgesFunction`).
+    edges: EdgesFunction
 
 
 class PlayerRules(RuleSet, Protocol):
@@ -120,17 +108,8 @@ class PlayerRules(RuleSet, Protocol):
         """Replay one record: its result, or `{"error": ...}` (never raises for a bad one)."""
         ...
 
-    def rake_edge(
-        self,
-        samples: int,
-        rng: random.Random,
-        *,
-        players: int,
-        rake_percent: Decimal,
-        rake_cap: int | None,
-    ) -> RakeRun:
-        """The house's rake over `samples` simulated hands (or games)."""
-        ...
+    # The house's rake over simulated hands (or games) (`RakeEdgeFunction`).
+    rake_edge: RakeEdgeFunction
 
 
 _BANKED: dict[str, BankedRules] = {}
@@ -211,7 +190,8 @@ def banked_rules(name: object) -> BankedRules:
 
 
 class EdgesFunction(Protocol):
-    """A house-banked game's `edges` (see `BankedRules.edges`)."""
+    """A house-banked game's `edges`: every wager's house edge under `paytable` with the players
+    playing `strategy` (adding to `settings` what the report states)."""
 
     def __call__(
         self,
@@ -228,7 +208,8 @@ class EdgesFunction(Protocol):
 
 
 class RakeEdgeFunction(Protocol):
-    """A game between players' `rake_edge` (see `PlayerRules.rake_edge`)."""
+    """A game between players' `rake_edge`: the house's rake over `samples` simulated hands
+    (or games) of `players` players under the rake given."""
 
     def __call__(
         self,
