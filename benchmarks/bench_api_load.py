@@ -246,7 +246,6 @@ def prepare_floor(
     from audit.kinds import EventKind
     from audit.services import audit_record
     from core.roles import Role
-    from tables.engine.paytables import Game
     from tables.management.commands.seed_demo import paytable_name
     from tables.models import PaytableVersion, Pit, ProgressiveMeter, Table
     from tables.services.sessions import dealer_sign_in
@@ -268,9 +267,11 @@ def prepare_floor(
         data={"after": {"approval_award_cents": 10**12}},
     )
     dealers = Group.objects.get(name=Role.DEALER.value)
-    games = [Game.SECOND_CHANCE, Game.LOWBALL, Game.PYRAMID]
+    games = ["second_chance", "lowball", "pyramid"]
     if only_game is not None:
-        games = [Game(only_game)]
+        if only_game not in games:
+            raise ValueError(f"{only_game!r} is not one of: {', '.join(games)}")
+        games = [only_game]
     versions = {
         game: PaytableVersion.objects.get(game=game, name=paytable_name(game), status="approved")
         for game in games
@@ -286,7 +287,7 @@ def prepare_floor(
             game=game,
             seats=seats,
             paytable_version=versions[game],
-            meter=meter if game == Game.LOWBALL else None,
+            meter=meter if game == "lowball" else None,
             # The dealer's settle is measured: no payout waits for a pit boss's sign-off here.
             approval_threshold_cents=10**12,
         )
@@ -310,7 +311,7 @@ def prepare_floor(
                 "table": table.name,
                 "game": str(game),
                 "limits": versions[game].limits,
-                "meter_wager_cents": meter.wager_cents if game == Game.LOWBALL else None,
+                "meter_wager_cents": meter.wager_cents if game == "lowball" else None,
                 "token": key,
             }
         )

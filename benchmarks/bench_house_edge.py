@@ -47,7 +47,7 @@ def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
 
 
 def cold_pyramid() -> None:
-    from tables.engine import edge_pyramid
+    from tables.games.pyramid import edge as edge_pyramid
 
     for cached in (
         edge_pyramid.rank_classes,

@@ -58,7 +58,7 @@ def random_hand(rng: random.Random, max_players: int) -> dict[str, Any]:
     from decimal import Decimal
 
     from tables.engine.cards import DECK
-    from tables.engine.rhode_island import HandSetup, RakeRule, RhodeIslandHand, Waiting
+    from tables.games.rhode_island.game import HandSetup, RakeRule, RhodeIslandHand, Waiting
 
     n = rng.randint(2, max_players)
     stacks = tuple(rng.choice((rng.randint(1, 60), rng.randint(60, 400))) for _ in range(n))

@@ -15,7 +15,7 @@ Run from the project root, pinned to one core:
    command on empty input), each the best of `--runs` fresh processes: rounds / (command -
    start-up) is the rate through the command with start-up excluded. Target: >= 10,000
    rounds/s.
-4. Times evaluating all 22,100 three-card hands with `poker_value` and `lowball_value`;
+4. Times evaluating all 22,100 three-card hands with `poker_value` and `low_value`;
    best of `--runs`. Target: well under a second.
 
 `--full-tables` also measures rounds with all 7 seats filled (steps 1-3). `--json-out FILE`
@@ -133,9 +133,9 @@ def bench_command(path: Path, runs: int) -> tuple[float, float, int]:
 
 
 def bench_evaluation(runs: int) -> tuple[int, float, float]:
-    """(hands, best seconds for poker_value, best seconds for lowball_value) over every hand."""
+    """(hands, best seconds for poker_value, best seconds for low_value) over every hand."""
     from tables.engine.cards import DECK
-    from tables.engine.rankings import lowball_value, poker_value
+    from tables.engine.rankings import low_value, poker_value
 
     hands = list(combinations(DECK, 3))
 
@@ -145,7 +145,7 @@ def bench_evaluation(runs: int) -> tuple[int, float, float]:
 
     def lowball() -> None:
         for hand in hands:
-            lowball_value(hand)
+            low_value(hand)
 
     return len(hands), best_of(runs, poker), best_of(runs, lowball)
 
@@ -305,7 +305,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     figures["evaluation"] = {
         "hands": hands,
         "poker_value_seconds": poker_seconds,
-        "lowball_value_seconds": lowball_seconds,
+        "low_value_seconds": lowball_seconds,
     }
 
     first = figures["mixes"][mixes[0][0]]
@@ -346,7 +346,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"rounds/s included (exit {mix['command_exit']})",
                 )
             )
-    for name, seconds in (("poker_value", poker_seconds), ("lowball_value", lowball_seconds)):
+    for name, seconds in (("poker_value", poker_seconds), ("low_value", lowball_seconds)):
         rows.append(
             (
                 f"{name}, all {hands:,} hands, best of {args.runs}",

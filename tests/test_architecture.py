@@ -5,6 +5,10 @@ Layers, lowest first: `core` -> `tables.engine` (pure Python) -> `audit` (the tr
 -> `accounting` (slips and the count) -> `reports` -> `casino` (settings, URLs). A module
 imports only from its own layer and those below. Imports inside functions count too (they are
 how a Celery task reaches its service), but the graph of module-level imports must have no cycle.
+
+The games: the engine is game-neutral (it imports no game and names none); a game owns all of
+itself in `tables/games/<game>/`, its rules pure like the engine; nothing outside a game's
+folder imports it (the registry loads the installed games by name), but the listed exceptions.
 """
 
 from __future__ import annotations
@@ -61,24 +65,16 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "reports": ("core", "audit", "accounts", "tables", "accounting", "casino.enqueue"),
     "casino": ("core", "audit", "accounts", "tables", "accounting", "reports", "casino"),
 }
-# The engine's per-game modules: each game's own rules, still kept in the engine's folder and
-# reached from its package (tables/games/<game>/rules.py). Every other engine module knows no
-# game: it imports none of these nor `tables.games`, and reaches a game only through the
-# registry (`tables.engine.registry`, whose loader imports the games' package by name).
-ENGINE_GAME_MODULES = (
-    "tables.engine.lowball",
-    "tables.engine.pyramid",
-    "tables.engine.second_chance",
-    "tables.engine.edge_lowball",
-    "tables.engine.edge_pyramid",
-    "tables.engine.edge_second_chance",
-    "tables.engine.mulligan_game",
-    "tables.engine.mulligan_hands",
-    "tables.engine.mulligan_replay",
-    "tables.engine.mulligan_view",
-    "tables.engine.rhode_island",
-    "tables.engine.rhode_island_replay",
-)
+# A game's own rules, in its folder (`tables/games/<game>/`): pure Python like the engine (no
+# Django, mypy strict), importing only the engine and the rules of the same game.
+GAME_RULE_MODULES = ("game", "hands", "edge", "replay", "view", "paytables", "rules")
+# Site modules that still import a game's own modules (everything else asks the registry and the
+# game's hooks), each with the reason.
+GAME_IMPORT_EXCEPTIONS: dict[str, str] = {
+    "tables.views.mulligan": "the players' table display is Mulligan's own page (no game hook "
+    "for a game's extra pages yet): it checks the table plays Mulligan and renders "
+    "`pages.display` of the game rebuilt by `play.from_record`",
+}
 # Migrations are history (they call what they called when written) and are not layered.
 SKIP_PARTS = {"migrations"}
 
@@ -150,48 +146,69 @@ def test_the_engine_imports_no_django() -> None:
             assert not found, f"{module} imports {found}"
 
 
-def _neutral_engine_modules() -> Iterator[tuple[str, Path]]:
-    for module, path in project_modules():
-        if _within(module, "tables.engine") and not any(
-            _within(module, g) for g in ENGINE_GAME_MODULES
-        ):
-            yield module, path
+def _module_of(name: str, modules: dict[str, Path]) -> str:
+    """The project module an imported name is in (`from x import some_function`: module x)."""
+    while name not in modules and "." in name:
+        name = name.rpartition(".")[0]
+    return name
+
+
+def _installed_games() -> tuple[str, ...]:
+    from tables import games
+
+    return tuple(games.INSTALLED)
+
+
+def _game_of(module: str, games: tuple[str, ...]) -> str | None:
+    """The installed game whose folder holds `module`, if any."""
+    return next((g for g in games if _within(module, f"tables.games.{g}")), None)
 
 
 def test_the_engine_imports_no_game() -> None:
-    modules = dict(project_modules())
-    assert all(g in modules for g in ENGINE_GAME_MODULES)
+    """No engine module imports `tables.games` (or any game's module): the registry reaches
+    the games only by loading `tables.games` by name, which registers the installed ones."""
     wrong = []
-    for module, path in _neutral_engine_modules():
+    for module, path in project_modules():
+        if not _within(module, "tables.engine"):
+            continue
         for name in set(imports_of(module, path)):
-            if _within(name, "tables.games") or any(_within(name, g) for g in ENGINE_GAME_MODULES):
+            if _within(name, "tables.games"):
                 wrong.append(f"{module} imports {name}")
     assert not wrong, "\n".join(sorted(wrong))
 
 
-# The engine's drivers: they dispatch through the registry and name no game. (`paytables`
-# still holds each game's named paytables as data.)
-ENGINE_DRIVERS = (
-    "contract",
-    "entry",
-    "simulate",
-    "strategies",
-    "house_edge",
-    "edge_rake",
-    "replay",
-)
+def _game_words() -> list[str]:
+    """How a game is named in code or words: each installed game's name (`second_chance`,
+    also spelt with a space) and the floor's short names that differ from it."""
+    words = [g.replace("_", "[_ ]") for g in _installed_games()]
+    return [*words, "2nd chance"]
+
+
+def test_no_engine_module_names_a_game() -> None:
+    """The engine is game-neutral to the letter: no identifier, string, comment or docstring
+    in `tables/engine/` names a game (a game's rules, words and paytables are its own)."""
+    import re
+
+    pattern = re.compile("|".join(_game_words()), re.IGNORECASE)
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in sorted((ROOT / "tables" / "engine").rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert not found, "\n".join(found)
 
 
 def test_the_engine_branches_on_no_game() -> None:
-    """No `Game.X` in the drivers, and no module loaded by name except by the registry."""
+    """No `Game.X` in the engine, and no module loaded by name except by the registry (the
+    games' package, its `GAMES_PACKAGE`)."""
     wrong = []
-    for module, path in _neutral_engine_modules():
-        driver = module.rpartition(".")[2] in ENGINE_DRIVERS
-        tree = ast.parse(path.read_text(), str(path))
-        for node in ast.walk(tree):
+    for module, path in project_modules():
+        if not _within(module, "tables.engine"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if (
-                driver
-                and isinstance(node, ast.Attribute)
+                isinstance(node, ast.Attribute)
                 and isinstance(node.value, ast.Name)
                 and node.value.id == "Game"
                 and node.attr.isupper()
@@ -203,6 +220,55 @@ def test_the_engine_branches_on_no_game() -> None:
             ):
                 wrong.append(f"{module}:{node.lineno} loads a module by name")
     assert not wrong, "\n".join(wrong)
+
+
+def test_a_games_rules_are_pure_and_its_own() -> None:
+    """Each installed game has its rules (`rules.py`); a game's rule modules import no Django
+    and nothing of the project but the engine and the same game's rule modules."""
+    modules = dict(project_modules())
+    games = _installed_games()
+    wrong = []
+    for game in games:
+        assert f"tables.games.{game}.rules" in modules, game
+        for stem in GAME_RULE_MODULES:
+            module = f"tables.games.{game}.{stem}"
+            if module not in modules:
+                continue
+            own = {f"tables.games.{game}.{s}" for s in GAME_RULE_MODULES}
+            for name in set(imports_of(module, modules[module])):
+                target = _module_of(name, modules)
+                if _within(name, "django") or (
+                    is_project(target)
+                    and not _within(target, "tables.engine")
+                    and target not in own
+                ):
+                    wrong.append(f"{module} imports {name}")
+    assert not wrong, "\n".join(sorted(wrong))
+
+
+def test_nothing_outside_a_games_folder_imports_it() -> None:
+    """A game's modules are reached through the registry and the game's hooks: no module
+    outside `tables/games/<game>/` imports one, neither the rest of the site, nor the games'
+    shared modules (`tables.games.base`, ...), nor another game (the games' package loads
+    each by name). The exceptions are listed, with their reasons."""
+    modules = dict(project_modules())
+    games = _installed_games()
+    wrong = []
+    for module, path in modules.items():
+        mine = _game_of(module, games)
+        for name in set(imports_of(module, path)):
+            theirs = _game_of(_module_of(name, modules), games)
+            if theirs is None or theirs == mine:
+                continue
+            if module in GAME_IMPORT_EXCEPTIONS:
+                continue
+            wrong.append(f"{module} imports {name}")
+    assert not wrong, "\n".join(sorted(wrong))
+    for module in GAME_IMPORT_EXCEPTIONS:  # an exception no longer needed is taken off
+        imported = {
+            _game_of(_module_of(n, modules), games) for n in imports_of(module, modules[module])
+        }
+        assert imported - {None}, f"{module} imports no game: take it off the exceptions"
 
 
 def test_the_registry_loads_the_installed_games() -> None:

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from tables.engine import registry
 from tables.engine.errors import SETTLE_REFUSALS
-from tables.engine.paytables import NAMED, Game
+from tables.engine.paytables import named
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -144,7 +145,7 @@ def test_the_second_chance_paytables_in_the_docs_are_the_engines() -> None:
     text = (DOCS / "rules" / "second_chance.md").read_text(encoding="utf-8")
     ante = rows(text.split("Default Ante/Raise paytable:", 1)[1].split("\n## ", 1)[0])
     pair_plus = rows(text.split("Default Pair Plus paytable", 1)[1].split("\n## ", 1)[0])
-    table = NAMED[Game.SECOND_CHANCE]["default"]
+    table = named("second_chance", "default")
     names = {"straight flush": "straight_flush", "three of a kind": "three_of_a_kind"}
     names |= {"straight": "straight"}
     for label, line in names.items():
@@ -170,10 +171,10 @@ def test_the_lowball_bonus_paytables_in_the_docs_are_the_engines() -> None:
     }
     for label, line in lines.items():
         for column, name in enumerate(("1", "2", "3")):
-            expected = NAMED[Game.LOWBALL][name].odds("bonus", line)
+            expected = named("lowball", name).odds("bonus", line)
             assert odds(table[label][column]) == expected, (label, name)
     assert table["any other winning hand"] == ["push", "push", "push"]
-    assert set(NAMED[Game.LOWBALL]) == {"1", "2", "3"}
+    assert set(registry.banked_rules("lowball").named_paytables) == {"1", "2", "3"}
 
 
 @pytest.mark.parametrize("name", WORKED_EXAMPLES)

@@ -1,27 +1,28 @@
-"""The rules engine: cards, rankings, house ways, paytables and settlement, in pure Python.
+"""The rules engine, game-neutral: cards, rankings, money, paytables as data, settlement, the
+`settle` and `replay` contracts, simulation and the house-edge machinery, in pure Python.
 
-Nothing here imports Django: everything that settles money (the dealer tablet, the REST API,
-the `settle` command) calls this package, so there is one implementation of every rule.
+Nothing here imports Django, and nothing here names a game: each game's own rules live in its
+folder (`tables/games/<game>/`: `game.py`, its edge, its replay) and are registered with
+`registry`, which the drivers below ask. Everything that settles money (the dealer tablet, the
+REST API, the `settle` command) comes through here, so there is one implementation of every
+rule.
 
 - `cards`: parsing and the round's card ledger (a card is used at most once).
-- `rankings`: three-card poker and lowball values; `mulligan_hands`: Mulligan five-card hands.
-- `paytables`: paytables as data (exact odds), the named defaults, overrides.
-- `second_chance`, `lowball`, `pyramid`: each game's house way and `settle(round, paytable)`.
-- `progressive`: the Lowball progressive meter arithmetic.
-- `contract`: the JSON contract of `manage.py settle`.
-- `mulligan_game`: Mulligan, the trading card game, as a state machine driven one action at a
-  time, its assertions checked after each; `mulligan_view`: what each viewer may see;
-  `mulligan_replay`: the Mulligan half of the `replay` contract (`replay_mulligan`).
-- `rhode_island`: Rhode Island Hold 'Em, one hand as a state machine driven one action at a
-  time, its betting by PokerKit; `rhode_island_replay`: its half of the `replay` contract.
-- `replay`: the `replay` contract's dispatch (`GAMES`: each game's replay function);
-  `replay_errors`: `ActionRefused`, a refusal that carries the refused action's index.
-- `strategies`: the named player strategies (`optimal`, `house_way`, `published`, `typical`)
-  shared by the house-edge analysis and `simulate` (random legal rounds).
-- `house_edge`: the theoretical hold of every wager (docs/house_edge.md), from
-  `edge_pyramid` (exact), `edge_second_chance` (Pair Plus exact, Ante+Raise sampled),
-  `edge_lowball` (sampled, the jackpot exact), `edge_rake` (the rake games, simulated),
-  `edge_fast` (lookup tables filled by the engine's evaluators) and `edge_stats`.
+- `rankings`: three-card high (poker) and low (aces low) values.
+- `money`, `errors`, `validation`: cents and odds, the contracts' refusals, shared checks.
+- `paytables`: paytables as data (exact odds): a game's form, validation, named and overridden.
+- `settlement`: a settled round (lines, results, the dealer's action) as every game writes it.
+- `progressive`: a progressive meter's arithmetic (contributions, cap, jackpot split).
+- `registry`: the games' rules as the drivers ask for them (`BankedRules`, `PlayerRules`), and
+  the generic `BankedGameRules` / `PlayerGameRules` a game fills in with its functions.
+- `contract`, `entry`: the JSON contract of `manage.py settle`; checks while a round is entered.
+- `replay`: the `replay` contract's dispatch; `replay_errors`: `ActionRefused`, a refusal that
+  carries the refused action's index.
+- `simulate`, `strategies`: random legal rounds, and the named player strategies (`optimal`,
+  `house_way`, `published`, `typical`) shared with the house-edge analysis.
+- `house_edge`: the theoretical hold of every wager (docs/house_edge.md), each game's from its
+  rules' `edges` (or `rake_edge`), with `edge_rake` (the rake games, simulated), `edge_fast`
+  (lookup tables filled by an evaluator) and `edge_stats`.
 
 A refused round raises `EngineError` (a contract code and a message naming the card, seat or
 wager); nothing of it is settled. Money is integer cents; odds are `Fraction`s. A game

@@ -27,7 +27,7 @@ class Card(NamedTuple):
 
     @property
     def low_rank(self) -> int:
-        """Rank with the ace counted as 1 (lowball)."""
+        """Rank with the ace counted as 1 (low hands)."""
         return 1 if self.rank == 14 else self.rank
 
     @property

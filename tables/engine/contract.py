@@ -19,7 +19,7 @@ from . import registry
 from .cards import CARD_TEXT, Card, format_cards, parse_cards, plain_cards
 from .errors import EngineError, Refusal
 from .money import format_breakage, format_cents, known_cents, parse_cents
-from .paytables import Game, Paytable, resolve
+from .paytables import Paytable, resolve
 from .progressive import DEFAULT_AWARDS_CENTS, FIXED_AWARDS, Award, JackpotSplit, MeterConfig
 from .settlement import DealerAction, Line, Result, SeatResult, Settlement
 
@@ -75,13 +75,23 @@ def seat_wagers(seat: Mapping[str, Any], n: int, allowed: tuple[str, ...]) -> Ma
         raise EngineError(Refusal.BAD_WAGER, f"seat {n} has no wagers", field=f"seat {n} wagers")
     for name in wagers:
         if name not in allowed:
-            hint = " (a mulligan places the raise)" if name == "raise" else ""
+            hint = placed_wager_hint(name)
             raise EngineError(
                 Refusal.BAD_WAGER,
                 f"seat {n} may not wager {name!r}{hint}; wagers here: {', '.join(allowed)}",
                 field=f"seat {n} {name}",
             )
     return wagers
+
+
+def placed_wager_hint(name: str) -> str:
+    """Why a seat may not give the wager `name` when a game's rules place it themselves
+    (the first installed game placing it says what places it), else nothing."""
+    for game in registry.banked_names():
+        placed = registry.banked_rules(game).placed_wagers.get(name)
+        if placed:
+            return f" ({placed})"
+    return ""
 
 
 def stake(wagers: Mapping[str, Any], name: str, n: int, *, required: bool) -> int:
@@ -179,23 +189,6 @@ def _rate(value: object) -> Fraction:
     )
 
 
-_GAMES: Final = {g.value: g for g in Game}
-
-
-def parse_game(data: Mapping[str, Any]) -> Game:
-    game_name = data.get("game")
-    game = _GAMES.get(game_name) if type(game_name) is str else None
-    if game is not None:
-        return game
-    try:
-        return Game(game_name) if isinstance(game_name, str) else Game("?")
-    except ValueError:
-        known = ", ".join(g.value for g in Game)
-        raise EngineError(
-            Refusal.UNKNOWN_GAME, f"game {game_name!r} is not one of: {known}", field="game"
-        ) from None
-
-
 def settle(
     data: object, *, paytable: Paytable | None = None, meter: MeterConfig | None = None
 ) -> Settlement:
@@ -206,12 +199,13 @@ def settle(
     """
     if type(data) is not dict and not isinstance(data, Mapping):
         raise EngineError(Refusal.BAD_JSON, "a round must be a JSON object")
-    game = parse_game(data)
+    rules = registry.banked_rules(data.get("game"))
+    game = rules.name
     if paytable is None:
         paytable = resolve(game, data.get("paytable"))
-    elif paytable.game is not game:
+    elif paytable.game != game:
         raise EngineError(Refusal.BAD_PAYTABLE, f"paytable {paytable.name!r} is not for {game}")
-    return registry.banked_rules(game).settle(data, paytable, meter)
+    return rules.settle(data, paytable, meter)
 
 
 def settle_round(data: object) -> JSON:

@@ -2,8 +2,8 @@
 
 Cards are numbered 0..51 in `cards.DECK` order. A three-card hand in any order (a, b, c) is
 the index `a * 2704 + b * 52 + c` into flat tables filled, for every one of the 22,100 hands
-and its six orders, from the engine's own evaluators (`rankings.poker_value`,
-`rankings.lowball_value`, ...), so a lookup is the engine's answer.
+and its six orders, from the evaluators themselves (`rankings.poker_value`, a game's own,
+...), so a lookup is the evaluator's answer.
 """
 
 from __future__ import annotations
@@ -67,17 +67,3 @@ def poker_categories() -> list[str]:
     from .rankings import poker_value
 
     return table(lambda cards: poker_value(cards).category.value, "")
-
-
-@cache
-def lowball_scores() -> list[int]:
-    from .rankings import lowball_value
-
-    return table(lambda cards: lowball_value(cards).score, -1)
-
-
-@cache
-def lowball_names() -> list[str]:
-    from .rankings import lowball_hand_name
-
-    return table(lowball_hand_name, "")

@@ -49,7 +49,7 @@ def dealer_advice(game: str, dealer_cards: list[str]) -> dict[str, Any]:
     """The house way for the dealer's first three cards, for the tablet and the API.
 
     Returns `rule` (words), `discard` (the cards to discard, proposed), `draw_count`, and what
-    the game adds (a Pyramid setting, every acceptable Lowball discard).
+    the game adds (how to set the cards, every acceptable discard).
     """
     cards = parse_cards(dealer_cards, where="the dealer's cards", count=3)
     return registry.banked_rules(game).dealer_advice(cards)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Final
 from . import edge_rake, registry, strategies
 from .edge_stats import Figures, Outcome
 from .errors import EngineError, Refusal
-from .paytables import DEFAULT_NAME, Game, Paytable, make_paytable, named
+from .paytables import Paytable, make_paytable, named
 from .progressive import MeterConfig
 from .strategies import Strategy
 
@@ -210,8 +210,7 @@ def paytable_for(game: str, name: str | None) -> Paytable | None:
                 "paytable",
             )
         return None
-    g = Game(game)
-    return named(g, DEFAULT_NAME[g] if name is None else name)
+    return named(game, registry.banked_rules(game).default_paytable if name is None else name)
 
 
 # --- the house games -------------------------------------------------------------------------
@@ -271,7 +270,7 @@ def house_edge(
     rules = registry.banked_rules(game)
     table = paytable if isinstance(paytable, Paytable) else paytable_for(game, paytable)
     assert table is not None
-    if table.game.value != game:
+    if table.game != game:
         raise refuse(
             f"paytable {table.name!r} is a {table.game} paytable, not {game}'s", "paytable"
         )
@@ -361,7 +360,7 @@ def edge_for_lines(
     _game(game)
     if registry.banked(game) is None:
         raise refuse(f"{game} has no paytable", "game")
-    table = make_paytable(Game(game), name, tables)
+    table = make_paytable(game, name, tables)
     return [
         house_edge(
             game,

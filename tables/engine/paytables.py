@@ -1,58 +1,38 @@
 """Paytables are data: for each wager a table of lines (hand name -> exact odds, N to 1).
 
-Named paytables ship with the engine (the defaults of `docs/rules/`); an admin's paytable
-version is the same structure, built with `make_paytable` (validated) or `override`.
+Each game declares its paytables' form (the lines each wager's table holds) and ships its
+named paytables (the defaults of `docs/rules/`) through its rules (`tables.engine.registry`);
+an admin's paytable version is the same structure, built with `make_paytable` (validated) or
+`override`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Final
 
+from . import registry
 from .errors import EngineError, Refusal
 from .money import parse_odds
 
 
-class Game(StrEnum):
-    SECOND_CHANCE = "second_chance"
-    LOWBALL = "lowball"
-    PYRAMID = "pyramid"
+@dataclass(frozen=True, slots=True)
+class PaytableForm:
+    """What a game's paytables hold: each wager's lines, in display order, and the wagers whose
+    every line pays at least even money."""
 
-
-F = Fraction
-
-# Every line each game's tables must have, in display order.
-REQUIRED_LINES: Final[Mapping[Game, Mapping[str, tuple[str, ...]]]] = {
-    Game.SECOND_CHANCE: {
-        "ante": ("straight_flush", "three_of_a_kind", "straight", "flush", "pair", "high_card"),
-        "pair_plus": ("straight_flush", "three_of_a_kind", "straight", "flush", "pair"),
-    },
-    Game.LOWBALL: {
-        "bonus": (
-            "a24_one_colour",
-            "a24_two_colour",
-            "a34",
-            "five_high",
-            "six_high",
-            "seven_high",
-        ),
-    },
-    Game.PYRAMID: {"ante": ("win",)},
-}
-
-# Lines whose odds may not be below even money ("every win pays at least even money").
-_MIN_EVEN_MONEY: Final = {(Game.SECOND_CHANCE, "ante")}
+    game: str
+    lines: Mapping[str, tuple[str, ...]]
+    at_least_even: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
 class Paytable:
     """One game's paytable: `tables[wager][line]` is the odds (N to 1) as a Fraction."""
 
-    game: Game
+    game: str
     name: str
     tables: Mapping[str, Mapping[str, Fraction]]
 
@@ -65,9 +45,12 @@ class Paytable:
         return {w: {k: str(v) for k, v in t.items()} for w, t in self.tables.items()}
 
 
-def make_paytable(game: Game, name: str, tables: Mapping[str, Mapping[str, object]]) -> Paytable:
-    """Build and validate a paytable: every required line present, odds positive, no extras."""
-    required = REQUIRED_LINES[game]
+def build_paytable(
+    form: PaytableForm, name: str, tables: Mapping[str, Mapping[str, object]]
+) -> Paytable:
+    """Build and validate a paytable of `form`: every line present, odds positive, no extras."""
+    game = form.game
+    required = form.lines
     built: dict[str, Mapping[str, Fraction]] = {}
     for wager, lines in required.items():
         given = tables.get(wager)
@@ -91,7 +74,7 @@ def make_paytable(game: Game, name: str, tables: Mapping[str, Mapping[str, objec
                     field=f"{wager}.{line}",
                 )
             odds = parse_odds(given[line], where=f"{wager} line {line}")
-            if (game, wager) in _MIN_EVEN_MONEY and odds < 1:
+            if wager in form.at_least_even and odds < 1:
                 raise EngineError(
                     Refusal.BAD_PAYTABLE,
                     f"{wager} line {line} must pay at least 1 to 1 (every win pays even money)",
@@ -107,60 +90,18 @@ def make_paytable(game: Game, name: str, tables: Mapping[str, Mapping[str, objec
     return Paytable(game, name, MappingProxyType(built))
 
 
-def _lowball(one_colour: int, two_colour: int, a34: int) -> dict[str, dict[str, object]]:
-    return {
-        "bonus": {
-            "a24_one_colour": one_colour,
-            "a24_two_colour": two_colour,
-            "a34": a34,
-            "five_high": 3,
-            "six_high": 2,
-            "seven_high": 1,
-        }
-    }
+def make_paytable(game: str, name: str, tables: Mapping[str, Mapping[str, object]]) -> Paytable:
+    """Build and validate a paytable of the registered game `game` (`build_paytable`)."""
+    return build_paytable(registry.banked_rules(game).paytable_form, name, tables)
 
 
-NAMED: Final[Mapping[Game, Mapping[str, Paytable]]] = {
-    Game.SECOND_CHANCE: {
-        "default": make_paytable(
-            Game.SECOND_CHANCE,
-            "default",
-            {
-                "ante": {
-                    "straight_flush": 6,
-                    "three_of_a_kind": 4,
-                    "straight": "3/2",
-                    "flush": 1,
-                    "pair": 1,
-                    "high_card": 1,
-                },
-                "pair_plus": {
-                    "straight_flush": 40,
-                    "three_of_a_kind": 30,
-                    "straight": 6,
-                    "flush": 3,
-                    "pair": 1,
-                },
-            },
-        )
-    },
-    Game.LOWBALL: {
-        "1": make_paytable(Game.LOWBALL, "1", _lowball(10, 6, 5)),
-        "2": make_paytable(Game.LOWBALL, "2", _lowball(12, 8, 4)),
-        "3": make_paytable(Game.LOWBALL, "3", _lowball(10, 6, 4)),
-    },
-    Game.PYRAMID: {"default": make_paytable(Game.PYRAMID, "default", {"ante": {"win": 1}})},
-}
-
-DEFAULT_NAME: Final = {Game.SECOND_CHANCE: "default", Game.LOWBALL: "1", Game.PYRAMID: "default"}
-
-
-def named(game: Game, name: object) -> Paytable:
+def named(game: str, name: object) -> Paytable:
     """A named paytable of the game; refuses an unknown name."""
+    tables = registry.banked_rules(game).named_paytables
     key = str(name) if isinstance(name, str | int) and not isinstance(name, bool) else None
-    table = NAMED[game].get(key) if key is not None else None
+    table = tables.get(key) if key is not None else None
     if table is None:
-        known = ", ".join(repr(n) for n in NAMED[game])
+        known = ", ".join(repr(n) for n in tables)
         raise EngineError(
             Refusal.BAD_PAYTABLE,
             f"{game} has no paytable {name!r} (known: {known})",
@@ -204,12 +145,13 @@ def override(base: Paytable, lines: Mapping[str, object]) -> Paytable:
     return make_paytable(base.game, f"{base.name}+override", tables)
 
 
-def resolve(game: Game, spec: object) -> Paytable:
+def resolve(game: str, spec: object) -> Paytable:
     """The contract's `paytable` field: absent, a name, or `{"base": NAME, "lines": {...}}`."""
+    rules = registry.banked_rules(game)
     if spec is None:
-        return NAMED[game][DEFAULT_NAME[game]]
+        return rules.named_paytables[rules.default_paytable]
     if isinstance(spec, Mapping):
-        base = named(game, spec.get("base", DEFAULT_NAME[game]))
+        base = named(game, spec.get("base", rules.default_paytable))
         lines = spec.get("lines", {})
         if not isinstance(lines, Mapping):
             raise EngineError(

@@ -1,4 +1,4 @@
-"""The Lowball progressive meter: contributions, the cap and its overflow, jackpot payment.
+"""A progressive meter: contributions, the cap and its overflow, jackpot payment.
 
 Order within a round (contract): the round's contributions (rate x each progressive stake,
 rounded down to the cent for the whole round) are added first, up to the cap if one is set

@@ -1,7 +1,7 @@
-"""Three-card hand rankings: three-card poker (2nd Chance, Rhode Island) and lowball.
+"""Three-card hand rankings: high (three-card poker) and low (aces low, the lower hand wins).
 
 Each evaluator returns a `HandValue`: the category and an integer `score` that orders hands
-completely (poker: higher is better; lowball: lower is better). Suits never break ties here.
+completely (high: higher is better; low: lower is better). Suits never break ties here.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ class Category(StrEnum):
     HIGH_CARD = "high_card"
 
 
-# Poker: index grows with strength. Lowball: index grows with weakness (lower wins).
+# High: index grows with strength. Low: index grows with weakness (the lower hand wins).
 POKER_ORDER: Final = (
     Category.HIGH_CARD,
     Category.PAIR,
@@ -33,10 +33,11 @@ POKER_ORDER: Final = (
     Category.THREE_OF_A_KIND,
     Category.STRAIGHT_FLUSH,
 )
-LOWBALL_ORDER: Final = POKER_ORDER  # same sequence; in lowball the first is the best
+LOW_ORDER: Final = POKER_ORDER  # same sequence; in a low hand the first is the best
 _POKER_INDEX: Final = {c: i for i, c in enumerate(POKER_ORDER)}
 _BASE: Final = 15**3
-_LOW: Final = {r: (1 if r == 14 else r) for r in range(2, 15)}  # lowball: the ace is 1
+# A rank as a low hand counts it: the ace is 1.
+LOW_RANK: Final = {r: (1 if r == 14 else r) for r in range(2, 15)}
 
 
 # A category's name without the enum's (slow) `value` property.
@@ -77,9 +78,9 @@ def _poker_value(cards: Sequence[Card]) -> HandValue:
     return _classify(r1, r2, r3, a.suit == b.suit == c.suit, ace_high=True)
 
 
-def _lowball_value(cards: Sequence[Card]) -> HandValue:
+def _low_value(cards: Sequence[Card]) -> HandValue:
     a, b, c = cards
-    r1, r2, r3 = sorted((_LOW[a.rank], _LOW[b.rank], _LOW[c.rank]), reverse=True)
+    r1, r2, r3 = sorted((LOW_RANK[a.rank], LOW_RANK[b.rank], LOW_RANK[c.rank]), reverse=True)
     return _classify(r1, r2, r3, a.suit == b.suit == c.suit, ace_high=False)
 
 
@@ -91,7 +92,7 @@ _PRIME: Final = dict(
     zip(range(2, 15), (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41), strict=True)
 )
 _POKER: Final[dict[tuple[int, bool], HandValue]] = {}
-_LOWBALL: Final[dict[tuple[int, bool], HandValue]] = {}
+_LOW: Final[dict[tuple[int, bool], HandValue]] = {}
 for _r1 in range(2, 15):
     for _r2 in range(2, _r1 + 1):
         for _r3 in range(2, _r2 + 1):
@@ -99,7 +100,7 @@ for _r1 in range(2, 15):
             for _suited in (False, True):
                 _hand = (Card(_r1, "c"), Card(_r2, "c" if _suited else "d"), Card(_r3, "c"))
                 _POKER[_key, _suited] = _poker_value(_hand)
-                _LOWBALL[_key, _suited] = _lowball_value(_hand)
+                _LOW[_key, _suited] = _low_value(_hand)
 del _r1, _r2, _r3, _key, _suited, _hand
 
 
@@ -115,51 +116,13 @@ def poker_value(cards: Sequence[Card]) -> HandValue:
     return value if value is not None else _poker_value(cards)
 
 
-def lowball_value(cards: Sequence[Card]) -> HandValue:
-    """Lowball value: aces low, straights and flushes count against; the lower `score` wins."""
+def low_value(cards: Sequence[Card]) -> HandValue:
+    """Low value: aces low, straights and flushes count against; the lower `score` wins."""
     a, b, c = cards
     prime = _PRIME
     try:
         key = prime[a.rank] * prime[b.rank] * prime[c.rank]
     except (KeyError, TypeError):
-        return _lowball_value(cards)
-    value = _LOWBALL.get((key, a.suit == b.suit == c.suit))
-    return value if value is not None else _lowball_value(cards)
-
-
-class LowballHand(StrEnum):
-    """Lowball's named bonus hands (winning high-card hands seven-high or better)."""
-
-    A24_ONE_COLOUR = "a24_one_colour"
-    A24_TWO_COLOUR = "a24_two_colour"
-    A34 = "a34"
-    FIVE_HIGH = "five_high"
-    SIX_HIGH = "six_high"
-    SEVEN_HIGH = "seven_high"
-
-
-def is_a24(cards: Sequence[Card]) -> bool:
-    """4-2-A, unsuited (a suited A-2-4 is a flush)."""
-    v = lowball_value(cards)
-    return v.category is Category.HIGH_CARD and sorted(c.low_rank for c in cards) == [1, 2, 4]
-
-
-def lowball_hand_name(cards: Sequence[Card], value: HandValue | None = None) -> str:
-    """The contract's `hand` for a lowball hand: a bonus hand name, else the category.
-
-    `value` may pass the hand's `lowball_value` when the caller has it already.
-    """
-    v = value or lowball_value(cards)
-    if v.category is not Category.HIGH_CARD:
-        return CATEGORY_NAME[v.category]
-    ranks = sorted((_LOW[c.rank] for c in cards), reverse=True)
-    if ranks == [4, 2, 1]:
-        colours = {c.is_red for c in cards}
-        return (
-            LowballHand.A24_ONE_COLOUR if len(colours) == 1 else LowballHand.A24_TWO_COLOUR
-        ).value
-    if ranks == [4, 3, 1]:
-        return LowballHand.A34.value
-    return {5: LowballHand.FIVE_HIGH, 6: LowballHand.SIX_HIGH, 7: LowballHand.SEVEN_HIGH}.get(
-        ranks[0], Category.HIGH_CARD
-    ).value
+        return _low_value(cards)
+    value = _LOW.get((key, a.suit == b.suit == c.suit))
+    return value if value is not None else _low_value(cards)

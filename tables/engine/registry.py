@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from .errors import EngineError, Refusal
@@ -26,11 +27,11 @@ if TYPE_CHECKING:
     from .cards import Card, CardLedger
     from .edge_rake import RakeRun
     from .house_edge import WagerEdge
-    from .paytables import Paytable
+    from .paytables import Paytable, PaytableForm
     from .progressive import MeterConfig
     from .settlement import Settlement
     from .simulate import Shoe
-    from .strategies import Strategy
+    from .strategies import Mix, Strategy
 
 # The package that lists and registers the installed games (its `INSTALLED`).
 GAMES_PACKAGE: Final = "tables.games"
@@ -45,8 +46,16 @@ class RuleSet(Protocol):
 class BankedRules(RuleSet, Protocol):
     """A house-banked game's rules, in the `settle` contract's input form."""
 
+    # What its paytables hold (each wager's lines), the named paytables it ships, and the one
+    # a round without a paytable is settled under.
+    paytable_form: PaytableForm
+    named_paytables: Mapping[str, Paytable]
+    default_paytable: str
     # The named paytables a random round picks from (the simulator).
     paytables: tuple[str, ...]
+    # Wagers the game's rules place and a seat may not give, each with what places it (the
+    # refusal of such a wager says so).
+    placed_wagers: Mapping[str, str]
     # The house-edge analysis's default count of sampled deals.
     default_samples: int
     # The wagers that cannot be computed exactly, and why (an exact analysis omits them).
@@ -85,20 +94,8 @@ class BankedRules(RuleSet, Protocol):
         """What `strategy` means in this game."""
         ...
 
-    def edges(
-        self,
-        paytable: Paytable,
-        strategy: Strategy,
-        *,
-        exact: bool,
-        samples: int | None,
-        rng: random.Random,
-        meter: MeterConfig | None,
-        default_samples: int | None,
-        settings: dict[str, Any],
-    ) -> tuple[WagerEdge, ...]:
-        """Every wager's house edge (adding to `settings` what the report states)."""
-        ...
+    # Every wager's house edge (`EdgesFunction`).
+    edges: EdgesFunction
 
 
 class PlayerRules(RuleSet, Protocol):
@@ -111,17 +108,8 @@ class PlayerRules(RuleSet, Protocol):
         """Replay one record: its result, or `{"error": ...}` (never raises for a bad one)."""
         ...
 
-    def rake_edge(
-        self,
-        samples: int,
-        rng: random.Random,
-        *,
-        players: int,
-        rake_percent: Decimal,
-        rake_cap: int | None,
-    ) -> RakeRun:
-        """The house's rake over `samples` simulated hands (or games)."""
-        ...
+    # The house's rake over simulated hands (or games) (`RakeEdgeFunction`).
+    rake_edge: RakeEdgeFunction
 
 
 _BANKED: dict[str, BankedRules] = {}
@@ -198,10 +186,88 @@ def banked_rules(name: object) -> BankedRules:
     return rules
 
 
+# --- the rules a game fills in -----------------------------------------------------------------
+
+
+class EdgesFunction(Protocol):
+    """A house-banked game's `edges`: every wager's house edge under `paytable` with the players
+    playing `strategy` (adding to `settings` what the report states)."""
+
+    def __call__(
+        self,
+        paytable: Paytable,
+        strategy: Strategy,
+        *,
+        exact: bool,
+        samples: int | None,
+        rng: random.Random,
+        meter: MeterConfig | None,
+        default_samples: int | None,
+        settings: dict[str, Any],
+    ) -> tuple[WagerEdge, ...]: ...
+
+
+class RakeEdgeFunction(Protocol):
+    """A game between players' `rake_edge`: the house's rake over `samples` simulated hands
+    (or games) of `players` players under the rake given."""
+
+    def __call__(
+        self,
+        samples: int,
+        rng: random.Random,
+        *,
+        players: int,
+        rake_percent: Decimal,
+        rake_cap: int | None,
+    ) -> RakeRun: ...
+
+
+@dataclass
+class BankedGameRules:
+    """A house-banked game's `BankedRules`, made of the game's own functions and tables: each
+    game's `rules.py` fills one in (its `RULES`). A strategy is described by its `Mix`, and a
+    random round picks among every named paytable."""
+
+    name: str
+    paytable_form: PaytableForm
+    named_paytables: Mapping[str, Paytable]
+    default_paytable: str
+    strategies: Mapping[Strategy, Mix[Any]]
+    settle: Callable[[Mapping[str, Any], Paytable, MeterConfig | None], Settlement]
+    check_seat: Callable[[int, Mapping[str, Any], tuple[Card, ...], CardLedger], None]
+    dealer_advice: Callable[[tuple[Card, ...]], dict[str, Any]]
+    deal: Callable[[random.Random, list[int], Shoe, Strategy | None], dict[str, Any]]
+    edges: EdgesFunction
+    default_samples: int
+    not_exact: Mapping[str, str] = field(default_factory=dict)
+    placed_wagers: Mapping[str, str] = field(default_factory=dict)
+    paytables: tuple[str, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.paytables = tuple(self.named_paytables)
+
+    def describe(self, strategy: Strategy) -> str:
+        return self.strategies[strategy].description
+
+
+@dataclass
+class PlayerGameRules:
+    """A game between players' `PlayerRules`, made of its replay and its rake simulation."""
+
+    name: str
+    default_samples: int
+    replay: Callable[[dict[str, Any]], dict[str, Any]]
+    rake_edge: RakeEdgeFunction
+
+
 __all__ = [
     "GAMES_PACKAGE",
+    "BankedGameRules",
     "BankedRules",
+    "EdgesFunction",
+    "PlayerGameRules",
     "PlayerRules",
+    "RakeEdgeFunction",
     "RuleSet",
     "banked",
     "banked_names",

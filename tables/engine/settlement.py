@@ -87,8 +87,8 @@ class SeatResult:
     final: tuple[Card, ...]
     hand: str
     lines: tuple[Line, ...]
-    two_card: tuple[Card, ...] | None = None  # pyramid
-    one_card: Card | None = None  # pyramid
+    two_card: tuple[Card, ...] | None = None  # a hand set in two: its two cards
+    one_card: Card | None = None  # and its card alone
 
     @property
     def net_cents(self) -> int:
@@ -102,8 +102,8 @@ class DealerResult:
     discard: tuple[Card, ...] = ()
     final: tuple[Card, ...] = ()
     hand: str | None = None
-    two_card: tuple[Card, ...] | None = None  # pyramid
-    one_card: Card | None = None  # pyramid
+    two_card: tuple[Card, ...] | None = None  # a hand set in two: its two cards
+    one_card: Card | None = None  # and its card alone
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 
 from .cards import Card, CardLedger
 from .errors import EngineError, Refusal
-from .paytables import Game, Paytable
+from .paytables import Paytable
 
 MAX_SEAT = 7
 
@@ -42,11 +42,11 @@ def describe(cards: Iterable[Card]) -> str:
 
 
 def open_ledger(
-    game: Game, paytable: Paytable, seat_numbers: Iterable[int], dealer_cards: Sequence[Card]
+    game: str, paytable: Paytable, seat_numbers: Iterable[int], dealer_cards: Sequence[Card]
 ) -> CardLedger:
     """The checks every game's settlement starts with: the paytable is the game's, the seat
     numbers are valid, the dealer has three cards; returns the round's card ledger."""
-    if paytable.game is not game:
+    if paytable.game != game:
         raise EngineError(
             Refusal.BAD_PAYTABLE, f"paytable {paytable.name!r} is not a {game} paytable"
         )

@@ -4,10 +4,13 @@ integration's kind to its transport in one `TRANSPORTS`).
     tables/games/<game>/__init__.py   the game's class: label, wagers and their order, limits,
                                        parsing, tablet steps, advice, display, report wagers,
                                        simulation strategy, demo table
+    tables/games/<game>/game.py       its rules, pure Python (the house way and settlement, or
+                                       a hand's state machine), with its `paytables.py`,
+                                       `edge.py` (house edge) and `replay.py` beside it
     tables/games/<game>/rules.py      its rules as the engine's drivers ask for them (`RULES`:
-                                       settling its contract round, random rounds, strategies,
-                                       house edge; or replay and rake), registered with
-                                       `tables.engine.registry`
+                                       the registry's generic `BankedGameRules` or
+                                       `PlayerGameRules` filled with its functions), registered
+                                       with `tables.engine.registry`
     templates/games/<game>.html        its decision forms on the tablet
 
 The rest of the site asks `get(name)` (or `get(table.game)`) and never compares a game's

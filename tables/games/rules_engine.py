@@ -1,5 +1,6 @@
-"""The engine half of the three house-banked games of `tables.engine` (their rules are there):
-one class each game package extends with its wagers, decisions and tablet steps."""
+"""The engine half of a house-banked game whose rules are registered with the engine
+(`tables.engine.registry`, from the game's `rules.py`): one class each game package extends
+with its wagers, decisions and tablet steps."""
 
 from __future__ import annotations
 
@@ -7,10 +8,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from tables.engine import contract, entry
+from tables.engine import contract, entry, registry
 from tables.engine import simulate as engine_simulate
-from tables.engine.paytables import DEFAULT_NAME, NAMED, REQUIRED_LINES, Paytable, make_paytable
-from tables.engine.paytables import Game as EngineGame
+from tables.engine.paytables import Paytable, make_paytable
 from tables.engine.progressive import MeterConfig
 from tables.engine.settlement import Settlement
 
@@ -18,24 +18,24 @@ from .base import BankedGame
 
 
 class RulesEngineGame(BankedGame):
-    """A banked game whose rules are one of `tables.engine`'s (`engine_game`)."""
+    """A banked game whose rules the engine's registry holds under its name (`rules`)."""
 
     @property
-    def engine_game(self) -> EngineGame:
-        return EngineGame(self.name)
+    def rules(self) -> registry.BankedRules:
+        return registry.banked_rules(self.name)
 
     @property
     def default_paytable(self) -> str:  # type: ignore[override]
-        return DEFAULT_NAME[self.engine_game]
+        return self.rules.default_paytable
 
     def paytable(self, name: str, lines: Mapping[str, Any]) -> Paytable:
-        return make_paytable(self.engine_game, name, lines)
+        return make_paytable(self.name, name, lines)
 
     def required_lines(self) -> Mapping[str, tuple[str, ...]]:
-        return REQUIRED_LINES[self.engine_game]
+        return self.rules.paytable_form.lines
 
     def named_paytables(self) -> Mapping[str, Paytable]:
-        return NAMED[self.engine_game]
+        return self.rules.named_paytables
 
     def settle(
         self, entry_: Mapping[str, Any], paytable: Paytable, meter: MeterConfig | None
@@ -46,7 +46,7 @@ class RulesEngineGame(BankedGame):
         entry.check_partial(entry_)
 
     def dealer_advice(self, cards: list[str]) -> dict[str, Any]:
-        return entry.dealer_advice(self.engine_game, cards)
+        return entry.dealer_advice(self.name, cards)
 
     def random_round(
         self, rng: random.Random, seats: int | None, *, strategy: str | None = None

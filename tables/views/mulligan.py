@@ -1,6 +1,6 @@
 """The players' table display of a Mulligan table: the page the dealer turns to the players.
 
-It is built from the table's view of the game only (`mulligan_view.TABLE`, through
+It is built from the table's view of the game only (`tables.games.mulligan.view.TABLE`, through
 `tables.games.mulligan.pages.display`), in which a card the players may not see is `None`: it
 never shows a Secret Offer, and shows hands only under Open Hands (and at the end, when every
 player reveals). It shows the game in progress, else the table's last finished game, and

@@ -16,8 +16,7 @@ from django.urls import reverse
 from accounts.models import AccountChange, AccountLock, ApiToken
 from audit.models import AuditEvent
 from core.roles import Role
-from tables.engine.paytables import NAMED
-from tables.engine.paytables import Game as EngineGame
+from tables.engine.paytables import named
 from tables.services.paytables import paytable_approve, paytable_draft
 
 pytestmark = pytest.mark.django_db
@@ -281,7 +280,7 @@ def test_role_changes_made_anywhere_are_on_the_chain(floor: Any) -> None:
 
 
 def _draft(author: Any) -> Any:
-    lines = NAMED[EngineGame.PYRAMID]["default"].as_data()
+    lines = named("pyramid", "default").as_data()
     return paytable_draft(
         author=author,
         game="pyramid",

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from tables.engine.mulligan_game import Variant
+from tables.games.mulligan.game import Variant
 from tables.models import Hand
 from tests.tables.mulligan_floor import mulligan_table
 

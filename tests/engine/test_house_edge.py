@@ -1,41 +1,32 @@
-"""The theoretical house edge: the exact figures, the fast paths against the engine's own
-settlement, Monte Carlo intervals around the exact values, strategies, refusals."""
+"""The theoretical house edge through its driver: the exact figures, Monte Carlo intervals
+around the exact values, strategies, refusals (each game's own tables and fast paths are tested
+with the game, `tests/games/<game>/test_edge.py`)."""
 
 from __future__ import annotations
 
 import random
 from fractions import Fraction
-from itertools import combinations
 from math import comb
 
 import pytest
 
-from tables.engine import (
-    contract,
-    edge_lowball,
-    edge_pyramid,
-    edge_second_chance,
-    pyramid,
-    strategies,
-)
-from tables.engine.cards import DECK
-from tables.engine.edge_fast import HANDS, card_numbers, cards_of
+from tables.engine import contract
 from tables.engine.edge_stats import exact_figures
 from tables.engine.errors import EngineError
 from tables.engine.house_edge import Method, WagerEdge, edge_for_lines, house_edge
-from tables.engine.paytables import NAMED, Game, make_paytable, named
+from tables.engine.paytables import make_paytable, named
 from tables.engine.progressive import MeterConfig
-from tables.engine.rankings import poker_value
 from tables.engine.simulate import random_round
 from tables.engine.strategies import Strategy
 from tables.games.lowball import rules as lowball_rules
+from tables.games.pyramid import edge as edge_pyramid
 from tables.games.pyramid import rules as pyramid_rules
 from tables.games.second_chance import rules as second_chance_rules
 
 from .helpers import cards
 
-SECOND_CHANCE = NAMED[Game.SECOND_CHANCE]["default"]
-PYRAMID = NAMED[Game.PYRAMID]["default"]
+SECOND_CHANCE = named("second_chance", "default")
+PYRAMID = named("pyramid", "default")
 
 
 def exact(report_wager: object) -> WagerEdge:
@@ -74,41 +65,7 @@ def test_a_paytable_given_as_lines_is_analysed_as_the_floor_would_ask() -> None:
     assert data["paytable"] == "v7" and data["strategy"]["name"] == "published"
 
 
-def test_mulligan_pair_plus_counts_agree_with_counting_every_new_hand() -> None:
-    """Inclusion and exclusion against a brute count of the 18,424 hands left, for swapped
-    hands of several kinds."""
-    mpp = exact(house_edge("second_chance", exact=True).wager("mulligan_pair_plus"))
-    swapped = sum(
-        1 for h in HANDS if second_chance_rules.mulligan_published(cards_of(h))
-    )  # the published strategy's swaps
-    assert mpp.deals == swapped * comb(49, 3)
-    assert sum(o.count for o in mpp.outcomes) == mpp.deals
-    for text in ("2c 3d 7h", "Qs Jh 9d", "2h 3h 9h", "Kd 9c 8s"):
-        hand = card_numbers(cards(text))
-        rest = [c for c in range(52) if c not in hand]
-        brute: dict[str, int] = {}
-        for new in combinations(rest, 3):
-            cat = poker_value(cards_of(new)).category.value
-            brute[cat] = brute.get(cat, 0) + 1
-        target = tuple(sorted(hand))
-        one = strategies.Mix(
-            "just this hand",
-            ((Fraction(1), lambda c, t=target: tuple(sorted(card_numbers(c))) == t),),
-        )
-        counted = edge_second_chance.mulligan_pair_plus(SECOND_CHANCE, one)
-        assert {o.name: o.count for o in counted if o.count} == brute
-
-
 # --- Pyramid --------------------------------------------------------------------------------
-
-
-def test_the_rank_classes_hold_every_hand_and_every_dealer_hand_is_counted() -> None:
-    classes = edge_pyramid.rank_classes()
-    assert len(classes) == 455
-    assert sum(c.hands for c in classes) == 22100
-    for counts in edge_pyramid.setting_counts().values():
-        for setting in counts:
-            assert setting.win + setting.push + setting.lose == comb(49, 3)
 
 
 @pytest.mark.parametrize("strategy", ["optimal", "house_way", "published"])
@@ -135,94 +92,6 @@ def test_pyramid_exact_figures() -> None:
     assert optimal.figures.edge == Fraction(145_398_104 - 129_626_064, 407_170_400)
     assert optimal.figures.edge < house.figures.edge  # the optimum is no worse
     assert f"{float(optimal.figures.edge):.4%}" == "3.8736%"
-
-
-def test_the_optimal_setting_differs_from_the_rules_strategy_on_two_hands_only() -> None:
-    differ = [
-        c.ranks
-        for c in edge_pyramid.rank_classes()
-        if edge_pyramid.optimal_one_card(c.cards).rank
-        != pyramid.player_setting(c.cards).one_card.rank
-    ]
-    assert differ == [(2, 3, 5), (2, 4, 12)]
-
-
-@pytest.mark.parametrize("text", ["2c 3d 5h", "Kc Kd 4h", "7s 7h 7d", "Ah Qd Jc"])
-def test_pyramid_setting_counts_agree_with_settling_every_dealer_hand(text: str) -> None:
-    """The class tables against `pyramid.settle` over all 18,424 dealer hands."""
-    hand = cards(text)
-    rest = [c for c in DECK if c not in hand]
-    counted = {s.alone: s for s in edge_pyramid.setting_counts()[edge_pyramid._key(hand)]}
-    for alone, _setting in edge_pyramid.legal_settings(hand).items():
-        one = next(c for c in hand if c.rank == alone)
-        tally = {"win": 0, "push": 0, "lose": 0}
-        for dealer in combinations(rest, 3):
-            seat = pyramid.Seat(1, 100, hand, one_card=one)
-            net = pyramid.settle(pyramid.Round(dealer, (seat,)), PYRAMID).seats[0].net_cents
-            tally["win" if net > 0 else "push" if net == 0 else "lose"] += 1
-        got = counted[alone]
-        assert (got.win, got.push, got.lose) == (tally["win"], tally["push"], tally["lose"])
-
-
-# --- the sampling fast paths against the engine ---------------------------------------------
-
-
-def test_second_chance_sampled_rounds_settle_as_the_engine_settles_them() -> None:
-    rng = random.Random(3)
-    for strategy in (Strategy.PUBLISHED, Strategy.HOUSE_WAY):
-        t = edge_second_chance.ante_raise_tables(
-            SECOND_CHANCE, second_chance_rules.STRATEGIES[strategy]
-        )
-        for _ in range(300):
-            deal = rng.sample(range(52), 12)
-            roles = rng.choice(edge_second_chance.ROLES)
-            for mulligan in (False, True):
-                net, units = edge_second_chance.play_deal(deal, roles, t, mulligan)
-                cents = edge_second_chance.settle_sampled(deal, roles, mulligan, SECOND_CHANCE)
-                assert units == (2.0 if mulligan else 1.0)
-                assert cents == int(net * 100)
-
-
-@pytest.mark.parametrize("paytable", ["1", "2", "3"])
-def test_lowball_sampled_rounds_settle_as_the_engine_settles_them(paytable: str) -> None:
-    rng = random.Random(int(paytable))
-    table = named(Game.LOWBALL, paytable)
-    meter = MeterConfig()
-    mix = lowball_rules.STRATEGIES[Strategy.TYPICAL]
-    t = edge_lowball.lowball_tables(table, mix, meter)
-    seen_jackpot = False
-    for i in range(600):
-        deal = rng.sample(range(52), 12)
-        if i % 50 == 0:  # now and then both first hands 4-2-A
-            p, d = rng.sample(edge_lowball.A24_HANDS, 2)
-            if not set(p) & set(d):
-                rest = [c for c in rng.sample(range(52), 52) if c not in p + d][:6]
-                deal = list(p + d + tuple(rest))
-        roles = (0, 1, 2, 3) if i % 50 == 0 else rng.choice(edge_lowball.ROLES)
-        first = cards_of(deal[3 * roles[0] : 3 * roles[0] + 3])
-        for _weight, play in mix.plays:
-            discard = play(first)
-            kept = card_numbers([c for c in first if c not in discard])
-            main, prog = edge_lowball.play_deal(deal, roles, t, kept)
-            main_cents, prog_cents, jackpot = edge_lowball.settle_sampled(
-                deal, roles, discard, table, meter, t
-            )
-            assert main_cents == round(main * 100)
-            if jackpot:
-                seen_jackpot = True
-                assert prog == -1.0  # the jackpot is counted exactly, apart
-            else:
-                assert prog_cents == round(prog * 100)
-    assert seen_jackpot
-
-
-def test_the_jackpot_count_is_every_pair_of_disjoint_4_2_a_hands() -> None:
-    assert len(edge_lowball.A24_HANDS) == 60
-    # 60 player hands; the dealer's 4-2-A from the 3 cards left of each rank, less flushes.
-    assert edge_lowball.jackpot_deals() == sum(
-        1 for p in edge_lowball.A24_HANDS for d in edge_lowball.A24_HANDS if not set(p) & set(d)
-    )
-    assert edge_lowball.jackpot_deals() == 1524
 
 
 # --- Monte Carlo against exact ------------------------------------------------------------
@@ -384,7 +253,7 @@ def test_pyramid_at_other_odds_is_counted_and_sampled_at_those_odds() -> None:
     edge = Fraction(ante["house_edge"]["exact"]["per_initial_wager"])
     counts = {o["outcome"]: o["count"] for o in ante["outcomes"]}
     assert edge == Fraction(counts["lose"] - Fraction(21, 20) * counts["win"], 407_170_400)
-    odds_table = make_paytable(Game.PYRAMID, "bonus-odds", lines)
+    odds_table = make_paytable("pyramid", "bonus-odds", lines)
     sampled = house_edge("pyramid", paytable=odds_table, samples=60_000, seed=3).wager("ante")
     assert contains(sampled, edge)
 

@@ -1,4 +1,4 @@
-"""Three-card poker and lowball rankings, checked over all 22,100 three-card hands."""
+"""Three-card high (poker) and low rankings, checked over all 22,100 three-card hands."""
 
 from __future__ import annotations
 
@@ -8,13 +8,7 @@ from itertools import combinations
 import pytest
 
 from tables.engine.cards import DECK
-from tables.engine.rankings import (
-    Category,
-    is_a24,
-    lowball_hand_name,
-    lowball_value,
-    poker_value,
-)
+from tables.engine.rankings import Category, low_value, poker_value
 
 from .helpers import cards
 
@@ -39,7 +33,7 @@ def test_poker_category_counts_match_hand_rankings_md() -> None:
 
 def test_lowball_category_counts_with_aces_low() -> None:
     # A-2-3 becomes a straight and Q-K-A stops being one: 11 runs of three ranks.
-    counts = Counter(lowball_value(h).category for h in ALL_HANDS)
+    counts = Counter(low_value(h).category for h in ALL_HANDS)
     assert counts[Category.STRAIGHT] + counts[Category.STRAIGHT_FLUSH] == 11 * 64
     assert counts[Category.STRAIGHT_FLUSH] == 11 * 4
     assert counts[Category.THREE_OF_A_KIND] == 52
@@ -69,11 +63,11 @@ def test_every_poker_category_beats_every_lower_one() -> None:
 
 
 def test_lowball_best_hand_is_4_2_a_unsuited_and_worst_is_the_top_straight_flush() -> None:
-    ranked = sorted(ALL_HANDS, key=lambda h: lowball_value(h).score)
+    ranked = sorted(ALL_HANDS, key=lambda h: low_value(h).score)
     assert sorted(c.low_rank for c in ranked[0]) == [1, 2, 4]
-    assert lowball_value(ranked[0]).category is Category.HIGH_CARD
+    assert low_value(ranked[0]).category is Category.HIGH_CARD
     assert {c.rank for c in ranked[-1]} == {11, 12, 13}
-    assert lowball_value(ranked[-1]).category is Category.STRAIGHT_FLUSH
+    assert low_value(ranked[-1]).category is Category.STRAIGHT_FLUSH
 
 
 def test_suits_never_break_ties() -> None:
@@ -131,42 +125,15 @@ def test_k_a_2_is_not_a_straight() -> None:
     ],
 )
 def test_lowball_ordering_examples(better: str, worse: str) -> None:
-    assert lowball_value(cards(better)).score < lowball_value(cards(worse)).score
+    assert low_value(cards(better)).score < low_value(cards(worse)).score
 
 
 def test_lowball_flush_compares_highest_card_down() -> None:
-    assert lowball_value(cards("7h 4h 2h")).score < lowball_value(cards("7s 5s 2s")).score
-
-
-@pytest.mark.parametrize(
-    ("hand", "name"),
-    [
-        ("4h 2d Ah", "a24_one_colour"),
-        ("4c 2s As", "a24_one_colour"),
-        ("4h 2c As", "a24_two_colour"),
-        ("4h 2h Ah", "flush"),  # "an A-2-4 of one suit is a flush"
-        ("4h 3c As", "a34"),
-        ("5h 3c As", "five_high"),
-        ("5h 4c 2s", "five_high"),
-        ("5h 4c 3s", "straight"),
-        ("6h 4c 2s", "six_high"),
-        ("7h 4c 2s", "seven_high"),
-        ("8h 4c 2s", "high_card"),
-        ("2h 2c 4s", "pair"),
-    ],
-)
-def test_lowball_named_hands(hand: str, name: str) -> None:
-    assert lowball_hand_name(cards(hand)) == name
-
-
-def test_is_a24_means_the_unsuited_hand_only() -> None:
-    assert is_a24(cards("Ah 2c 4d"))
-    assert not is_a24(cards("Ah 2h 4h"))
-    assert not is_a24(cards("Ah 3c 4d"))
+    assert low_value(cards("7h 4h 2h")).score < low_value(cards("7s 5s 2s")).score
 
 
 def test_the_lookup_tables_agree_with_the_evaluators_on_every_hand() -> None:
-    """`poker_value` and `lowball_value` look the value up (issue 16); the tables must give
+    """`poker_value` and `low_value` look the value up (issue 16); the tables must give
     exactly what the evaluators compute, for every hand in two orders."""
     from tables.engine import rankings
 
@@ -174,7 +141,7 @@ def test_the_lookup_tables_agree_with_the_evaluators_on_every_hand() -> None:
         for ordered in (hand, hand[::-1]):
             for fast, slow in (
                 (rankings.poker_value, rankings._poker_value),
-                (rankings.lowball_value, rankings._lowball_value),
+                (rankings.low_value, rankings._low_value),
             ):
                 got, want = fast(ordered), slow(ordered)
                 assert got == want and got.category is want.category

@@ -9,13 +9,13 @@ import pytest
 from django.core.management import call_command
 
 from tables import games
-from tables.engine.paytables import Game
+from tables.engine import registry as engine_registry
 from tables.models import Table
 
 
 def test_the_three_banked_games_are_registered_once_in_the_engines_order() -> None:
     banked = [g.name for g in games.all_games() if isinstance(g, games.BankedGame)]
-    assert banked == [g.value for g in Game]
+    assert banked == list(engine_registry.banked_names())
     assert [label for _, label in games.choices()] == [
         "Three Card 2nd Chance",
         "Three Card Lowball",

@@ -72,7 +72,7 @@ class HighCardDuel(games.BankedGame):
         if set(lines) != {"ante"} or not isinstance(ante, Mapping) or set(ante) != {"win"}:
             raise EngineError(Refusal.BAD_PAYTABLE, "the paytable is one line: ante win")
         odds = parse_odds(ante["win"], where="ante line win")
-        return Paytable(NAME, name, MappingProxyType({"ante": MappingProxyType({"win": odds})}))  # type: ignore[arg-type]
+        return Paytable(NAME, name, MappingProxyType({"ante": MappingProxyType({"win": odds})}))
 
     def named_paytables(self) -> Mapping[str, Paytable]:
         return {"standard": self.paytable("standard", {"ante": {"win": "1"}})}

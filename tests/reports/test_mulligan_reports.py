@@ -13,12 +13,12 @@ from django.utils import timezone
 from reports.floor import floor_status
 from reports.reporting import rebuild
 from reports.selectors import hold_rows
-from tables.engine.mulligan_replay import replay_mulligan
 from tables.games.mulligan.play import from_record
+from tables.games.mulligan.replay import replay_mulligan
 from tables.services.hand_play import hand_play
 from tables.services.hands import hand_open, hand_void
 from tables.services.sessions import dealer_sign_in
-from tests.games.mulligan_script import HANDS_4, to_the_deck
+from tests.games.mulligan.script import HANDS_4, to_the_deck
 from tests.tables.test_mulligan_services import _step
 
 pytestmark = pytest.mark.django_db

@@ -24,7 +24,6 @@ from reports.models import StaleReport
 from reports.selectors import hold_rows, totals
 from tables.engine import contract
 from tables.engine.money import parse_cents
-from tables.engine.paytables import Game
 from tables.gaming_day import day_bounds, gaming_day_of, shift_of
 from tables.models import MeterEntry, ProgressiveMeter, Round, SettlementLine, Table
 from tables.selectors import engine_paytable, meter_config
@@ -149,7 +148,7 @@ def test_every_round_is_legal_within_limits_and_what_the_engine_settles(
                 limit = version.limits["pair_plus"]
                 stake = parse_cents(mulligan_pp, where="mulligan")
                 assert limit["min_cents"] <= stake <= limit["max_cents"]
-            if r.game == Game.LOWBALL:
+            if r.game == "lowball":
                 assert seat["wagers"]["bonus"] == seat["wagers"]["ante"]
                 if "progressive" in seat["wagers"]:
                     assert meter is not None

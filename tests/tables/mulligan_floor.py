@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tables.engine.mulligan_game import Variant
+from tables.games.mulligan.game import Variant
 from tables.models import Pit, Table
 from tables.services.sessions import dealer_sign_in
 from tables.services.table_settings import (

@@ -14,8 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from audit.models import AuditEvent
-from tables.engine.paytables import NAMED, Game
-from tables.engine.paytables import Game as EngineGame
+from tables.engine.paytables import named
 from tables.models import (
     MeterEntry,
     PaytableVersion,
@@ -43,7 +42,7 @@ def signed_in(username: str) -> Client:
 def second_chance_draft(name: str = "house", **overrides: str) -> dict[str, str]:
     """The add form's POST for a 2nd Chance draft: the rules' lines and $5-$500 / $1-$100."""
     data = {"name": name}
-    for wager, lines in NAMED[EngineGame.SECOND_CHANCE]["default"].as_data().items():
+    for wager, lines in named("second_chance", "default").as_data().items():
         for line, odds in lines.items():
             data[f"line__{wager}__{line}"] = odds
     data.update(
@@ -116,7 +115,7 @@ def test_admin_drafts_a_version_through_the_add_form(floor: Any) -> None:
         signed_in("admin"), line__ante__straight="3 to 2", line__pair_plus__straight="5"
     )
     assert response.status_code == 302, form_errors(response)
-    version = PaytableVersion.objects.get(game=Game.SECOND_CHANCE, name="house")
+    version = PaytableVersion.objects.get(game="second_chance", name="house")
     assert version.version == 1
     assert version.status == PaytableVersion.Status.DRAFT
     assert version.drafted_by == floor["admin"]
@@ -139,7 +138,7 @@ def test_admin_drafts_a_version_through_the_add_form(floor: Any) -> None:
 def test_drafting_under_an_existing_name_makes_the_next_version(floor: Any) -> None:
     client = signed_in("admin")
     assert draft_via_admin(client, name="default").status_code == 302
-    v2 = PaytableVersion.objects.get(name="default", game=Game.SECOND_CHANCE, version=2)
+    v2 = PaytableVersion.objects.get(name="default", game="second_chance", version=2)
     assert v2.status == PaytableVersion.Status.DRAFT
     assert PaytableVersion.objects.get(pk=v2.pk - 1).name == "default"  # v1 untouched
 
@@ -198,7 +197,7 @@ def test_limits_min_above_max_is_refused(floor: Any) -> None:
 
 def test_draft_from_an_existing_version_copies_it_into_the_add_form(floor: Any) -> None:
     client = signed_in("admin2")
-    source = PaytableVersion.objects.get(game=Game.LOWBALL, name="1")
+    source = PaytableVersion.objects.get(game="lowball", name="1")
     response = client.post(
         CHANGELIST_URL,
         {"action": "draft_from_selected", "_selected_action": [source.pk], "index": 0},
@@ -213,7 +212,7 @@ def test_draft_from_an_existing_version_copies_it_into_the_add_form(floor: Any) 
     data["line__bonus__a34"] = "6"
     created = client.post(response["Location"], data)
     assert created.status_code == 302, form_errors(created)
-    new = PaytableVersion.objects.get(game=Game.LOWBALL, name="1", version=2)
+    new = PaytableVersion.objects.get(game="lowball", name="1", version=2)
     assert new.based_on == source
     assert new.lines["bonus"]["a34"] == "6"
     assert new.limits == source.limits
@@ -225,14 +224,14 @@ def test_lines_read_in_words_and_a_draft_is_compared_line_by_line_with_the_versi
     import html
 
     client = signed_in("admin2")
-    source = PaytableVersion.objects.get(game=Game.LOWBALL, name="1")
+    source = PaytableVersion.objects.get(game="lowball", name="1")
     add = client.get(f"{ADD_URL}?based_on={source.pk}").content.decode()
     assert "4-2-A one colour" in html.unescape(add)  # not a24_one_colour
     form = client.get(f"{ADD_URL}?based_on={source.pk}").context["adminform"].form
     data = {name: form[name].value() for name in form.fields if name != "game"}
     data["line__bonus__a34"] = "6"
     assert client.post(f"{ADD_URL}?based_on={source.pk}", data).status_code == 302
-    draft = PaytableVersion.objects.get(game=Game.LOWBALL, name="1", version=2)
+    draft = PaytableVersion.objects.get(game="lowball", name="1", version=2)
     page = html.unescape(
         client.get(reverse("admin:tables_paytableversion_change", args=[draft.pk])).content.decode()
     )
@@ -275,7 +274,7 @@ def test_approving_reports_each_version(floor: Any) -> None:
     draft_via_admin(signed_in("admin"), name="mine")
     draft_via_admin(signed_in("admin2"), name="theirs")
     mine, theirs = (PaytableVersion.objects.get(name=n) for n in ("mine", "theirs"))
-    already = PaytableVersion.objects.get(game=Game.PYRAMID)
+    already = PaytableVersion.objects.get(game="pyramid")
     response = approve_action(signed_in("admin"), mine, theirs, already)
     text = " | ".join(messages_of(response))
     assert "mine v1 was not approved: you drafted it" in text
@@ -284,7 +283,7 @@ def test_approving_reports_each_version(floor: Any) -> None:
 
 
 def test_an_approved_version_is_read_only(floor: Any) -> None:
-    version = PaytableVersion.objects.get(game=Game.SECOND_CHANCE, name="default")
+    version = PaytableVersion.objects.get(game="second_chance", name="default")
     url = reverse("admin:tables_paytableversion_change", args=[version.pk])
     client = signed_in("admin")
     page = client.get(url)
@@ -413,12 +412,12 @@ def table_post(table: Table, **changes: Any) -> dict[str, Any]:
 def approved_lowball_v2(floor: Any) -> PaytableVersion:
     from tables.services.paytables import paytable_approve, paytable_draft
 
-    base = PaytableVersion.objects.get(game=Game.LOWBALL, name="1")
+    base = PaytableVersion.objects.get(game="lowball", name="1")
     draft = paytable_draft(
         author=floor["admin2"],
-        game=Game.LOWBALL,
+        game="lowball",
         name="1",
-        lines=NAMED[EngineGame.LOWBALL]["2"].as_data(),
+        lines=named("lowball", "2").as_data(),
         limits=base.limits,
     )
     return paytable_approve(version=draft, approver=floor["admin"])
@@ -449,7 +448,7 @@ def test_assigning_a_version_through_the_table_admin_is_audited(floor: Any) -> N
 def test_the_table_admin_refuses_an_inconsistent_version_or_meter(floor: Any) -> None:
     client = signed_in("admin")
     table = Table.objects.get(name="SC-1")
-    lowball = PaytableVersion.objects.get(game=Game.LOWBALL)
+    lowball = PaytableVersion.objects.get(game="lowball")
     meter = ProgressiveMeter.objects.get()
     url = reverse("admin:tables_table_change", args=[table.pk])
     response = client.post(url, table_post(table, paytable_version=lowball.pk, meter=meter.pk))
@@ -467,7 +466,7 @@ def test_the_table_admin_refuses_an_inconsistent_version_or_meter(floor: Any) ->
         {
             "name": "PY-2",
             "pit": pit.pk,
-            "game": Game.PYRAMID,
+            "game": "pyramid",
             "seats": 7,
             "paytable_version": lowball.pk,
             "is_open": "on",
@@ -483,7 +482,7 @@ def test_the_table_admin_refuses_an_inconsistent_version_or_meter(floor: Any) ->
         {
             "name": "SC-2",
             "pit": pit.pk,
-            "game": Game.SECOND_CHANCE,
+            "game": "second_chance",
             "seats": 7,
             "paytable_version": draft.pk,
             "is_open": "on",
@@ -494,13 +493,13 @@ def test_the_table_admin_refuses_an_inconsistent_version_or_meter(floor: Any) ->
 
 
 def test_a_new_table_gets_its_version_through_the_service(floor: Any) -> None:
-    pyramid = PaytableVersion.objects.get(game=Game.PYRAMID)
+    pyramid = PaytableVersion.objects.get(game="pyramid")
     response = signed_in("admin").post(
         reverse("admin:tables_table_add"),
         {
             "name": "PY-2",
             "pit": Pit.objects.get().pk,
-            "game": Game.PYRAMID,
+            "game": "pyramid",
             "seats": 5,
             "paytable_version": pyramid.pk,
             "is_open": "on",
@@ -654,7 +653,7 @@ def test_meter_entries_are_never_changed_or_deleted(floor: Any) -> None:
 @pytest.mark.parametrize("username", ["pitboss", "auditor"])
 def test_pit_boss_and_auditor_only_view(floor: Any, username: str) -> None:
     client = signed_in(username)
-    version = PaytableVersion.objects.get(game=Game.SECOND_CHANCE)
+    version = PaytableVersion.objects.get(game="second_chance")
     table = Table.objects.get(name="SC-1")
     meter = ProgressiveMeter.objects.get()
     for name in (
@@ -703,7 +702,7 @@ def test_the_audit_trail_is_for_auditors_and_read_only_for_everyone(floor: Any) 
     assert page.status_code == 200
     assert "paytable.approved" in page.content.decode()
     event = AuditEvent.objects.get(
-        kind="paytable.approved", data__name="default", data__game=Game.PYRAMID
+        kind="paytable.approved", data__name="default", data__game="pyramid"
     )
     get_user_model().objects.create_superuser("root", password="demo")
     root = signed_in("root")

@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
 from tables.engine.contract import settle_round
-from tables.engine.paytables import NAMED, Game
+from tables.engine.paytables import named
 from tables.models import (
     MeterEntry,
     PaytableVersion,
@@ -521,7 +521,7 @@ def test_a_round_settles_under_the_version_it_opened_with(floor, dealer_at) -> N
     r = ok(client.post("/api/rounds/", {"table": table.pk, "wagers": wagers}, format="json"), 201)
     assert r["paytable_version"] == v1.pk
     # Meanwhile an admin puts v2 in force: pair plus pays 3 to 1 on a pair instead of 1 to 1.
-    lines = NAMED[Game.SECOND_CHANCE]["default"].as_data()
+    lines = named("second_chance", "default").as_data()
     lines["pair_plus"]["pair"] = "3"
     v2 = paytable_draft(
         author=floor["admin"],
@@ -627,7 +627,7 @@ def test_rounds_list_filters_paginates_and_a_dealer_sees_only_their_table(floor,
 
 def test_paytable_versions_are_readable_and_dealers_do_not_see_drafts(floor) -> None:
     v1 = floor["SC-1"].paytable_version
-    lines = NAMED[Game.SECOND_CHANCE]["default"].as_data()
+    lines = named("second_chance", "default").as_data()
     draft = paytable_draft(
         author=floor["admin"], game="second_chance", name="house", lines=lines, limits=v1.limits
     )

@@ -11,7 +11,7 @@ from django.db import IntegrityError, connection, transaction
 
 from audit.models import AuditEvent
 from core.errors import ServiceError
-from tables.engine.rhode_island_replay import replay_rhode_island
+from tables.games.rhode_island.replay import replay_rhode_island
 from tables.models import Hand, HandPlayer, TableSettingsVersion
 from tables.services import hands as svc
 from tables.services.sessions import dealer_sign_in

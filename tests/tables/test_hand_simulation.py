@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 
 from audit.models import AuditEvent
-from tables.engine.rhode_island_replay import replay_rhode_island
+from tables.games.rhode_island.replay import replay_rhode_island
 from tables.models import Hand
 
 pytestmark = pytest.mark.django_db

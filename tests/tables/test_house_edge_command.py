@@ -11,8 +11,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.test import override_settings
 
-from tables.engine import edge_pyramid
 from tables.engine.cards import parse_cards
+from tables.games.pyramid import edge as edge_pyramid
 from tables.games.second_chance.rules import mulligan_published
 from tables.models import Round
 

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from audit.models import AuditEvent
-from tables.engine import mulligan_game
 from tables.engine.errors import GameAssertionError
+from tables.games.mulligan import game as mulligan_game
 from tables.models import Hand
 from tables.services.sessions import dealer_sign_in
-from tests.games.mulligan_script import HANDS_4
+from tests.games.mulligan.script import HANDS_4
 
 from .test_api import client_for, ok, refused
 

@@ -13,16 +13,16 @@ import pytest
 from audit.models import AuditEvent
 from audit.verify import verify_chain
 from core.errors import ServiceError
-from tables.engine import mulligan_game
 from tables.engine.errors import GameAssertionError
-from tables.engine.mulligan_game import EndedBy, Variant
-from tables.engine.mulligan_replay import replay_mulligan
+from tables.games.mulligan import game as mulligan_game
+from tables.games.mulligan.game import EndedBy, Variant
 from tables.games.mulligan.play import from_record
+from tables.games.mulligan.replay import replay_mulligan
 from tables.games.mulligan.terms import allowed_combinations
 from tables.models import Hand
 from tables.services.hand_play import hand_play
 from tables.services.hands import hand_open
-from tests.games.mulligan_script import BURN, HANDS_4, to_a_fold, to_the_deck
+from tests.games.mulligan.script import BURN, HANDS_4, to_a_fold, to_the_deck
 
 from .mulligan_floor import mulligan_table
 

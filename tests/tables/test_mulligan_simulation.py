@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 
 from audit.models import AuditEvent
-from tables.engine.mulligan_replay import replay_mulligan
+from tables.games.mulligan.replay import replay_mulligan
 from tables.models import Hand
 
 pytestmark = pytest.mark.django_db

@@ -13,10 +13,10 @@ import pytest
 from django.test import Client
 
 from audit.models import AuditEvent
-from tables.engine.mulligan_game import Variant
+from tables.games.mulligan.game import Variant
 from tables.games.mulligan.play import draw_order, from_record
 from tables.models import Hand
-from tests.games.mulligan_script import BURN, HANDS_4, to_a_fold, to_the_deck
+from tests.games.mulligan.script import BURN, HANDS_4, to_a_fold, to_the_deck
 
 from .mulligan_floor import mulligan_table
 

@@ -12,7 +12,7 @@ from django.core.exceptions import PermissionDenied
 from audit.models import AuditEvent
 from tables import selectors
 from tables.engine.contract import settle_round
-from tables.engine.paytables import NAMED, Game
+from tables.engine.paytables import named
 from tables.models import MeterEntry, Round, SettlementLine
 from tables.services import ServiceError
 from tables.services import rounds as svc
@@ -258,7 +258,7 @@ def test_a_round_settles_under_the_paytable_version_it_started_with(
     f = signed_in
     table = f["SC-1"]
     r = svc.round_open(table=table, dealer=f["dealer"], wagers={1: {"ante": "10.00"}})
-    lines = NAMED[Game.SECOND_CHANCE]["default"].as_data()
+    lines = named("second_chance", "default").as_data()
     lines["ante"]["straight"] = "5"
     v2 = paytable_draft(
         author=f["admin"],

@@ -18,8 +18,7 @@ from django.urls import reverse
 from accounts.models import AccountChange
 from audit.models import AuditEvent
 from core.roles import Role
-from tables.engine.paytables import NAMED
-from tables.engine.paytables import Game as EngineGame
+from tables.engine.paytables import named
 from tables.models import PaytableVersion, TableSettingsVersion
 from tables.services.paytables import paytable_approve, paytable_draft
 from tables.services.table_settings import table_settings_approve, table_settings_draft
@@ -80,7 +79,7 @@ def _draft_paytable(author: Any) -> PaytableVersion:
         author=author,
         game="pyramid",
         name="house",
-        lines=NAMED[EngineGame.PYRAMID]["default"].as_data(),
+        lines=named("pyramid", "default").as_data(),
         limits={"ante": {"min_cents": 500, "max_cents": 50000}},
     )
 

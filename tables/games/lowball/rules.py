@@ -17,7 +17,6 @@ from collections.abc import Mapping, Sequence
 from math import comb
 from typing import Any, Final
 
-from tables.engine import edge_lowball, lowball
 from tables.engine.cards import Card, CardLedger, format_cards
 from tables.engine.contract import (
     cards_at,
@@ -34,12 +33,16 @@ from tables.engine.entry import entered_cards
 from tables.engine.house_edge import Method, WagerEdge, money_text, refuse
 from tables.engine.paytables import Paytable
 from tables.engine.progressive import MeterConfig
-from tables.engine.registry import BankedRules
+from tables.engine.registry import BankedGameRules, BankedRules
 from tables.engine.settlement import Settlement
 from tables.engine.simulate import Shoe, random_wager
 from tables.engine.strategies import Mix, Strategy, pure, typical
 
-NAME: Final = "lowball"
+from . import edge as edge_lowball
+from . import game as lowball
+from . import paytables
+from .game import NAME
+
 DEFAULT_SAMPLES: Final = 100_000  # 12-card deals, 24 rounds each
 PROGRESSIVE_WAGER: Final = "1.00"
 TOTAL_DEALS: Final = comb(52, 3) * comb(49, 3)  # a player's and the dealer's first cards
@@ -233,9 +236,18 @@ def edges(
     exact: bool,
     samples: int | None,
     rng: random.Random,
-    meter: MeterConfig,
-    default_samples: int | None = None,
+    meter: MeterConfig | None,
+    default_samples: int | None,
+    settings: dict[str, Any],
 ) -> tuple[WagerEdge, ...]:
+    """Both wagers sampled, under `meter` (the default meter when None), which the report
+    states (`settings`)."""
+    meter = meter or MeterConfig()
+    settings["progressive"] = {
+        "meter": money_text(meter.meter_cents),
+        "wager": money_text(meter.wager_cents),
+        "awards": {a.value: money_text(c) for a, c in meter.awards_cents.items()},
+    }
     if exact:
         raise refuse(
             "lowball's ante_bonus and progressive cannot be computed exactly (both draws "
@@ -279,60 +291,16 @@ def edges(
     )
 
 
-class LowballRules:
-    name = NAME
-    paytables: tuple[str, ...] = ("1", "2", "3")
-    default_samples = DEFAULT_SAMPLES
-    not_exact: Mapping[str, str] = {}
-
-    def settle(
-        self, data: Mapping[str, Any], paytable: Paytable, meter: MeterConfig | None
-    ) -> Settlement:
-        return read_and_settle(data, paytable, meter)
-
-    def check_seat(
-        self, n: int, seat: Mapping[str, Any], cards: tuple[Card, ...], ledger: CardLedger
-    ) -> None:
-        check_seat(n, seat, cards, ledger)
-
-    def dealer_advice(self, cards: tuple[Card, ...]) -> dict[str, Any]:
-        return dealer_advice(cards)
-
-    def deal(
-        self, rng: random.Random, seat_numbers: list[int], shoe: Shoe, strategy: Strategy | None
-    ) -> dict[str, Any]:
-        return deal(rng, seat_numbers, shoe, strategy)
-
-    def describe(self, strategy: Strategy) -> str:
-        return STRATEGIES[strategy].description
-
-    def edges(
-        self,
-        paytable: Paytable,
-        strategy: Strategy,
-        *,
-        exact: bool,
-        samples: int | None,
-        rng: random.Random,
-        meter: MeterConfig | None,
-        default_samples: int | None,
-        settings: dict[str, Any],
-    ) -> tuple[WagerEdge, ...]:
-        m = meter or MeterConfig()
-        settings["progressive"] = {
-            "meter": money_text(m.meter_cents),
-            "wager": money_text(m.wager_cents),
-            "awards": {a.value: money_text(c) for a, c in m.awards_cents.items()},
-        }
-        return edges(
-            paytable,
-            strategy,
-            exact=exact,
-            samples=samples,
-            rng=rng,
-            meter=m,
-            default_samples=default_samples,
-        )
-
-
-RULES: Final[BankedRules] = LowballRules()
+RULES: Final[BankedRules] = BankedGameRules(
+    name=NAME,
+    paytable_form=paytables.FORM,
+    named_paytables=paytables.NAMED,
+    default_paytable=paytables.DEFAULT,
+    strategies=STRATEGIES,
+    settle=read_and_settle,
+    check_seat=check_seat,
+    dealer_advice=dealer_advice,
+    deal=deal,
+    edges=edges,
+    default_samples=DEFAULT_SAMPLES,
+)

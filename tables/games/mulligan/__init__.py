@@ -1,13 +1,18 @@
 """Mulligan, the trading card game (`docs/rules/mulligan.md`): a player-vs-player game the house
-runs and rakes. The rules are the engine's (`tables/engine/mulligan_game.py`); this package
-holds what is Mulligan's own on the floor:
+runs and rakes. This package holds all of Mulligan:
 
+    game.py    the rules: a state machine driven one action at a time, its assertions checked
+               after each (pure Python, no Django)
+    hands.py   the five-card hands: categories, value hands, the winner
+    view.py    what each viewer may see (a player, the table, the house)
+    replay.py  its half of the `replay` contract
+    rules.py   its rules as the engine's drivers ask for them (replay, the rake simulated)
     terms.py   the table's terms set in the admin: variants and their allowed combinations,
                the table minimum, the rake, what a chip is worth
     play.py    a game as the dealer enters it (the deal, then one action at a time), rebuilt
-               by the engine from its record
+               by the rules from its record
     pages.py   what the dealer's tablet and the players' table display show, from what each
-               may see (`mulligan_view`)
+               may see (`view`)
 
 Its tablet templates are `templates/games/mulligan/`.
 """
@@ -20,7 +25,11 @@ from typing import Any, ClassVar, Final
 
 from core.money import dollars
 from tables.engine.cards import DECK
-from tables.engine.mulligan_game import (
+
+from ..base import DemoTable, HandOutcome, PlayerVsPlayerGame
+from . import pages
+from . import play as floor
+from .game import (
     ActionKind,
     MulliganGame,
     Phase,
@@ -32,12 +41,7 @@ from tables.engine.mulligan_game import (
     result,
     shuffled_setup,
 )
-from tables.engine.mulligan_game import Mulligan as MulliganAction
-from tables.engine.mulligan_view import HOUSE, game_view
-
-from ..base import DemoTable, HandOutcome, PlayerVsPlayerGame
-from . import pages
-from . import play as floor
+from .game import Mulligan as MulliganAction
 from .play import Played, draw_order, where_is
 from .terms import (
     VARIANT_LABEL,
@@ -46,6 +50,7 @@ from .terms import (
     allowed_combinations,
     variants_label,
 )
+from .view import HOUSE, game_view
 
 
 class Mulligan(PlayerVsPlayerGame):
@@ -173,7 +178,7 @@ class Mulligan(PlayerVsPlayerGame):
         """The hand as the API shows it to the floor (the house's view: every card, every
         Secret Offer): what it waits for (`deal`, `action`, `over`), who may act and with what
         (`allowed`: kinds, cards, chips in cents, whose offers to swap with, the draw order),
-        the game (`mulligan_view`'s JSON) and every action so far."""
+        the game (`view.game_view`'s JSON) and every action so far."""
         rebuilt = floor.from_record(record)
         if rebuilt is None:
             return {

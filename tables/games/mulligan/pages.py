@@ -1,4 +1,4 @@
-"""What Mulligan's pages show, built from what each viewer may see (`mulligan_view`).
+"""What Mulligan's pages show, built from what each viewer may see (`view`).
 
 `tablet(game)` is the dealer's tablet: the house's view (every card, every Secret Offer), whose
 turn it is and what they may do, the forms for it, the draws after a mulligan in draw order,
@@ -17,7 +17,8 @@ from core.money import dollars
 from tables import display as show
 from tables.engine.cards import Card
 from tables.engine.money import format_cents
-from tables.engine.mulligan_game import (
+
+from .game import (
     ActionKind,
     Auction,
     Fold,
@@ -31,11 +32,10 @@ from tables.engine.mulligan_game import (
     apply,
     new_game,
 )
-from tables.engine.mulligan_hands import mulligan_value
-from tables.engine.mulligan_view import HOUSE, TABLE, GameView, game_view
-
+from .hands import mulligan_value
 from .play import Played, draw_order, from_record
 from .terms import VARIANT_LABEL, VARIANT_ORDER, MulliganTerms
+from .view import HOUSE, TABLE, GameView, game_view
 
 CATEGORY_LABEL = {
     "high_card": "High card",

@@ -16,7 +16,7 @@ the services log it and write it on the audit trail).
 
 The hand's stored record (`tables.models.Hand.record`, see `setup_record` and `apply_step`) is
 `Played` as JSON with the buy-ins, plus `replay`: the game in the `replay` contract's form
-(`mulligan_replay.game_record`), so an auditor can run `manage.py replay` on it.
+(`replay.game_record`), so an auditor can run `manage.py replay` on it.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from core.errors import ServiceError
 from tables.engine.cards import DECK, Card, parse_card, parse_cards
 from tables.engine.errors import EngineError
 from tables.engine.money import parse_cents
-from tables.engine.mulligan_game import (
+
+from .game import (
     HAND_SIZE,
     HIGH_RISK_BURN,
     Action,
@@ -46,9 +47,8 @@ from tables.engine.mulligan_game import (
     clockwise_from,
     new_game,
 )
-from tables.engine.mulligan_game import Mulligan as MulliganAction
-from tables.engine.mulligan_replay import game_record
-
+from .game import Mulligan as MulliganAction
+from .replay import game_record
 from .terms import MulliganTerms
 
 MAX_PLAYERS = 8  # 52 cards: 8 hands of 5 leave 12, at least one each (6 under High Risk)

@@ -1,25 +1,26 @@
 """Mulligan's rules as the engine's drivers ask for them (`tables.engine.registry`): its half of
 the `replay` contract, and its rake simulated with the `typical` strategy:
-`mulligan_game.random_action` (rare folds, occasional skips, random auctions, offers and
-swaps), played for chips on `mulligan_game.apply`.
+`game.random_action` (rare folds, occasional skips, random auctions, offers and
+swaps), played for chips on `game.apply`.
 """
 
 from __future__ import annotations
 
 import random
 from decimal import Decimal
-from typing import Any, Final
+from typing import Final
 
-from tables.engine import mulligan_game as mg
 from tables.engine.edge_rake import RakeFigures, RakeRun, rake_figures
-from tables.engine.mulligan_replay import replay_mulligan
-from tables.engine.registry import PlayerRules
+from tables.engine.registry import PlayerGameRules, PlayerRules
+
+from . import game as mg
+from .replay import replay_mulligan
 
 NAME: Final = "mulligan"
 DEFAULT_SAMPLES: Final = 1_000  # games
 
 DESCRIPTION: Final = (
-    "random legal play (`mulligan_game.random_action`): rare folds, occasional skips, random "
+    "random legal play (`mulligan.game.random_action`): rare folds, occasional skips, random "
     "auctions, offers and swaps"
 )
 
@@ -53,24 +54,22 @@ def mulligan(
     return rake_figures(rakes, pots)
 
 
-class MulliganRules:
-    name = NAME
-    default_samples = DEFAULT_SAMPLES
-
-    def replay(self, data: dict[str, Any]) -> dict[str, Any]:
-        return replay_mulligan(data)
-
-    def rake_edge(
-        self,
-        samples: int,
-        rng: random.Random,
-        *,
-        players: int,
-        rake_percent: Decimal,
-        rake_cap: int | None,
-    ) -> RakeRun:
-        figures = mulligan(samples, rng, players=players, rake=mg.Rake(rake_percent, rake_cap))
-        return RakeRun(figures, DESCRIPTION, "game", {"chips": 20, "table_minimum": 1})
+def rake_edge(
+    samples: int,
+    rng: random.Random,
+    *,
+    players: int,
+    rake_percent: Decimal,
+    rake_cap: int | None,
+) -> RakeRun:
+    """The rake over `samples` games for chips (20 each, a table minimum of 1)."""
+    figures = mulligan(samples, rng, players=players, rake=mg.Rake(rake_percent, rake_cap))
+    return RakeRun(figures, DESCRIPTION, "game", {"chips": 20, "table_minimum": 1})
 
 
-RULES: Final[PlayerRules] = MulliganRules()
+RULES: Final[PlayerRules] = PlayerGameRules(
+    name=NAME,
+    default_samples=DEFAULT_SAMPLES,
+    replay=replay_mulligan,
+    rake_edge=rake_edge,
+)

@@ -21,7 +21,8 @@ from typing import Any, Final
 
 from core.errors import ServiceError
 from tables.engine.errors import EngineError
-from tables.engine.mulligan_game import INCOMPATIBLE, Rake, Variant
+
+from .game import INCOMPATIBLE, Rake, Variant
 
 VARIANT_LABEL: Final = {
     Variant.SECRET_OFFERS: "Secret Offers",

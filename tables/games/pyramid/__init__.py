@@ -10,13 +10,13 @@ from typing import Any, Final
 from core.errors import ServiceError
 from core.strict import flag
 from tables import display as show
-from tables.engine import pyramid
 from tables.engine.cards import parse_card, parse_cards
 from tables.engine.errors import EngineError
 
 from ..base import Decision, DemoTable, engine_call
 from ..rules_engine import RulesEngineGame
 from ..wagers import only
+from . import game as pyramid
 from .rules import player_house_way
 
 

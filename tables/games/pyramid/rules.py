@@ -4,7 +4,7 @@ the dealer's house way and "set it for me", random rounds, the named strategies 
 edge.
 
 The strategies: which card goes alone. `optimal` maximises the expected value against the
-dealer's house way (computed exactly in `edge_pyramid`); `house_way` and `published` are the
+dealer's house way (computed exactly in `edge`); `house_way` and `published` are the
 rules' player strategy (what "set it for me" does, ruling 1); `typical` plays that strategy
 four hands in five and copies the dealer's house way in the fifth.
 """
@@ -16,7 +16,6 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final
 
-from tables.engine import edge_pyramid, pyramid
 from tables.engine.cards import Card, CardLedger, format_cards, parse_card, parse_cards
 from tables.engine.contract import (
     cards_at,
@@ -31,19 +30,26 @@ from tables.engine.errors import EngineError, Refusal
 from tables.engine.house_edge import Method, WagerEdge
 from tables.engine.paytables import Paytable
 from tables.engine.progressive import MeterConfig
-from tables.engine.registry import BankedRules
+from tables.engine.registry import BankedGameRules, BankedRules
 from tables.engine.settlement import Settlement
 from tables.engine.simulate import Shoe, random_wager
 from tables.engine.strategies import Mix, Strategy, pure, typical
 
-NAME: Final = "pyramid"
+from . import edge as edge_pyramid
+from . import game as pyramid
+from . import paytables
+from .game import NAME
+
 DEFAULT_SAMPLES: Final = 1_000_000
 
 
 # --- the settle contract -------------------------------------------------------------------
 
 
-def read_and_settle(data: Mapping[str, Any], paytable: Paytable) -> Settlement:
+def read_and_settle(
+    data: Mapping[str, Any], paytable: Paytable, meter: MeterConfig | None = None
+) -> Settlement:
+    """The round read and settled (the game has no progressive: no `meter`)."""
     seats_raw = seat_entries(data)
     dealer = dealer_entry(data)
     dealer_cards = cards_at(dealer.get("cards"), "the dealer's cards")
@@ -128,7 +134,7 @@ def alone_like_dealer(cards: Sequence[Card]) -> Card:
 
 
 def alone_optimal(cards: Sequence[Card]) -> Card:
-    """The setting with the highest expected value at even money (see `edge_pyramid`)."""
+    """The setting with the highest expected value at even money (see `edge`)."""
 
     return edge_pyramid.optimal_one_card(cards)
 
@@ -251,48 +257,33 @@ def _pyramid_sampled(
     return WagerEdge("ante", Method.MONTE_CARLO, out.figures())
 
 
-class PyramidRules:
-    name = NAME
-    paytables: tuple[str, ...] = ("default",)
-    default_samples = DEFAULT_SAMPLES
-    not_exact: Mapping[str, str] = {}
-
-    def settle(
-        self, data: Mapping[str, Any], paytable: Paytable, meter: MeterConfig | None
-    ) -> Settlement:
-        return read_and_settle(data, paytable)
-
-    def check_seat(
-        self, n: int, seat: Mapping[str, Any], cards: tuple[Card, ...], ledger: CardLedger
-    ) -> None:
-        check_seat(n, seat, cards, ledger)
-
-    def dealer_advice(self, cards: tuple[Card, ...]) -> dict[str, Any]:
-        return dealer_advice(cards)
-
-    def deal(
-        self, rng: random.Random, seat_numbers: list[int], shoe: Shoe, strategy: Strategy | None
-    ) -> dict[str, Any]:
-        return deal(rng, seat_numbers, shoe, strategy)
-
-    def describe(self, strategy: Strategy) -> str:
-        return STRATEGIES[strategy].description
-
-    def edges(
-        self,
-        paytable: Paytable,
-        strategy: Strategy,
-        *,
-        exact: bool,
-        samples: int | None,
-        rng: random.Random,
-        meter: MeterConfig | None,
-        default_samples: int | None,
-        settings: dict[str, Any],
-    ) -> tuple[WagerEdge, ...]:
-        if samples is not None:
-            return (_pyramid_sampled(paytable, strategy, samples, rng),)
-        return (_pyramid_exact(paytable, strategy),)
+def edges(
+    paytable: Paytable,
+    strategy: Strategy,
+    *,
+    exact: bool,
+    samples: int | None,
+    rng: random.Random,
+    meter: MeterConfig | None = None,
+    default_samples: int | None = None,
+    settings: dict[str, Any] | None = None,
+) -> tuple[WagerEdge, ...]:
+    """The Ante counted exactly over every deal, or sampled when `samples` is given."""
+    if samples is not None:
+        return (_pyramid_sampled(paytable, strategy, samples, rng),)
+    return (_pyramid_exact(paytable, strategy),)
 
 
-RULES: Final[BankedRules] = PyramidRules()
+RULES: Final[BankedRules] = BankedGameRules(
+    name=NAME,
+    paytable_form=paytables.FORM,
+    named_paytables=paytables.NAMED,
+    default_paytable=paytables.DEFAULT,
+    strategies=STRATEGIES,
+    settle=read_and_settle,
+    check_seat=check_seat,
+    dealer_advice=dealer_advice,
+    deal=deal,
+    edges=edges,
+    default_samples=DEFAULT_SAMPLES,
+)

@@ -2,7 +2,7 @@
 deals and takes a rake (rules: docs/rules/rhode_island.md).
 
 A hand is kept as its `replay` contract record (`docs/contracts/replay.md`); every step the
-dealer enters is played by `tables.engine.rhode_island.RhodeIslandHand` on the hand rebuilt from
+dealer enters is played by `game.RhodeIslandHand` on the hand rebuilt from
 that record (`replay_record`'s code path), so the tablet, the API, the simulation and
 `manage.py replay` run the same rules. Chips are cents.
 
@@ -25,7 +25,9 @@ from core.money import dollars
 from tables import display as show
 from tables.engine.cards import DECK, Card, parse_card
 from tables.engine.errors import EngineError
-from tables.engine.rhode_island import (
+
+from ..base import DemoTable, HandOutcome, PlayerVsPlayerGame
+from .game import (
     DEFAULT_ANTE,
     DEFAULT_BETS,
     DEFAULT_RAISE_CAP,
@@ -37,9 +39,7 @@ from tables.engine.rhode_island import (
     RhodeIslandHand,
     Waiting,
 )
-from tables.engine.rhode_island_replay import GAME, hand_record
-
-from ..base import DemoTable, HandOutcome, PlayerVsPlayerGame
+from .replay import GAME, hand_record
 
 _SETTINGS = ("players", "ante_cents", "bets_cents", "raise_cap", "rake_percent", "rake_cap_cents")
 _STEP_KEYS = frozenset({"hole", "action", "player", "flop", "turn"})

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import random
 from decimal import Decimal
-from typing import Any, Final
+from typing import Final
 
 from tables.engine.cards import DECK
 from tables.engine.edge_rake import RakeFigures, RakeRun, rake_figures
 from tables.engine.rankings import Category, poker_value
-from tables.engine.registry import PlayerRules
-from tables.engine.rhode_island import (
+from tables.engine.registry import PlayerGameRules, PlayerRules
+
+from .game import (
     HandSetup,
     LegalAction,
     Move,
@@ -23,7 +24,7 @@ from tables.engine.rhode_island import (
     RhodeIslandHand,
     Waiting,
 )
-from tables.engine.rhode_island_replay import replay_rhode_island
+from .replay import replay_rhode_island
 
 NAME: Final = "rhode_island"
 DEFAULT_SAMPLES: Final = 5_000  # hands
@@ -105,25 +106,23 @@ def rhode_island(
     return rake_figures(rakes, pots)
 
 
-class RhodeIslandRules:
-    name = NAME
-    default_samples = DEFAULT_SAMPLES
-
-    def replay(self, data: dict[str, Any]) -> dict[str, Any]:
-        return replay_rhode_island(data)
-
-    def rake_edge(
-        self,
-        samples: int,
-        rng: random.Random,
-        *,
-        players: int,
-        rake_percent: Decimal,
-        rake_cap: int | None,
-    ) -> RakeRun:
-        figures = rhode_island(samples, rng, players=players, rake=RakeRule(rake_percent, rake_cap))
-        terms = {"ante": 5, "bets": [10, 20, 20], "raise_cap": 3, "stack": 1000}
-        return RakeRun(figures, DESCRIPTION, "hand", terms)
+def rake_edge(
+    samples: int,
+    rng: random.Random,
+    *,
+    players: int,
+    rake_percent: Decimal,
+    rake_cap: int | None,
+) -> RakeRun:
+    """The rake over `samples` hands of the default betting (ante 5, bets 10/20/20)."""
+    figures = rhode_island(samples, rng, players=players, rake=RakeRule(rake_percent, rake_cap))
+    terms = {"ante": 5, "bets": [10, 20, 20], "raise_cap": 3, "stack": 1000}
+    return RakeRun(figures, DESCRIPTION, "hand", terms)
 
 
-RULES: Final[PlayerRules] = RhodeIslandRules()
+RULES: Final[PlayerRules] = PlayerGameRules(
+    name=NAME,
+    default_samples=DEFAULT_SAMPLES,
+    replay=replay_rhode_island,
+    rake_edge=rake_edge,
+)

@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final
 
-from tables.engine import edge_second_chance, second_chance
 from tables.engine.cards import Card, CardLedger, format_cards
 from tables.engine.contract import (
     cards_at,
@@ -35,20 +34,27 @@ from tables.engine.money import parse_cents
 from tables.engine.paytables import Paytable
 from tables.engine.progressive import MeterConfig
 from tables.engine.rankings import poker_value
-from tables.engine.registry import BankedRules
+from tables.engine.registry import BankedGameRules, BankedRules
 from tables.engine.settlement import Settlement
 from tables.engine.simulate import Shoe, random_wager
 from tables.engine.strategies import Mix, Strategy, pure, typical
 from tables.engine.validation import check_count
 
-NAME: Final = "second_chance"
+from . import edge as edge_second_chance
+from . import game as second_chance
+from . import paytables
+from .game import NAME
+
 DEFAULT_SAMPLES: Final = 100_000  # 12-card deals, 24 rounds each
 
 
 # --- the settle contract -------------------------------------------------------------------
 
 
-def read_and_settle(data: Mapping[str, Any], paytable: Paytable) -> Settlement:
+def read_and_settle(
+    data: Mapping[str, Any], paytable: Paytable, meter: MeterConfig | None = None
+) -> Settlement:
+    """The round read and settled (the game has no progressive: no `meter`)."""
     seats_raw = seat_entries(data)
     dealer = dealer_entry(data)
     dealer_cards = cards_at(dealer.get("cards"), "the dealer's cards")
@@ -248,7 +254,9 @@ def edges(
     exact: bool,
     samples: int | None,
     rng: random.Random,
+    meter: MeterConfig | None = None,
     default_samples: int | None = None,
+    settings: dict[str, Any] | None = None,
 ) -> tuple[WagerEdge, ...]:
     mix = STRATEGIES[strategy]
     wagers: list[WagerEdge] = []
@@ -290,53 +298,18 @@ NOT_EXACT: Final[Mapping[str, str]] = {
 }
 
 
-class SecondChanceRules:
-    name = NAME
-    paytables: tuple[str, ...] = ("default",)
-    default_samples = DEFAULT_SAMPLES
-    not_exact: Mapping[str, str] = NOT_EXACT
-
-    def settle(
-        self, data: Mapping[str, Any], paytable: Paytable, meter: MeterConfig | None
-    ) -> Settlement:
-        return read_and_settle(data, paytable)
-
-    def check_seat(
-        self, n: int, seat: Mapping[str, Any], cards: tuple[Card, ...], ledger: CardLedger
-    ) -> None:
-        check_seat(n, seat, cards, ledger)
-
-    def dealer_advice(self, cards: tuple[Card, ...]) -> dict[str, Any]:
-        return dealer_advice(cards)
-
-    def deal(
-        self, rng: random.Random, seat_numbers: list[int], shoe: Shoe, strategy: Strategy | None
-    ) -> dict[str, Any]:
-        return deal(rng, seat_numbers, shoe, strategy)
-
-    def describe(self, strategy: Strategy) -> str:
-        return STRATEGIES[strategy].description
-
-    def edges(
-        self,
-        paytable: Paytable,
-        strategy: Strategy,
-        *,
-        exact: bool,
-        samples: int | None,
-        rng: random.Random,
-        meter: MeterConfig | None,
-        default_samples: int | None,
-        settings: dict[str, Any],
-    ) -> tuple[WagerEdge, ...]:
-        return edges(
-            paytable,
-            strategy,
-            exact=exact,
-            samples=samples,
-            rng=rng,
-            default_samples=default_samples,
-        )
-
-
-RULES: Final[BankedRules] = SecondChanceRules()
+RULES: Final[BankedRules] = BankedGameRules(
+    name=NAME,
+    paytable_form=paytables.FORM,
+    named_paytables=paytables.NAMED,
+    default_paytable=paytables.DEFAULT,
+    strategies=STRATEGIES,
+    settle=read_and_settle,
+    check_seat=check_seat,
+    dealer_advice=dealer_advice,
+    deal=deal,
+    edges=edges,
+    default_samples=DEFAULT_SAMPLES,
+    not_exact=NOT_EXACT,
+    placed_wagers={"raise": "a mulligan places the raise"},
+)
