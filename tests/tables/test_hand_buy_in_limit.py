@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from audit.models import AuditEvent
-from tables.engine.mulligan_game import Variant
+from tables.games.mulligan.game import Variant
 from tables.models import Hand, HandPlayer
 from tables.services.limits import limit_set
 from tables.services.sessions import dealer_sign_in
