@@ -230,6 +230,19 @@ def test_whoever_entered_a_slip_never_confirms_its_void(sly: dict[str, Any]) -> 
     slip_void(slip=opener, by=f["pitboss"], reason="miscounted the reds")
     with pytest.raises(SeparationOfDuties, match="sly entered slip"):
         slip_void(slip=opener, by=f["sly"], reason="agreed")
+    # on the slip desk and the API: refused, each recorded once as a refused permission
+    words = f"sly entered slip {opener.number}: another person confirms its void"
+    for path, post in (
+        (f"/accounting/slips/{opener.pk}/void/", Client()),
+        (f"/api/slips/{opener.pk}/void/", APIClient()),
+    ):
+        post.force_login(f["sly"])
+        before = AuditEvent.objects.count()
+        post.post(path, {"reason": "agreed"}, **({"format": "json"} if "api" in path else {}))
+        (event,) = AuditEvent.objects.order_by("-seq")[: AuditEvent.objects.count() - before]
+        assert event.kind == "permission.refused" and event.actor_name == "sly"
+        assert event.data["reason"] == words and event.data["action"] == "confirm_void"
+        assert event.data["slip_id"] == opener.pk and event.table_name == "SC-1"
     opener.refresh_from_db()
     assert opener.status == "pending"
     assert slip_void(slip=opener, by=f["pitboss2"], reason="agreed").status == "voided"
