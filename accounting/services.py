@@ -396,6 +396,9 @@ def slip_void(*, slip: Slip, by: AbstractBaseUser, reason: str) -> Slip:
         raise SeparationOfDuties(
             f"{by.get_username()} entered slip {slip.number}: another person confirms its void",
             field="slip",
+            action="confirm_void",
+            about={"slip_id": slip.pk, "slip": slip.number},
+            table_name=slip.table.name,
         )
     now = timezone.now()
     step = 2 if asked is not None else 1

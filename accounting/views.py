@@ -28,8 +28,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from audit.services import audit_refused
-from core.errors import ServiceError
+from audit.services import audit_refused, audit_refused_duties
+from core.errors import SeparationOfDuties, ServiceError
 from core.money import dollars
 from core.params import ascii_int
 from core.roles import (
@@ -410,6 +410,8 @@ def desk_void(request: HttpRequest, slip_id: int) -> HttpResponse:
     try:
         slip = services.slip_void(slip=slip, by=request.user, reason=request.POST.get("reason", ""))
     except ServiceError as err:
+        if isinstance(err, SeparationOfDuties):  # recorded as a refused permission
+            audit_refused_duties(request, err)
         messages.error(request, err.message)
         return _see_other(back)
     if slip.status == Slip.Status.VOIDED:

@@ -4,8 +4,8 @@ anything about any account, on a limit of its own.
 The dealer stays signed in; a pit boss types their name and password to approve a large
 payout. Every failure gets one answer (`REFUSED`), whatever failed: a name that is no account
 or an inactive one, a wrong password, an account that is not a pit boss, the dealer at the
-tablet or the round's own dealer, a locked account. So the form cannot be used to learn whose
-password is right or who holds which role.
+tablet, a pit boss who dealt the round, a locked account. So the form cannot be used to learn
+whose password is right or who holds which role.
 
 Its failures are not sign-ins: they never go through Django's `authenticate` and never count
 toward the named account's lockout (a dealer typing wrong names cannot lock the pit boss out of
@@ -13,8 +13,11 @@ everything). They count on their own limit instead, per dealer at the tablet and
 address (accounts.lockout's store, under keys no account can have): after
 CASINO_SIGN_OFF_FAILURES failures within CASINO_LOCKOUT_WINDOW_MINUTES the sign-off at that
 tablet is refused without checking anything until the window has passed; the pit boss can
-still approve from the dashboard, signed in as themselves. Each failure is on the audit chain
-(`round.approval_refused`, at most the limit per window and dealer).
+still approve from the dashboard, signed in as themselves. Each failure is on the audit chain,
+once: a wrong or unfit account as `round.approval_refused` (at most the limit per window and
+dealer); a pit boss whose name and password are right but who took part in the round (the
+service's separation-of-duties refusal) as a refused permission naming them, the action and the
+round (`duties_refused`).
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ from django.db import models, transaction
 from django.http import HttpRequest
 
 from audit.kinds import EventKind
-from audit.services import audit_record
+from audit.services import audit_record, audit_refused
+from core.errors import SeparationOfDuties
 from core.roles import Role, has_role
 
 from .clientip import client_ip
@@ -102,3 +106,26 @@ def approver(
             },
         )
     raise SignOffRefused(REFUSED)
+
+
+def duties_refused(
+    request: HttpRequest, *, user: Any, refusal: SeparationOfDuties
+) -> SignOffRefused:
+    """The sign-off's answer when `user` (a pit boss whose name and password were right) took
+    part in the round: counted on the sign-off's limit like any failure and recorded once, as
+    a refused permission in `user`'s name with the action, the round and the tablet's dealer.
+    Call it once the refused approval's transaction has rolled back."""
+    ip = client_ip(request)
+    with transaction.atomic():
+        for key in _keys(request):
+            count_failure(key, ip)
+        audit_refused(
+            actor=user,
+            method=request.method or "",
+            path=request.path,
+            reason=refusal.message,
+            action=refusal.action,
+            about={**refusal.about, "at_tablet_of": request.user.get_username()},
+            table_name=refusal.table_name,
+        )
+    return SignOffRefused(REFUSED)

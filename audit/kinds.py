@@ -29,6 +29,8 @@ class EventKind(models.TextChoices):
     ROUND_APPROVAL_REFUSED = "round.approval_refused", "Sign-off refused (wrong credentials)"
     ROUND_CANCELLED = "round.cancelled", "Round cancelled (misdeal)"
     ROUND_STEP_BACK = "round.step_back", "Went back a step to fix the round"
+    ROUND_VOID_REQUESTED = "round.void_requested", "Void requested (waits for a second pit boss)"
+    ROUND_VOID_WITHDRAWN = "round.void_withdrawn", "Void request withdrawn"
     # dealers at tables
     DEALER_SIGNED_IN = "dealer.signed_in", "Dealer signed in"
     DEALER_SIGNED_OUT = "dealer.signed_out", "Dealer signed out"

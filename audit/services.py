@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import UTC
-from typing import Any
+from typing import Any, Protocol
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.serializers.json import DjangoJSONEncoder
@@ -13,6 +13,7 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from core.db import brief_lock_wait
+from core.errors import SeparationOfDuties
 from core.prepared import PreparedQuery
 
 from .binding import KEY, bound_data, deleted_data, spec_for
@@ -238,17 +239,65 @@ def _append_in_database(
 
 
 def audit_refused(
-    *, actor: AbstractBaseUser | AnonymousUser | None, method: str, path: str, reason: str
+    *,
+    actor: AbstractBaseUser | AnonymousUser | None,
+    method: str,
+    path: str,
+    reason: str,
+    action: str = "",
+    about: Mapping[str, Any] | None = None,
+    table_name: str = "",
 ) -> AuditEvent:
     """The one writer of "permission refused" events (pages' 403s, the admin's refusals shown
-    as messages, the API's 403s). Call it outside the refused write's transaction, so the
-    record survives its rollback. A refused request writes nothing else: on SQLite it waits
-    for the database's lock only briefly (`core.db.brief_lock_wait`), and a lock not free
-    then fails it ("database is locked"), which its caller answers 503 with Retry-After."""
+    as messages, the API's 403s, separation-of-duties refusals wherever they are answered).
+    Call it outside the refused write's transaction, so the record survives its rollback.
+
+    A refused request writes nothing else: on SQLite it waits for the database's lock only
+    briefly (`core.db.brief_lock_wait`), and a lock not free then fails it ("database is
+    locked"), which its caller answers 503 with Retry-After.
+
+    `action` and `about` name what was refused and what it concerned (a round's id and name:
+    `round_id` puts the refusal on that round's record)."""
     user = actor if actor is not None and actor.is_authenticated else None
+    data: dict[str, Any] = {"method": method, "path": path, "reason": reason}
+    if action:
+        data["action"] = action
+    data.update(about or {})
     with brief_lock_wait():
         return audit_record(
             actor=user,
             kind=EventKind.PERMISSION_REFUSED,
-            data={"method": method, "path": path, "reason": reason},
+            data=data,
+            table_name=table_name,
         )
+
+
+class Asked(Protocol):
+    """A request as the pages and the API both have it (Django's or DRF's)."""
+
+    @property
+    def method(self) -> str | None: ...
+
+    @property
+    def path(self) -> str: ...
+
+
+def audit_refused_duties(
+    request: Asked,
+    refusal: SeparationOfDuties,
+    *,
+    actor: AbstractBaseUser | AnonymousUser | None = None,
+) -> AuditEvent:
+    """Record a separation-of-duties refusal answered to `request` as a refused permission,
+    with its action and what it concerned. `actor`: who was refused, when not the request's
+    user (a pit boss's sign-off typed at a dealer's tablet)."""
+    who = actor if actor is not None else getattr(request, "user", None)
+    return audit_refused(
+        actor=who,
+        method=request.method or "",
+        path=request.path,
+        reason=refusal.message,
+        action=refusal.action,
+        about=refusal.about,
+        table_name=refusal.table_name,
+    )

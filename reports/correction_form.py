@@ -15,7 +15,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
-from core.errors import ServiceError
+from audit.services import audit_refused_duties
+from core.errors import SeparationOfDuties, ServiceError
 from core.roles import PIT_BOSSES, require
 from tables import games
 from tables.display import field_key, wager_label
@@ -24,6 +25,7 @@ from tables.engine.errors import EngineError
 from tables.engine.money import parse_cents
 from tables.models import Round
 from tables.services.corrections import round_correct
+from tables.services.duties import CORRECT, rounds_allowed
 
 FLASH = "correction-refused"
 
@@ -215,6 +217,8 @@ def correct(request: HttpRequest, pk: int) -> HttpResponse:
             try:
                 corrected = round_correct(voided=round_, by=request.user, entry=entry)
             except ServiceError as err:
+                if isinstance(err, SeparationOfDuties):
+                    audit_refused_duties(request, err)
                 errors = {field_key(err.field) or "": err.message}
             else:
                 if corrected.awaiting_approval:
@@ -251,8 +255,10 @@ def correct(request: HttpRequest, pk: int) -> HttpResponse:
         round_.status == Round.Status.VOIDED
         and not round_.corrections.exclude(status=Round.Status.CANCELLED).exists()
     )
+    # a pit boss who took part in the round sees why, not the form
+    why = rounds_allowed(request.user, [round_])[round_.pk].why.get(CORRECT, "") if can else ""
     return render(
         request,
         "audit/correct.html",
-        {"round": round_, "layout": layout, "top_errors": top, "can_correct": can},
+        {"round": round_, "layout": layout, "top_errors": top, "can_correct": can, "why": why},
     )

@@ -30,7 +30,8 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounting import selectors as accounting_selectors
 from accounting.selectors import GROUPED, empty_accounting
-from core.errors import ServiceError
+from audit.services import audit_refused_duties
+from core.errors import SeparationOfDuties, ServiceError
 from core.money import dollars
 from core.roles import (
     PIT_BOSSES,
@@ -45,6 +46,7 @@ from tables.engine.money import format_cents, parse_cents
 from tables.gaming_day import gaming_day_of
 from tables.models import Round, Table
 from tables.services import controls as control_services
+from tables.services.duties import rounds_allowed
 
 from .alerts import alert_rule_save, alert_rule_set_active, applicable_rule
 from .floor import CHART_DAYS, chart_series, floor_status, refresh_stale
@@ -58,6 +60,7 @@ from .selectors import (
     periods,
     round_sums,
     rounds_awaiting_approval,
+    rounds_void_waiting,
     table_hands_of,
     table_rounds_of,
     totals,
@@ -263,12 +266,24 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "reports_query": _query_string(query),
             "can_configure": has_role(request.user, Role.PIT_BOSS),
             "count": count_panel(today()),
-            "awaiting": rounds_awaiting_approval(),
+            **waiting_for_sign_off(request.user),
             "large_payouts": large_payouts_on(floor.gaming_day),
-            "can_approve": has_role(request.user, Role.PIT_BOSS),
             "record": record_status(now=now),
         },
     )
+
+
+def waiting_for_sign_off(user: Any) -> dict[str, Any]:
+    """The payouts and the voids waiting for a pit boss, each with what `user` may do to it
+    (`rounds_allowed`: who took part in every listed round read at once)."""
+    payouts = rounds_awaiting_approval()
+    voids = rounds_void_waiting()
+    allowed = rounds_allowed(user, [*payouts, *voids])
+    return {
+        "awaiting": [(r, allowed[r.pk]) for r in payouts],
+        "voids_waiting": [(r, allowed[r.pk]) for r in voids],
+        "waiting_count": len(payouts) + len(voids),
+    }
 
 
 def count_panel(day: date) -> dict[str, Any]:
@@ -294,9 +309,8 @@ def floor_partial(request: HttpRequest) -> HttpResponse:
         "audit/_floor.html",
         {
             "floor": floor,
-            "awaiting": rounds_awaiting_approval(),
+            **waiting_for_sign_off(request.user),
             "large_payouts": large_payouts_on(floor.gaming_day),
-            "can_approve": has_role(request.user, Role.PIT_BOSS),
             "record": record_status(),
         },
     )
@@ -310,6 +324,8 @@ def round_approve(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         approved = control_services.round_approve(round=round_, by=request.user)
     except ServiceError as err:
+        if isinstance(err, SeparationOfDuties):
+            audit_refused_duties(request, err)
         messages.error(request, err.message)
     else:
         messages.success(

@@ -160,9 +160,26 @@ def replay_steps(round_: Round, events: list[AuditEvent]) -> list[dict[str, Any]
         elif kind == EventKind.ROUND_STEP_BACK:
             rows = [{"label": "From", "text": f"the {data.get('from')} step"}]
             steps.append(_step(ev, f"Went back to the {data.get('to')} step to fix it", rows))
+        elif kind == EventKind.ROUND_VOID_REQUESTED:
+            rows = [{"label": "Reason", "text": str(data.get("reason", ""))}]
+            rows += [{"label": "Sign-off because", "text": r} for r in data.get("reasons", [])]
+            title = f"Void requested by pit boss {ev.actor_name}: waits for a second pit boss"
+            steps.append(_step(ev, title, rows))
+        elif kind == EventKind.ROUND_VOID_WITHDRAWN:
+            rows = [
+                {"label": "Reason", "text": str(data.get("reason", ""))},
+                {"label": "Void asked for by", "text": str(data.get("requested_by") or "")},
+            ]
+            steps.append(_step(ev, f"Void withdrawn by pit boss {ev.actor_name}", rows))
         elif kind == EventKind.ROUND_VOIDED:
             rows = [{"label": "Reason", "text": str(data.get("reason", ""))}, *_money_rows(data)]
-            steps.append(_step(ev, "Voided by a pit boss", rows))
+            title = "Voided by a pit boss"
+            if data.get("requested_by"):
+                title = (
+                    f"Voided: asked for by pit boss {data['requested_by']}, approved by pit boss "
+                    f"{data.get('approved_by') or ev.actor_name}"
+                )
+            steps.append(_step(ev, title, rows))
         elif kind == EventKind.ROUND_CORRECTED:
             title = f"Entered as the correction of #{data.get('corrects_number')}"
             steps.append(_step(ev, title, _money_rows(data)))

@@ -173,7 +173,9 @@ def latest_rounds(count: int = 20) -> QuerySet[Round]:
 def round_for_record(pk: int) -> Round | None:
     """One round with what its record page shows of it."""
     return (
-        Round.objects.select_related("table", "dealer", "paytable_version", "voided_by", "corrects")
+        Round.objects.select_related(
+            "table", "dealer", "paytable_version", "voided_by", "corrects", "void_requested_by"
+        )
         .filter(pk=pk)
         .first()
     )
@@ -226,6 +228,16 @@ def rounds_awaiting_approval() -> list[Round]:
         Round.objects.filter(status=Round.Status.OPEN, approval_requested_at__isnull=False)
         .select_related("table", "dealer")
         .order_by("approval_requested_at")
+    )
+
+
+def rounds_void_waiting() -> list[Round]:
+    """Settled rounds whose void waits for a second pit boss's approval, the oldest first."""
+    return list(
+        Round.objects.filter(status=Round.Status.SETTLED, void_requested_at__isnull=False)
+        .select_related("table", "dealer", "void_requested_by")
+        .defer("entry", "settlement", "house_way")
+        .order_by("void_requested_at")
     )
 
 

@@ -1,5 +1,6 @@
 """The auditor's pages: search the trail, replay a round, export CSV. Pit bosses read them too
-and void or correct a settled round from its record."""
+and void or correct a settled round from its record, and approve or withdraw a void waiting
+for a second pit boss. A button is shown only to who may press it (`rounds_allowed`)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,22 @@ from defusedcsv import csv
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseRedirect,
+    StreamingHttpResponse,
+)
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
 from audit.chain import HASHED_FIELDS
 from audit.selectors import search_events
-from core.errors import ServiceError
+from audit.services import audit_refused_duties
+from core.errors import SeparationOfDuties, ServiceError
 from core.money import dollars
 from core.roles import (
     RECORD_READERS,
@@ -32,7 +41,15 @@ from tables.engine.errors import EngineError
 from tables.engine.money import parse_cents
 from tables.models import Hand, Round
 from tables.services.controls import round_cancel
-from tables.services.corrections import round_void
+from tables.services.corrections import round_void, round_void_approve, round_void_withdraw
+from tables.services.duties import (
+    APPROVE,
+    APPROVE_VOID,
+    CORRECT,
+    VOID,
+    WITHDRAW_VOID,
+    rounds_allowed,
+)
 from tables.services.hands import hand_void
 
 from .replay import kind_label, lines_in_words, readable, replay_steps
@@ -196,29 +213,86 @@ def round_record(request: HttpRequest, pk: int) -> HttpResponse:
         "players": dollars(round_.players_net_cents, signed=True),
         "house": dollars(round_.house_win_cents, signed=True),
     }
-    context["can_void"] = (
-        has_role(request.user, Role.PIT_BOSS) and round_.status == Round.Status.SETTLED
-    )
-    context["can_correct"] = (
-        has_role(request.user, Role.PIT_BOSS)
-        and round_.status == Round.Status.VOIDED
-        and not [c for c in context["corrections"] if c.status != Round.Status.CANCELLED]
-    )
-    context["can_approve"] = has_role(request.user, Role.PIT_BOSS) and round_.awaiting_approval
+    allowed = rounds_allowed(request.user, [round_])[round_.pk]
+    context["allowed"] = allowed
+    context["is_pit_boss"] = has_role(request.user, Role.PIT_BOSS)
+    context["can_void"] = allowed.may.get(VOID, False)
+    corrected = [c for c in context["corrections"] if c.status != Round.Status.CANCELLED]
+    context["can_correct"] = allowed.may.get(CORRECT, False) and not corrected
+    context["why_not_correct"] = "" if corrected else allowed.why.get(CORRECT, "")
+    context["can_approve"] = allowed.may.get(APPROVE, False)
+    context["can_approve_void"] = allowed.may.get(APPROVE_VOID, False)
+    context["can_withdraw_void"] = allowed.may.get(WITHDRAW_VOID, False)
     return render(request, "audit/round.html", context)
+
+
+def refused(request: HttpRequest, err: ServiceError) -> None:
+    """Show a service's refusal on the page; a separation-of-duties refusal is also recorded
+    as a refused permission (its action and round named)."""
+    if isinstance(err, SeparationOfDuties):
+        audit_refused_duties(request, err)
+    messages.error(request, err.message)
+
+
+def _back(request: HttpRequest, pk: int) -> HttpResponse:
+    """To the page the form was on: the dashboard's list, or the round's record."""
+    if request.POST.get("back") == "dashboard":
+        return HttpResponseRedirect(reverse("audit:dashboard"), status=303)
+    return redirect("audit:round", pk=pk)
 
 
 @login_required
 def round_void_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """Void a settled round, or ask for its void when its payout needed a sign-off."""
     if request.method != "POST":
         return redirect("audit:round", pk=pk)
     round_ = get_object_or_404(Round, pk=pk)
     try:
-        round_void(round=round_, by=request.user, reason=request.POST.get("reason", ""))
-        messages.success(request, f"Round {round_} voided.")
+        done = round_void(round=round_, by=request.user, reason=request.POST.get("reason", ""))
     except ServiceError as err:
-        messages.error(request, err.message)
+        refused(request, err)
+    else:
+        if done.void_waiting:
+            messages.warning(
+                request,
+                f"The void of round {done} waits for another pit boss's approval: the round "
+                "counts as settled until then.",
+            )
+        else:
+            messages.success(request, f"Round {done} voided.")
     return redirect("audit:round", pk=pk)
+
+
+@login_required
+def round_void_approve_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """A second pit boss approves a void waiting on a settled round: it is voided now."""
+    if request.method != "POST":
+        return redirect("audit:round", pk=pk)
+    round_ = get_object_or_404(Round, pk=pk)
+    try:
+        done = round_void_approve(round=round_, by=request.user)
+    except ServiceError as err:
+        refused(request, err)
+    else:
+        messages.success(request, f"Round {done} voided: its void approved.")
+    return _back(request, pk)
+
+
+@login_required
+def round_void_withdraw_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """Withdraw a void waiting on a settled round (with a reason): the round stays settled."""
+    if request.method != "POST":
+        return redirect("audit:round", pk=pk)
+    round_ = get_object_or_404(Round, pk=pk)
+    try:
+        done = round_void_withdraw(
+            round=round_, by=request.user, reason=request.POST.get("reason", "")
+        )
+    except ServiceError as err:
+        refused(request, err)
+    else:
+        messages.success(request, f"The void of round {done} withdrawn: it stays settled.")
+    return _back(request, pk)
 
 
 @login_required
@@ -232,7 +306,7 @@ def correction_withdraw_view(request: HttpRequest, pk: int) -> HttpResponse:
         round_cancel(round=round_, by=request.user, reason=request.POST.get("reason", ""))
         messages.success(request, f"{round_} withdrawn: nothing was paid.")
     except ServiceError as err:
-        messages.error(request, err.message)
+        refused(request, err)
     return redirect("audit:round", pk=pk)
 
 
@@ -266,5 +340,5 @@ def hand_void_view(request: HttpRequest, pk: int) -> HttpResponse:
         hand_void(hand=hand, by=request.user, reason=request.POST.get("reason", ""))
         messages.success(request, f"{hand} voided.")
     except ServiceError as err:
-        messages.error(request, err.message)
+        refused(request, err)
     return redirect("audit:hand", pk=pk)

@@ -10,6 +10,12 @@ urlpatterns = [
     path("events.csv", views.events_csv, name="events_csv"),
     path("rounds/<int:pk>/", views.round_record, name="round"),
     path("rounds/<int:pk>/void/", views.round_void_view, name="round_void"),
+    path("rounds/<int:pk>/void/approve/", views.round_void_approve_view, name="round_void_approve"),
+    path(
+        "rounds/<int:pk>/void/withdraw/",
+        views.round_void_withdraw_view,
+        name="round_void_withdraw",
+    ),
     path("rounds/<int:pk>/correct/", correction_form.correct, name="round_correct"),
     path("rounds/<int:pk>/approve/", dashboard.round_approve, name="round_approve"),
     path("rounds/<int:pk>/withdraw/", views.correction_withdraw_view, name="round_withdraw"),

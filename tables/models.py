@@ -453,6 +453,8 @@ class Round(models.Model):
         "cancelled_at",
         "cancelled_by",
         "cancel_reason",
+        "void_requested_at",
+        "void_requested_by",
     )
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
@@ -508,6 +510,16 @@ class Round(models.Model):
         related_name="round_cancels",
     )
     cancel_reason = models.TextField(blank=True)
+    # A void whose round's payout needed a sign-off waits for a second pit boss: the round stays
+    # settled (in the hold reports) with who asked, when, and why (`void_reason`) until then.
+    void_requested_at = models.DateTimeField(null=True, blank=True)
+    void_requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="round_void_requests",
+    )
 
     class Meta:
         ordering = ["-id"]
@@ -568,6 +580,11 @@ class Round(models.Model):
     @property
     def awaiting_approval(self) -> bool:
         return self.status == self.Status.OPEN and self.approval_requested_at is not None
+
+    @property
+    def void_waiting(self) -> bool:
+        """A void was asked for and waits for a second pit boss (the round still counts)."""
+        return self.status == self.Status.SETTLED and self.void_requested_at is not None
 
     @property
     def house_win_cents(self) -> int:

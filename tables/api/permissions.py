@@ -23,7 +23,7 @@ from tables.models import DealerSession, Hand, Round, Table
 # Round and hand actions that change them: only the dealer signed in at the table.
 PLAY_ACTIONS = frozenset({"deal", "decide", "dealer", "settle", "back", "step", "finish"})
 # Round actions a pit boss takes at any table (the services check the role again).
-PIT_BOSS_ACTIONS = frozenset({"approve", "cancel"})
+PIT_BOSS_ACTIONS = frozenset({"approve", "cancel", "void", "void_approve", "void_withdraw"})
 
 
 def action_key(view: Any, request: Request) -> str:

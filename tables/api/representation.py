@@ -96,4 +96,9 @@ def round_data(round_: Round, lines: Iterable[SettlementLine] | None = None) -> 
         "cancelled_at": _when(round_.cancelled_at),
         "cancelled_by": _username(round_.cancelled_by) if round_.cancelled_by_id else None,
         "cancel_reason": round_.cancel_reason,
+        "void_waiting": round_.void_waiting,
+        "void_requested_at": _when(round_.void_requested_at),
+        "void_requested_by": (
+            _username(round_.void_requested_by) if round_.void_requested_by_id else None
+        ),
     }

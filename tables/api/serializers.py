@@ -418,6 +418,14 @@ class RoundSerializer(serializers.ModelSerializer):
     cancelled_by = serializers.CharField(
         source="cancelled_by.get_username", read_only=True, allow_null=True
     )
+    void_waiting = serializers.BooleanField(
+        read_only=True,
+        help_text="A void was asked for and waits for a second pit boss's approval: the round "
+        "still counts as settled (its reason is `void_reason`).",
+    )
+    void_requested_by = serializers.CharField(
+        source="void_requested_by.get_username", read_only=True, allow_null=True
+    )
 
     class Meta:
         model = Round
@@ -455,6 +463,9 @@ class RoundSerializer(serializers.ModelSerializer):
             "cancelled_at",
             "cancelled_by",
             "cancel_reason",
+            "void_waiting",
+            "void_requested_at",
+            "void_requested_by",
         ]
 
 
@@ -498,6 +509,14 @@ class RoundCancelSerializer(StrictSerializer):
     reason = TextField(
         required=False, allow_blank=True, max_length=500, help_text="Why (e.g. misdeal)."
     )
+
+
+class RoundVoidSerializer(StrictSerializer):
+    reason = TextField(max_length=500, help_text="Why the round is voided.")
+
+
+class RoundVoidWithdrawSerializer(StrictSerializer):
+    reason = TextField(max_length=500, help_text="Why the void is withdrawn.")
 
 
 class RoundBackSerializer(StrictSerializer):

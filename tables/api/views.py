@@ -46,8 +46,8 @@ from accounts.lockout import is_locked
 from accounts.models import ApiToken
 from accounts.parsers import StrictJSONParser
 from accounts.throttles import CountAnonymousFirst, SignInThrottle
-from audit.services import audit_refused
-from core.errors import ServiceError
+from audit.services import audit_refused, audit_refused_duties
+from core.errors import SeparationOfDuties, ServiceError
 from core.roles import (
     DEALERS,
     FLOOR_ROLES,
@@ -59,6 +59,7 @@ from tables import selectors as round_selectors
 from tables.engine.errors import EngineError
 from tables.models import DealerSession, Hand, Round
 from tables.services import controls as control_services
+from tables.services import corrections as correction_services
 from tables.services import hands as hand_services
 from tables.services import rounds as round_services
 from tables.services.controls import CANCELLERS
@@ -88,6 +89,8 @@ from .serializers import (
     RoundOpenSerializer,
     RoundSerializer,
     RoundSettleSerializer,
+    RoundVoidSerializer,
+    RoundVoidWithdrawSerializer,
     SignOutSerializer,
     TableSerializer,
 )
@@ -123,6 +126,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     This runs after the view raised, so a service's atomic block has already rolled back and
     the audit event is committed on its own (the API views are never ATOMIC_REQUESTS-wrapped).
     """
+    if isinstance(exc, SeparationOfDuties):
+        # a refused permission like any other 403, naming the action and what it concerned
+        audit_refused_duties(context["request"], exc)
     if isinstance(exc, ServiceError):
         return Response(_error(exc.code, exc.message, exc.field), status=exc.status)
     if isinstance(exc, EngineError):
@@ -341,6 +347,9 @@ class RoundViewSet(
         "approve": PIT_BOSSES,
         "cancel": CANCELLERS,
         "back": DEALERS,
+        "void": PIT_BOSSES,
+        "void_approve": PIT_BOSSES,
+        "void_withdraw": PIT_BOSSES,
     }
     action_names = {
         "list": "reading rounds",
@@ -354,8 +363,11 @@ class RoundViewSet(
         "approve": "approving a payout",
         "cancel": "cancelling a round",
         "back": "going back a step",
+        "void": "voiding a round",
+        "void_approve": "approving a void",
+        "void_withdraw": "withdrawing a void",
     }
-    bodyless = frozenset({"approve"})
+    bodyless = frozenset({"approve", "void_approve"})
 
     def get_queryset(self) -> Any:
         return selectors.rounds()
@@ -542,6 +554,68 @@ class RoundViewSet(
         given.is_valid(raise_exception=True)
         round_ = control_services.round_step_back(
             round=self.get_object(), dealer=request.user, to=given.validated_data["to"]
+        )
+        return self._render_fresh(round_)
+
+    @extend_schema(
+        summary="Void a settled round (pit boss), with a reason",
+        description="A round whose payout needed no sign-off is voided at once (200): it leaves "
+        "the hold reports and its effect on the progressive meter is taken back, on the record. "
+        "A round whose payout was signed off, or would need a sign-off under the table's "
+        "thresholds (every jackpot), waits for a second pit boss (202, the round still "
+        "`settled`, `void_waiting` true, `void_requested_by` the caller): nothing changes until "
+        "`void-approve`. A pit boss who dealt the round, entered it or signed off its payout "
+        "gets 403 `separation_of_duties`; a round whose void already waits 409 `void_waiting`; "
+        "a void that would leave the meter below zero 409 `meter_below_zero`.",
+        request=RoundVoidSerializer,
+        responses={
+            200: OpenApiResponse(RoundSerializer, description="Voided now."),
+            202: OpenApiResponse(
+                RoundSerializer, description="The void waits for a second pit boss's approval."
+            ),
+            **errors(400, 401, 403, 404, 409),
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def void(self, request: Request, pk: str | None = None) -> Response:
+        given = RoundVoidSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        round_ = correction_services.round_void(
+            round=self.get_object(), by=request.user, reason=given.validated_data["reason"]
+        )
+        fresh = selectors.rounds().get(pk=round_.pk)
+        waits = fresh.status == Round.Status.SETTLED
+        return self._render(fresh, status.HTTP_202_ACCEPTED if waits else status.HTTP_200_OK)
+
+    @extend_schema(
+        summary="Approve a void waiting for a second pit boss",
+        description="Voids the round now, under the approver's name and the requester's reason: "
+        "it leaves the hold reports and the meter is put back as the round's settlement moved "
+        "it. Never the pit boss who asked for the void, nor one who dealt the round, entered it "
+        "or signed off its payout (403 `separation_of_duties`); 409 `no_void_waiting` when no "
+        "void waits, `meter_below_zero` when the meter no longer holds what it would take back.",
+        request=None,
+        responses={200: RoundSerializer, **errors(401, 403, 404, 409)},
+    )
+    @action(detail=True, methods=["post"], url_path="void-approve")
+    def void_approve(self, request: Request, pk: str | None = None) -> Response:
+        round_ = correction_services.round_void_approve(round=self.get_object(), by=request.user)
+        return self._render_fresh(round_)
+
+    @extend_schema(
+        summary="Withdraw a void waiting for a second pit boss, with a reason",
+        description="The round stays settled, as it was, and may be voided again. The pit boss "
+        "who asked for the void, or another who took no part in the round (403 "
+        "`separation_of_duties` for one who dealt it, entered it or signed off its payout).",
+        request=RoundVoidWithdrawSerializer,
+        responses={200: RoundSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    @action(detail=True, methods=["post"], url_path="void-withdraw")
+    def void_withdraw(self, request: Request, pk: str | None = None) -> Response:
+        given = RoundVoidWithdrawSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        round_ = correction_services.round_void_withdraw(
+            round=self.get_object(), by=request.user, reason=given.validated_data["reason"]
         )
         return self._render_fresh(round_)
 

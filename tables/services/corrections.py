@@ -3,11 +3,15 @@ and the corrected round is entered as a new round that references it and settled
 
 - A void takes the round's effect off its progressive meter (its jackpot put back, its
   contributions taken back: `meters.meter_void_round`), on the record.
+- A void of a round whose payout needed a sign-off (or would need one under the table's
+  thresholds now; every jackpot) goes through the same sign-off as its settle: it is asked
+  for, and a second pit boss approves it (`round_void_approve`) or it is withdrawn.
 - A correction is settled under the sign-off rules of any settle: one that pays a jackpot or a
   seat the table's threshold waits, open, for another pit boss's approval (`correction_approve`,
   through `controls.round_approve`); its progressive moves the meter exactly as its settlement
   says, when it is paid.
-- Nobody voids, corrects or approves a round they took part in (`duties`).
+- Nobody voids, corrects or approves a round, or approves its void, that they took part in,
+  nor approves a void they asked for (`duties`).
 
 All of it is on the audit trail, and the hold reports count the void and the correction."""
 
@@ -24,11 +28,13 @@ from audit.binding import check_as_recorded
 from audit.chain import AuditDataError, check_data
 from audit.kinds import EventKind
 from audit.services import audit_record
+from core.money import dollars
 from core.roles import (
     PIT_BOSSES,
     require,
 )
 from tables.engine import contract
+from tables.engine.progressive import Award
 from tables.engine.settlement import Settlement
 from tables.games.base import engine_call
 from tables.models import ProgressiveMeter, Round, SettlementLine, Table
@@ -36,31 +42,181 @@ from tables.selectors import engine_paytable, engine_round, meter_config
 from tables.signals import round_closed
 
 from . import ServiceError
-from .duties import correction_entered_by, require_apart_from_round
-from .meters import meter_apply_round, meter_void_round
-from .rounds import approval_reasons, settlement_lines, validate_round_entry
+from .duties import (
+    APPROVE_VOID,
+    CORRECT,
+    VOID,
+    WITHDRAW_VOID,
+    correction_entered_by,
+    require_apart_from_round,
+)
+from .meters import meter_apply_round, meter_void_check, meter_void_round
+from .rounds import approval_reasons, payout_reasons, settlement_lines, validate_round_entry
+
+REASON_MAX = 500
 
 
 def _require_pit_boss(user: AbstractBaseUser, action: str) -> None:
     require(user, PIT_BOSSES, action)
 
 
+def _locked_round(round_: Round) -> Round:
+    return Round.objects.select_for_update(of=("self",)).select_related("table").get(pk=round_.pk)
+
+
+def void_reasons(round_: Round) -> list[str]:
+    """Why a void of this settled round waits for a second pit boss (empty: it is voided at
+    once): its payout was signed off when it was settled, or its stored lines pay what a
+    settle would need a sign-off for under the table's thresholds and its meter's sign-off
+    amount as they stand (`payout_reasons`, the settle's own rule), and a jackpot always."""
+    reasons = []
+    if round_.approved_by_id is not None:
+        assert round_.approved_by is not None
+        reasons.append(f"its payout was signed off by {round_.approved_by.get_username()}")
+    by_seat: dict[int, list[SettlementLine]] = {}
+    for line in SettlementLine.objects.filter(round_id=round_.pk).order_by("seat", "id"):
+        by_seat.setdefault(line.seat, []).append(line)
+    table = round_.table
+    meter = table.meter if table.meter_id is not None else None
+    reasons += payout_reasons(table, by_seat.items(), meter)
+    for n, lines in by_seat.items():
+        jackpot = next((line for line in lines if line.award == Award.JACKPOT.value), None)
+        said = f"seat {n} wins the progressive jackpot"
+        if jackpot is not None and not any(r.startswith(said) for r in reasons):
+            reasons.append(f"{said}: {dollars(jackpot.net_cents)}")
+    return reasons
+
+
+def _reason(reason: str, what: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError(f"{what} needs a reason", field="reason")
+    if len(reason) > REASON_MAX:
+        raise ServiceError(f"the reason may have at most {REASON_MAX} characters", field="reason")
+    return reason
+
+
+def _refuse_void_waiting(round_: Round, what: str) -> None:
+    if round_.void_requested_at is not None:
+        asked = round_.void_requested_by
+        raise ServiceError(
+            f"the void of round {round_} asked for by "
+            f"{asked.get_username() if asked is not None else 'a pit boss'} waits for another "
+            f"pit boss's approval: {what}",
+            code="void_waiting",
+            status=409,
+        )
+
+
 @transaction.atomic(durable=True)
 def round_void(*, round: Round, by: AbstractBaseUser, reason: str) -> Round:
     """Void a settled round (pit boss, with a reason; not one who dealt it, entered it or signed
-    off its payout). Its record stays as it was settled; its effect on the meter is taken back."""
+    off its payout). Its record stays as it was settled; its effect on the meter is taken back.
+
+    A round whose payout needed a sign-off, or would need one now (`void_reasons`: every
+    jackpot), is not voided at once: the void is asked for (the round stays settled and in the
+    hold reports, `round.void_requested` on the chain) and waits for another pit boss's
+    approval (`round_void_approve`), or its withdrawal (`round_void_withdraw`)."""
     _require_pit_boss(by, "void a round")
-    reason = (reason or "").strip()
-    if not reason:
-        raise ServiceError("a void needs a reason", field="reason")
-    round_ = Round.objects.select_for_update(of=("self",)).select_related("table").get(pk=round.pk)
+    reason = _reason(reason, "a void")
+    round_ = _locked_round(round)
     if round_.status != Round.Status.SETTLED:
         raise ServiceError(
             f"round {round_} is {round_.status}: only a settled round can be voided",
             code="not_settled",
             status=409,
         )
-    require_apart_from_round(round_, by, action="void")
+    _refuse_void_waiting(round_, "it is not voided twice")
+    require_apart_from_round(round_, by, action=VOID)
+    reasons = void_reasons(round_)
+    if not reasons:
+        return _void(round_, by=by, reason=reason)
+    meter_void_check(round_=round_)
+    now = timezone.now()
+    Round.objects.filter(
+        pk=round_.pk, status=Round.Status.SETTLED, void_requested_at__isnull=True
+    ).update(void_requested_at=now, void_requested_by=by, void_reason=reason)
+    round_.refresh_from_db()
+    audit_record(
+        actor=by,
+        kind=EventKind.ROUND_VOID_REQUESTED,
+        obj=round_,
+        table_name=round_.table.name,
+        data={
+            "number": round_.number,
+            "reason": reason,
+            "reasons": reasons,
+            "handle_cents": round_.handle_cents,
+            "players_net_cents": round_.players_net_cents,
+        },
+    )
+    return round_
+
+
+@transaction.atomic(durable=True)
+def round_void_approve(*, round: Round, by: AbstractBaseUser) -> Round:
+    """A second pit boss approves the void waiting on a settled round: it is voided now, its
+    effect taken off the meter (refused, nothing changed, if that would leave the meter below
+    zero), under the approver's name and the requester's reason. Never by the pit boss who
+    asked for it, nor by anyone who dealt the round, entered it or signed off its payout."""
+    _require_pit_boss(by, "approve a void")
+    round_ = _locked_round(round)
+    if round_.status != Round.Status.SETTLED or round_.void_requested_at is None:
+        raise ServiceError(
+            f"round {round_} has no void waiting for approval",
+            code="no_void_waiting",
+            status=409,
+        )
+    require_apart_from_round(round_, by, action=APPROVE_VOID)
+    return _void(round_, by=by, reason=round_.void_reason, requested_by=round_.void_requested_by)
+
+
+@transaction.atomic(durable=True)
+def round_void_withdraw(*, round: Round, by: AbstractBaseUser, reason: str) -> Round:
+    """Withdraw the void waiting on a settled round, with a reason: the round stays settled, as
+    it was, and may be voided again. By the pit boss who asked for it, or another pit boss who
+    took no part in the round."""
+    _require_pit_boss(by, "withdraw a void")
+    reason = _reason(reason, "withdrawing a void")
+    round_ = _locked_round(round)
+    if round_.status != Round.Status.SETTLED or round_.void_requested_at is None:
+        raise ServiceError(
+            f"round {round_} has no void waiting to withdraw",
+            code="no_void_waiting",
+            status=409,
+        )
+    require_apart_from_round(round_, by, action=WITHDRAW_VOID)
+    asked = round_.void_requested_by
+    asked_reason = round_.void_reason
+    Round.objects.filter(
+        pk=round_.pk, status=Round.Status.SETTLED, void_requested_at__isnull=False
+    ).update(void_requested_at=None, void_requested_by=None, void_reason="")
+    round_.refresh_from_db()
+    audit_record(
+        actor=by,
+        kind=EventKind.ROUND_VOID_WITHDRAWN,
+        obj=round_,
+        table_name=round_.table.name,
+        data={
+            "number": round_.number,
+            "reason": reason,
+            "requested_by": asked.get_username() if asked is not None else None,
+            "void_reason": asked_reason,
+        },
+    )
+    return round_
+
+
+def _void(
+    round_: Round,
+    *,
+    by: AbstractBaseUser,
+    reason: str,
+    requested_by: AbstractBaseUser | None = None,
+) -> Round:
+    """Void the locked, settled round now: its status, the hold reports (`round_closed`), its
+    meter put back, and `round.voided` naming who voided it (and who asked, for a void that
+    waited)."""
     now = timezone.now()
     Round.objects.filter(pk=round_.pk, status=Round.Status.SETTLED).update(
         status=Round.Status.VOIDED, voided_at=now, voided_by=by, void_reason=reason
@@ -68,17 +224,21 @@ def round_void(*, round: Round, by: AbstractBaseUser, reason: str) -> Round:
     round_.refresh_from_db()
     round_closed.send(sender=Round, round=round_)
     meter_void_round(round_=round_, by=by)
+    data: dict[str, Any] = {
+        "number": round_.number,
+        "reason": reason,
+        "handle_cents": round_.handle_cents,
+        "players_net_cents": round_.players_net_cents,
+    }
+    if requested_by is not None:
+        data["requested_by"] = requested_by.get_username()
+        data["approved_by"] = by.get_username()
     audit_record(
         actor=by,
         kind=EventKind.ROUND_VOIDED,
         obj=round_,
         table_name=round_.table.name,
-        data={
-            "number": round_.number,
-            "reason": reason,
-            "handle_cents": round_.handle_cents,
-            "players_net_cents": round_.players_net_cents,
-        },
+        data=data,
     )
     return round_
 
@@ -114,12 +274,14 @@ def round_correct(*, voided: Round, by: AbstractBaseUser, entry: dict[str, Any])
     against the meter as it stands (the void took the voided round's effect off it) and moves
     it exactly as the settlement says."""
     _require_pit_boss(by, "correct a round")
-    voided = Round.objects.select_for_update(of=("self",)).select_related("table").get(pk=voided.pk)
+    voided = _locked_round(voided)
+    if voided.status == Round.Status.SETTLED:
+        _refuse_void_waiting(voided, "it is corrected once it is voided")
     if voided.status != Round.Status.VOIDED:
         raise ServiceError(
             f"round {voided} is {voided.status}: void it before correcting it", status=409
         )
-    require_apart_from_round(voided, by, action="correct")
+    require_apart_from_round(voided, by, action=CORRECT)
     if voided.corrections.exclude(status=Round.Status.CANCELLED).exists():
         raise ServiceError(f"round {voided} already has a correction", status=409)
     try:

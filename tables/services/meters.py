@@ -91,6 +91,41 @@ def meter_apply_round(
     )
 
 
+def _void_amounts(
+    round_: Round, entries: list[MeterEntry], meter: ProgressiveMeter
+) -> tuple[int, int, int]:
+    """What a void of `round_` takes off `meter` (its jackpot, contributions, overflow), refused
+    when it would leave the meter below zero."""
+    contributions = sum(e.amount_cents for e in entries if e.kind == MeterEntry.Kind.CONTRIBUTION)
+    jackpot = sum(e.amount_cents for e in entries if e.kind == MeterEntry.Kind.JACKPOT)
+    overflow = 0
+    if any(e.kind == MeterEntry.Kind.OVERFLOW for e in entries):
+        progressive = (round_.settlement or {}).get("progressive") or {}
+        overflow = parse_cents(
+            progressive.get("overflow", "0"), where="the round's overflow", allow_zero=True
+        )
+    before = meter.value_cents
+    if before - jackpot - contributions < 0:
+        raise ServiceError(
+            f"the meter {meter} holds {dollars(before)}: taking back round {round_}'s "
+            f"{dollars(contributions)} of contributions would leave it below zero; an admin "
+            "corrects the meter first",
+            field="meter",
+            code="meter_below_zero",
+            status=409,
+        )
+    return jackpot, contributions, overflow
+
+
+def meter_void_check(*, round_: Round) -> None:
+    """Refuse (`meter_below_zero`) a void that would leave the round's meter below zero, as
+    the meter stands now; changes nothing (a void asked for is checked so, and again when it
+    is carried out)."""
+    entries = list(MeterEntry.objects.filter(round=round_).order_by("id"))
+    if entries:
+        _void_amounts(round_, entries, ProgressiveMeter.objects.get(pk=entries[0].meter_id))
+
+
 def meter_void_round(*, round_: Round, by: AbstractBaseUser) -> None:
     """Take a voided round's effect off its meter, on the record: the jackpot it paid is put
     back and the contributions (and overflow) it added are taken back, each as a `void` entry,
@@ -102,25 +137,8 @@ def meter_void_round(*, round_: Round, by: AbstractBaseUser) -> None:
         return
     meter = ProgressiveMeter.objects.select_for_update().get(pk=entries[0].meter_id)
     check_as_recorded(meter, f"the progressive meter {meter}")
-    contributions = sum(e.amount_cents for e in entries if e.kind == MeterEntry.Kind.CONTRIBUTION)
-    jackpot = sum(e.amount_cents for e in entries if e.kind == MeterEntry.Kind.JACKPOT)
-    overflow = 0
-    if any(e.kind == MeterEntry.Kind.OVERFLOW for e in entries):
-        progressive = (round_.settlement or {}).get("progressive") or {}
-        overflow = parse_cents(
-            progressive.get("overflow", "0"), where="the round's overflow", allow_zero=True
-        )
+    jackpot, contributions, overflow = _void_amounts(round_, entries, meter)
     before = meter.value_cents
-    after = before - jackpot - contributions
-    if after < 0:
-        raise ServiceError(
-            f"the meter {meter} holds {dollars(before)}: taking back round {round_}'s "
-            f"{dollars(contributions)} of contributions would leave it below zero; an admin "
-            "corrects the meter first",
-            field="meter",
-            code="meter_below_zero",
-            status=409,
-        )
     what = f"round {round_} voided"
     written: list[MeterEntry] = []
     value = before

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
@@ -489,16 +490,32 @@ def _round_as_stored_query(pk: int) -> QuerySet[Round]:
 _ROUND_AS_STORED = PreparedQuery(_round_as_stored_query, pk=int)
 
 
-def approval_reasons(
-    round_: Round, settlement: Settlement, meter: ProgressiveMeter | None
+class PaidLine(Protocol):
+    """A settled wager as the sign-off rule reads it: the engine's line or a stored one."""
+
+    @property
+    def wager(self) -> str: ...
+
+    @property
+    def award(self) -> str | None: ...
+
+    @property
+    def net_cents(self) -> int: ...
+
+
+def payout_reasons(
+    table: Table,
+    seats: Iterable[tuple[int, Iterable[PaidLine]]],
+    meter: ProgressiveMeter | None,
 ) -> list[str]:
-    """Why this settlement waits for a pit boss's sign-off (empty: it does not): a progressive
-    award at or above the meter's sign-off amount (by default the jackpot itself), or a seat
-    paid the table's threshold or more in the round."""
+    """Why these seats' payouts (each seat's number and lines) need a pit boss's sign-off
+    (empty: they do not): a progressive award at or above the meter's sign-off amount (by
+    default the jackpot itself), or a seat paid the table's threshold or more in the round."""
     reasons = []
-    threshold = round_.table.approval_threshold_cents
-    for seat in settlement.seats:
-        for line in seat.lines:
+    threshold = table.approval_threshold_cents
+    for n, seat_lines in seats:
+        lines = list(seat_lines)
+        for line in lines:
             if line.wager != "progressive" or not line.award:
                 continue
             large = (
@@ -512,13 +529,19 @@ def approval_reasons(
                     if line.award == Award.JACKPOT.value
                     else ("a progressive award")
                 )
-                reasons.append(f"seat {seat.seat} wins {what}: {dollars(line.net_cents)}")
-        paid = sum(line.net_cents for line in seat.lines if line.net_cents > 0)
+                reasons.append(f"seat {n} wins {what}: {dollars(line.net_cents)}")
+        paid = sum(line.net_cents for line in lines if line.net_cents > 0)
         if paid >= threshold:
-            reasons.append(
-                f"seat {seat.seat} is paid {dollars(paid)} (sign-off from {dollars(threshold)})"
-            )
+            reasons.append(f"seat {n} is paid {dollars(paid)} (sign-off from {dollars(threshold)})")
     return reasons
+
+
+def approval_reasons(
+    round_: Round, settlement: Settlement, meter: ProgressiveMeter | None
+) -> list[str]:
+    """Why this settlement waits for a pit boss's sign-off (empty: it does not):
+    `payout_reasons` of its seats at the round's table."""
+    return payout_reasons(round_.table, ((s.seat, s.lines) for s in settlement.seats), meter)
 
 
 class ApprovalRequired(ServiceError):

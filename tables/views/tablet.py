@@ -764,16 +764,16 @@ def approve(request: HttpRequest, table_id: int) -> HttpResponse:
         # named account's lockout (accounts.signoff).
         try:
             boss = signoff.approver(
-                request,
-                name=name,
-                password=secret,
-                not_by=(request.user.pk, round_.dealer_id),
-                obj=round_,
+                request, name=name, password=secret, not_by=(request.user.pk,), obj=round_
             )
-            settled = controls.round_approve(round=round_, by=boss)
         except signoff.SignOffRefused as err:
             raise Refused(err.message, field="approver password", status=err.status) from None
-        except (PermissionDenied, SeparationOfDuties):
+        try:
+            settled = controls.round_approve(round=round_, by=boss)
+        except SeparationOfDuties as err:  # a pit boss who dealt the round: the one answer
+            answer = signoff.duties_refused(request, user=boss, refusal=err)
+            raise Refused(answer.message, field="approver password") from None
+        except PermissionDenied:
             raise Refused(signoff.REFUSED, field="approver password") from None
         return reverse("tablet:round", args=[settled.pk])
 

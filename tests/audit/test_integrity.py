@@ -419,8 +419,26 @@ def test_a_void_changes_only_the_voids_own_fields(floor: Any, settled: Round) ->
     guarded("DELETE FROM tables_round WHERE id = %s", [r.pk])
 
 
+def test_a_void_request_changes_only_its_own_fields(floor: Any, settled: Round) -> None:
+    r = _settle(settled, floor["dealer"])
+    boss = floor["pitboss"].pk
+    ask = "void_requested_at = CURRENT_TIMESTAMP, void_requested_by_id = %s, void_reason = 'x'"
+    for extra in ("handle_cents = handle_cents + 1", "gaming_day = '2001-01-01'"):
+        guarded(f"UPDATE tables_round SET {ask}, {extra} WHERE id = %s", [boss, r.pk])
+    # who and when go together
+    guarded("UPDATE tables_round SET void_requested_at = CURRENT_TIMESTAMP WHERE id = %s", [r.pk])
+    with connection.cursor() as cursor:  # the request alone is accepted, and its withdrawal
+        cursor.execute(f"UPDATE tables_round SET {ask} WHERE id = %s", [boss, r.pk])
+        cursor.execute(
+            "UPDATE tables_round SET void_requested_at = NULL, void_requested_by_id = NULL, "
+            "void_reason = '' WHERE id = %s",
+            [r.pk],
+        )
+    guarded("UPDATE tables_round SET status = 'voided' WHERE id = %s", [r.pk])  # no void fields
+
+
 def test_the_sqlite_allow_list_names_every_column_of_a_round() -> None:
-    migration = importlib.import_module("tables.migrations.0008_round_controls")
+    migration = importlib.import_module("tables.migrations.0016_round_void_request")
     columns = {f.column for f in Round._meta.concrete_fields}
     assert columns == set(migration.ROUND_COLUMNS), "add the new column to a new trigger"
 

@@ -239,10 +239,39 @@ def test_the_pit_boss_sees_the_sign_off_the_record_the_correction_and_the_report
     assert page.locator(".seat-result .pc").count() >= 21  # the cards drawn as cards
     no_sideways_scroll(page)
     page.screenshot(path=str(shots / "desk-round-record.png"), full_page=True)
-    # Voided by another pit boss: the one who signed off its payout may not void it.
-    other = get_user_model().objects.create_user("pitboss2", password="a long demo password")
-    other.groups.add(Group.objects.get(name="pit_boss"))
-    round_void(round=settled, by=other, reason="the dealer's 4 was a 5")
+    # Voided by another pit boss: the one who signed off its payout may not void it, and its
+    # void waits for a second pit boss (its payout was signed off), the round still settled.
+    made = {}
+    for name in ("pitboss2", "pitboss3"):
+        made[name] = get_user_model().objects.create_user(name, password="a long demo password")
+        made[name].groups.add(Group.objects.get(name="pit_boss"))
+    round_void(round=settled, by=made["pitboss2"], reason="the dealer's 4 was a 5")
+    page.goto(f"/audit/rounds/{r.pk}/")
+    waiting = page.locator("#void-waiting")
+    expect()(waiting).to_contain_text("Void requested by pitboss2: the dealer's 4 was a 5")
+    expect()(waiting.locator(".duties-refusal").first).to_contain_text(
+        "You signed off the payout of round"
+    )
+    assert waiting.locator("button").count() == 0  # no button for the pit boss who signed off
+    no_sideways_scroll(page)
+    page.screenshot(path=str(shots / "desk-round-void-waiting.png"), full_page=True)
+    waiting.screenshot(path=str(shots / "desk-void-waiting-refused.png"))
+    page.goto("/audit/dashboard/")
+    listed = page.locator(f'#voids-waiting [data-round="{r.pk}"]')
+    expect()(listed).to_contain_text("another pit boss must approve its void")
+    page.locator("#voids-waiting").screenshot(path=str(shots / "desk-dashboard-void-waiting.png"))
+    # a third pit boss approves the void from the round's record, then corrects the round
+    page = open_at(DESK)
+    page.goto(f"/accounts/login/?next=/audit/rounds/{r.pk}/")
+    page.fill("input[name=username]", "pitboss3")
+    page.fill("input[name=password]", "a long demo password")
+    page.click("button[type=submit]")
+    page.wait_for_url(f"**/audit/rounds/{r.pk}/")
+    page.screenshot(path=str(shots / "desk-round-void-approve.png"), full_page=True)
+    page.locator("#void-waiting").screenshot(path=str(shots / "desk-void-waiting-approve.png"))
+    page.click("#void-waiting button:has-text('Approve void')")
+    expect()(page.locator("h1 .badge")).to_have_text("Voided")
+    assert Round.objects.get(pk=r.pk).status == "voided"
     page.goto(f"/audit/rounds/{r.pk}/correct/")
     expect()(page.locator("#id-seat-1-cards")).to_have_value("Ah 2d 4h")
     page.fill("#id-seat-1-cards", "Ah 2d Zz")

@@ -41,9 +41,9 @@ JACKPOT_FORM = {
 
 @pytest.fixture
 def f(floor: dict[str, Any]) -> dict[str, Any]:
-    """The demo floor, dealer2 at LB-1, and two more pit bosses."""
+    """The demo floor, dealer2 at LB-1, and three more pit bosses."""
     made = {}
-    for name in ("pitboss2", "pitboss3"):
+    for name in ("pitboss2", "pitboss3", "pitboss4"):
         boss = get_user_model().objects.create_user(name, password="a long demo password")
         boss.groups.add(Group.objects.get(name="pit_boss"))
         made[name] = boss
@@ -178,7 +178,12 @@ def test_a_correction_paying_the_jackpot_waits_and_moves_the_meter_when_approved
     for who in ("pitboss", "pitboss2"):
         with pytest.raises(SeparationOfDuties):
             corrections.round_void(round=corrected, by=f[who], reason="the dealer had A-2-5")
-    corrections.round_void(round=corrected, by=f["pitboss3"], reason="the dealer had A-2-5")
+    # (a jackpot's void waits for a second pit boss, then puts the meter back)
+    waiting = corrections.round_void(
+        round=corrected, by=f["pitboss3"], reason="the dealer had A-2-5"
+    )
+    assert waiting.status == Round.Status.SETTLED and waiting.void_waiting
+    corrections.round_void_approve(round=corrected, by=f["pitboss4"])
     meter.refresh_from_db()
     assert meter.value_cents == start
     assert entries_of(corrected)[-2:] == [("void", start + 20 - meter.reset_cents), ("void", -20)]
@@ -198,14 +203,18 @@ def test_a_void_of_a_jackpot_round_puts_the_meter_back(f: dict[str, Any]) -> Non
     svc.round_settle(round=lowball(f, "9h 8c 7d"), dealer=f["dealer2"])
     meter.refresh_from_db()
     assert meter.value_cents == meter.reset_cents + 20
-    # the void: as if the jackpot round had never been played
+    # the void (asked for, approved by a second pit boss): as if the jackpot round had never
+    # been played
     corrections.round_void(round=paid, by=f["pitboss2"], reason="the dealer's 4 was a 5")
+    meter.refresh_from_db()
+    assert meter.value_cents == meter.reset_cents + 20  # not yet: the void waits
+    corrections.round_void_approve(round=paid, by=f["pitboss3"])
     meter.refresh_from_db()
     assert meter.value_cents == start + 20  # the other round's contribution stays
     jackpot_entry = MeterEntry.objects.get(round=paid, kind="jackpot")
     assert entries_of(paid)[-2:] == [("void", -jackpot_entry.amount_cents), ("void", -20)]
     put_back = MeterEntry.objects.filter(round=paid, kind="void").first()
-    assert put_back is not None and put_back.by == f["pitboss2"]
+    assert put_back is not None and put_back.by == f["pitboss3"]
     assert "put back" in put_back.reason
     # on the round's record page
     boss = Client()

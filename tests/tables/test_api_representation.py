@@ -8,6 +8,7 @@ import json
 import random
 from typing import Any
 
+from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
 
 from tables.api.representation import round_data
@@ -45,6 +46,11 @@ def test_rounds_in_every_state_read_as_the_serializer_reads_them(floor) -> None:
             assert_same_as_serializer(settled)  # the instance the settle step returned
     voided = Round.objects.filter(table=floor["SC-1"]).first()
     round_void(round=voided, by=floor["pitboss"], reason="wrong cards")
+    # a void waiting for a second pit boss (as a signed-off payout's void leaves it)
+    waiting = Round.objects.filter(table=floor["LB-1"]).first()
+    Round.objects.filter(pk=waiting.pk).update(
+        void_requested_at=timezone.now(), void_requested_by=floor["pitboss"], void_reason="x"
+    )
     dealer_sign_in(dealer=dealer, table=floor["SC-1"])
     r = svc.round_open(table=floor["SC-1"], dealer=dealer, wagers={2: {"ante": "5.00"}})
     round_cancel(round=r, by=dealer, reason="misdeal")
@@ -54,6 +60,7 @@ def test_rounds_in_every_state_read_as_the_serializer_reads_them(floor) -> None:
     for stored in rounds():
         assert_same_as_serializer(stored)
     assert {r.status for r in Round.objects.all()} >= {"settled", "voided", "cancelled", "open"}
+    assert any(r.void_waiting for r in Round.objects.all())
 
 
 def test_each_play_step_answers_the_round_as_stored(floor, dealer_at) -> None:  # noqa: F811

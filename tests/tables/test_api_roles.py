@@ -60,6 +60,9 @@ EXPECTED: dict[str, tuple[int, ...]] = {
     "rounds.approve": (403, 403, 200, 403, 403, 403, 403, 403, 403, 401),
     "rounds.cancel": (200, 403, 200, 403, 403, 403, 403, 403, 403, 401),
     "rounds.back": (200, 403, 403, 403, 403, 403, 403, 403, 403, 401),
+    "rounds.void": (403, 403, 200, 403, 403, 403, 403, 403, 403, 401),
+    "rounds.void_approve": (403, 403, 200, 403, 403, 403, 403, 403, 403, 401),
+    "rounds.void_withdraw": (403, 403, 200, 403, 403, 403, 403, 403, 403, 401),
     "paytable_versions.list": (200, 200, 200, 200, 200, 403, 403, 403, 403, 401),
     "paytable_versions.retrieve": (200, 200, 200, 200, 200, 403, 403, 403, 403, 401),
     "meters.list": (200, 200, 200, 200, 200, 403, 403, 403, 403, 401),
@@ -97,6 +100,9 @@ ROUND_AT: dict[str, str | None] = {
     "rounds.approve": "awaiting",
     "rounds.cancel": "open",
     "rounds.back": "complete",
+    "rounds.void": "settled",
+    "rounds.void_approve": "void waiting",
+    "rounds.void_withdraw": "void waiting",
 }
 
 
@@ -139,6 +145,13 @@ def _round(f: dict[str, Any], step: str) -> Round:
             approval_requested_at=timezone.now(), approval_reasons=["seat 1 is paid a lot"]
         )
         r.refresh_from_db()
+    if step in ("settled", "void waiting"):
+        r = svc.round_settle(round=r, dealer=dealer)
+    if step == "void waiting":  # as a second pit boss's void of a signed-off payout leaves it
+        Round.objects.filter(pk=r.pk).update(
+            void_requested_at=timezone.now(), void_requested_by=f["pitboss2"], void_reason="x"
+        )
+        r.refresh_from_db()
     return r
 
 
@@ -174,6 +187,13 @@ def _request(
         "rounds.approve": ("post", f"/api/rounds/{rid}/approve/", {}),
         "rounds.cancel": ("post", f"/api/rounds/{rid}/cancel/", {"reason": "misdeal"}),
         "rounds.back": ("post", f"/api/rounds/{rid}/back/", {"to": "cards"}),
+        "rounds.void": ("post", f"/api/rounds/{rid}/void/", {"reason": "wrong cards"}),
+        "rounds.void_approve": ("post", f"/api/rounds/{rid}/void-approve/", {}),
+        "rounds.void_withdraw": (
+            "post",
+            f"/api/rounds/{rid}/void-withdraw/",
+            {"reason": "the cards were right"},
+        ),
         "paytable_versions.list": ("get", "/api/paytable-versions/", {}),
         "paytable_versions.retrieve": ("get", f"/api/paytable-versions/{version.pk}/", {}),
         "meters.list": ("get", "/api/meters/", {}),
@@ -234,6 +254,7 @@ def matrix_floor(floor: dict[str, Any], django_user_model: Any) -> dict[str, Any
         "norole": norole,
         "anonymous": None,
         "dealer3": dealer3,
+        "pitboss2": pitboss2,
     }
 
 
@@ -266,6 +287,7 @@ def test_role_matrix(matrix_floor: dict[str, Any], endpoint: str, who: str, stat
     sessions_before = list(DealerSession.objects.values_list("id", "ended_at"))
     user = floor["dealer3"] if who == "here" and endpoint.startswith("hands.") else floor[who]
     slips_before = _slips_state()
+    lines_before = r.lines.count() if r is not None else 0
 
     response = getattr(client_for(user), method)(path, body, format="json")
 
@@ -288,7 +310,8 @@ def test_role_matrix(matrix_floor: dict[str, Any], endpoint: str, who: str, stat
         if r is not None:
             after = Round.objects.get(pk=r.pk)
             assert (after.status, after.entry, after.house_way) == (r.status, r.entry, r.house_way)
-            assert not after.lines.exists()
+            assert after.void_requested_at == r.void_requested_at
+            assert after.lines.count() == lines_before
         else:
             assert not Round.objects.exists()
         assert list(Hand.objects.values_list("id", "status", "record")) == hands_before
@@ -314,6 +337,9 @@ ROUTE_NAME = {
     "rounds.approve": "api-round-approve",
     "rounds.cancel": "api-round-cancel",
     "rounds.back": "api-round-back",
+    "rounds.void": "api-round-void",
+    "rounds.void_approve": "api-round-void-approve",
+    "rounds.void_withdraw": "api-round-void-withdraw",
     "paytable_versions.list": "api-paytable-version-list",
     "paytable_versions.retrieve": "api-paytable-version-detail",
     "meters.list": "api-meter-list",

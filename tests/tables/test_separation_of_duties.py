@@ -105,8 +105,10 @@ def test_the_dealer_pit_boss_cannot_approve_its_own_round_on_any_path(
     assert words in text(page.get(posted["Location"]))
     unchanged(r, meter, value, entries)
 
-    # the round's record page: the same form, the same refusal
-    assert "Approve and pay" in text(page.get(f"/audit/rounds/{r.pk}/"))
+    # the round's record page and the dashboard: no button for sly, the reason instead
+    for url in (f"/audit/rounds/{r.pk}/", "/audit/dashboard/"):
+        shown = text(page.get(url))
+        assert "Approve and pay" not in shown and f"{words}." in shown
 
     # the tablet: sly at the table typing its own name (the tablet's own check) ...
     tablet = Client()
@@ -183,8 +185,11 @@ def test_nobody_voids_or_corrects_a_round_they_dealt_or_signed_off(sly: dict[str
         corrections.round_void(round=r, by=f["pitboss"], reason="the dealer's 4 was a 5")
     r.refresh_from_db()
     assert r.status == "settled" and r.settlement == before.settlement
-    # a third pit boss voids; the dealer may not correct it, nor the one who signed it off
-    voided = corrections.round_void(round=r, by=f["pitboss2"], reason="the dealer's 4 was a 5")
+    # a third pit boss asks for the void (a jackpot's void waits for a sign-off), a fourth
+    # approves it; the dealer may not correct it, nor the one who signed it off
+    asked = corrections.round_void(round=r, by=f["pitboss2"], reason="the dealer's 4 was a 5")
+    assert asked.status == "settled" and asked.void_waiting
+    voided = corrections.round_void_approve(round=r, by=person("pitboss3", "pit_boss"))
     assert voided.status == "voided"
     entry = {k: v for k, v in voided.entry.items() if k not in ("decided", "dealer_done")}
     for who in ("sly", "pitboss"):
@@ -225,6 +230,19 @@ def test_whoever_entered_a_slip_never_confirms_its_void(sly: dict[str, Any]) -> 
     slip_void(slip=opener, by=f["pitboss"], reason="miscounted the reds")
     with pytest.raises(SeparationOfDuties, match="sly entered slip"):
         slip_void(slip=opener, by=f["sly"], reason="agreed")
+    # on the slip desk and the API: refused, each recorded once as a refused permission
+    words = f"sly entered slip {opener.number}: another person confirms its void"
+    for path, post in (
+        (f"/accounting/slips/{opener.pk}/void/", Client()),
+        (f"/api/slips/{opener.pk}/void/", APIClient()),
+    ):
+        post.force_login(f["sly"])
+        before = AuditEvent.objects.count()
+        post.post(path, {"reason": "agreed"}, **({"format": "json"} if "api" in path else {}))
+        (event,) = AuditEvent.objects.order_by("-seq")[: AuditEvent.objects.count() - before]
+        assert event.kind == "permission.refused" and event.actor_name == "sly"
+        assert event.data["reason"] == words and event.data["action"] == "confirm_void"
+        assert event.data["slip_id"] == opener.pk and event.table_name == "SC-1"
     opener.refresh_from_db()
     assert opener.status == "pending"
     assert slip_void(slip=opener, by=f["pitboss2"], reason="agreed").status == "voided"
