@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Final
 from . import edge_rake, registry, strategies
 from .edge_stats import Figures, Outcome
 from .errors import EngineError, Refusal
-from .paytables import DEFAULT_NAME, Game, Paytable, make_paytable, named
+from .paytables import Game, Paytable, make_paytable
 from .progressive import MeterConfig
 from .strategies import Strategy
 
@@ -210,8 +210,17 @@ def paytable_for(game: str, name: str | None) -> Paytable | None:
                 "paytable",
             )
         return None
-    g = Game(game)
-    return named(g, DEFAULT_NAME[g] if name is None else name)
+    rules = registry.banked_rules(game)
+    key = rules.default_paytable if name is None else name
+    table = rules.named_paytables.get(key) if isinstance(key, str) else None
+    if table is None:
+        known = ", ".join(repr(n) for n in rules.named_paytables)
+        raise EngineError(
+            Refusal.BAD_PAYTABLE,
+            f"{game} has no paytable {name!r} (known: {known})",
+            field="paytable",
+        )
+    return table
 
 
 # --- the house games -------------------------------------------------------------------------
@@ -271,7 +280,7 @@ def house_edge(
     rules = registry.banked_rules(game)
     table = paytable if isinstance(paytable, Paytable) else paytable_for(game, paytable)
     assert table is not None
-    if table.game.value != game:
+    if str(table.game) != game:
         raise refuse(
             f"paytable {table.name!r} is a {table.game} paytable, not {game}'s", "paytable"
         )

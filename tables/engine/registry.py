@@ -45,6 +45,9 @@ class RuleSet(Protocol):
 class BankedRules(RuleSet, Protocol):
     """A house-banked game's rules, in the `settle` contract's input form."""
 
+    # The named paytables it ships, and the one an analysis without a paytable takes.
+    named_paytables: Mapping[str, Paytable]
+    default_paytable: str
     # The named paytables a random round picks from (the simulator).
     paytables: tuple[str, ...]
     # The house-edge analysis's default count of sampled deals.
@@ -148,6 +151,12 @@ def register_players(rules: PlayerRules) -> PlayerRules:
     return rules
 
 
+def unregister(name: str) -> None:
+    """Remove a game's rules (a test that registered a game of its own takes it away again)."""
+    _BANKED.pop(name, None)
+    _PLAYERS.pop(name, None)
+
+
 def load() -> None:
     """Import the installed games (once), which registers them."""
     global _loaded
@@ -211,4 +220,5 @@ __all__ = [
     "players",
     "register_banked",
     "register_players",
+    "unregister",
 ]

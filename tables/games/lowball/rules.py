@@ -32,7 +32,7 @@ from tables.engine.edge_fast import HANDS
 from tables.engine.edge_stats import stratified_figures
 from tables.engine.entry import entered_cards
 from tables.engine.house_edge import Method, WagerEdge, money_text, refuse
-from tables.engine.paytables import Paytable
+from tables.engine.paytables import DEFAULT_NAME, NAMED, Game, Paytable
 from tables.engine.progressive import MeterConfig
 from tables.engine.registry import BankedRules
 from tables.engine.settlement import Settlement
@@ -281,6 +281,8 @@ def edges(
 
 class LowballRules:
     name = NAME
+    named_paytables: Mapping[str, Paytable] = NAMED[Game.LOWBALL]
+    default_paytable: str = DEFAULT_NAME[Game.LOWBALL]
     paytables: tuple[str, ...] = ("1", "2", "3")
     default_samples = DEFAULT_SAMPLES
     not_exact: Mapping[str, str] = {}

@@ -29,7 +29,7 @@ from tables.engine.contract import (
 from tables.engine.edge_stats import Outcome, Sampler, exact_figures
 from tables.engine.errors import EngineError, Refusal
 from tables.engine.house_edge import Method, WagerEdge
-from tables.engine.paytables import Paytable
+from tables.engine.paytables import DEFAULT_NAME, NAMED, Game, Paytable
 from tables.engine.progressive import MeterConfig
 from tables.engine.registry import BankedRules
 from tables.engine.settlement import Settlement
@@ -253,6 +253,8 @@ def _pyramid_sampled(
 
 class PyramidRules:
     name = NAME
+    named_paytables: Mapping[str, Paytable] = NAMED[Game.PYRAMID]
+    default_paytable: str = DEFAULT_NAME[Game.PYRAMID]
     paytables: tuple[str, ...] = ("default",)
     default_samples = DEFAULT_SAMPLES
     not_exact: Mapping[str, str] = {}

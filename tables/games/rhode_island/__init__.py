@@ -39,7 +39,7 @@ from tables.engine.rhode_island import (
 )
 from tables.engine.rhode_island_replay import GAME, hand_record
 
-from ..base import DemoTable, HandOutcome, PlayerVsPlayerGame
+from ..base import DemoTable, HandOutcome, PlayerVsPlayerGame, StepField
 
 _SETTINGS = ("players", "ante_cents", "bets_cents", "raise_cap", "rake_percent", "rake_cap_cents")
 _STEP_KEYS = frozenset({"hole", "action", "player", "flop", "turn"})
@@ -111,6 +111,25 @@ class RhodeIsland(PlayerVsPlayerGame):
     name = "rhode_island"
     label = "Rhode Island Hold 'Em"
     demo = DemoTable(name="RI-1", paytable="house", limits={})
+    # The API's step: exactly one of hole, action, flop or turn; a player only with an action.
+    step_fields: ClassVar[Mapping[str, StepField]] = {
+        "hole": StepField("texts", "every player's hole card, in player order"),
+        "action": StepField("text", "check, bet, call, raise or fold"),
+        "player": StepField("whole", "the player expected to act"),
+        "flop": StepField("text", "the flop card"),
+        "turn": StepField("text", "the turn card"),
+    }
+    step_kinds: ClassVar[tuple[str, ...]] = ("hole", "action", "flop", "turn")
+    step_needs: ClassVar[Mapping[str, tuple[str, ...]]] = {"player": ("action",)}
+    step_help: ClassVar[str] = (
+        "Rhode Island Hold 'Em: `hole` (every player's card, in player order), or `action` (and "
+        "optionally the `player` expected to act), or `flop`, or `turn`."
+    )
+    view_help: ClassVar[str] = (
+        "Rhode Island Hold 'Em: waiting (hole, action, flop, turn or over), to_act, legal (each "
+        "action with the cents it puts in), pot, pots, stacks, bets, in_pot, folded, board, "
+        "history, outcome."
+    )
     default_settings: ClassVar[Mapping[str, Any]] = {
         "players": 2,
         "ante_cents": DEFAULT_ANTE * 100,

@@ -32,7 +32,7 @@ from tables.engine.entry import entered_cards
 from tables.engine.errors import EngineError, Refusal
 from tables.engine.house_edge import Method, WagerEdge
 from tables.engine.money import parse_cents
-from tables.engine.paytables import Paytable
+from tables.engine.paytables import DEFAULT_NAME, NAMED, Game, Paytable
 from tables.engine.progressive import MeterConfig
 from tables.engine.rankings import poker_value
 from tables.engine.registry import BankedRules
@@ -292,6 +292,8 @@ NOT_EXACT: Final[Mapping[str, str]] = {
 
 class SecondChanceRules:
     name = NAME
+    named_paytables: Mapping[str, Paytable] = NAMED[Game.SECOND_CHANCE]
+    default_paytable: str = DEFAULT_NAME[Game.SECOND_CHANCE]
     paytables: tuple[str, ...] = ("default",)
     default_samples = DEFAULT_SAMPLES
     not_exact: Mapping[str, str] = NOT_EXACT
