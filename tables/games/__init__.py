@@ -8,15 +8,18 @@ integration's kind to its transport in one `TRANSPORTS`).
                                        settling its contract round, random rounds, strategies,
                                        house edge; or replay and rake), registered with
                                        `tables.engine.registry`
-    templates/games/<game>.html        its decision forms on the tablet
+    tables/games/<game>/templates/     its templates (`games/<game>.html`: its decision forms
+                                       on the tablet), and static/ its stylesheets
 
-The rest of the site asks `get(name)` (or `get(table.game)`) and never compares a game's
-name: a name nobody registered raises `UnknownGame` rather than being played as another game.
-`GAMES` is the one mapping from name to game; `choices()` gives the model fields' choices.
-`INSTALLED` lists the installed games in one place: importing this package registers each
-one's class here and its rules with the engine (whose registry imports this package on its
-first lookup, so every entry point finds them). Adding a game: its package, its name in
-`INSTALLED`, and a migration for the database's list of games (see docs/architecture.md).
+The rest of the site asks `get(name)` (or `get(table.game)`) and the game's hooks (decision
+fields, labels, hands, used cards, required wagers, step fields, pages: `base.py`), and never
+compares a game's name: a name nobody registered raises `UnknownGame` rather than being played
+as another game. `GAMES` is the one mapping from name to game; `choices()` gives the model
+fields' choices. `INSTALLED` lists the installed games in one place: importing this package
+registers each one's class here and its rules with the engine (`install`; the engine's registry
+imports this package on its first lookup, so every entry point finds them). Adding a game: its
+package, its name in `INSTALLED`, and a migration for the database's list of games (see
+docs/architecture.md).
 """
 
 from __future__ import annotations

@@ -482,7 +482,7 @@ class PlayerVsPlayerGame(GameDefinition):
         raise NotImplementedError
 
     # --- the tablet (tables.views.hands renders the page; the game its hand's form) --------
-    hand_template: ClassVar[str] = ""  # the open hand's panel, in templates/games/
+    hand_template: ClassVar[str] = ""  # the open hand's panel, in its templates/games/
     # The refusal fields the hand's form shows beside an input (others go on top).
     tablet_fields: ClassVar[frozenset[str]] = frozenset()
 

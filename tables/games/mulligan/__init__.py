@@ -9,7 +9,7 @@ holds what is Mulligan's own on the floor:
     pages.py   what the dealer's tablet and the players' table display show, from what each
                may see (`mulligan_view`)
 
-Its tablet templates are `templates/games/mulligan/`.
+Its templates are in `templates/games/` here (the tablet's panel, the players' display).
 """
 
 from __future__ import annotations
