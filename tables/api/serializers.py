@@ -57,11 +57,17 @@ class AmountField(serializers.Field):
         return format_cents(value)
 
 
+def _wagers_example() -> dict[str, dict[str, str]]:
+    """Seat 1's typed wagers in the first banked game, for the schema's example."""
+    banked = [g for g in games.all_games() if isinstance(g, games.BankedGame)]
+    return {"1": {w: "10.00" for w in banked[0].typed_wagers}} if banked else {}
+
+
 @extend_schema_field(
     {
         "type": "object",
         "additionalProperties": {"type": "object", "additionalProperties": {"type": "string"}},
-        "example": {"1": {"ante": "10.00", "pair_plus": "5.00"}, "3": {"ante": "25.00"}},
+        "example": _wagers_example(),
         "description": "Each seat's wagers (seat number -> wager -> decimal string). Wagers: "
         + games.api_help("api_wagers"),
     }
