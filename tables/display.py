@@ -59,8 +59,8 @@ class Words(Protocol):
 
 
 def wager_label(wager: str, labels: Mapping[str, str] | None = None) -> str:
-    """A wager in the game's words (`labels`), else its key in words: `"pair_plus"` ->
-    `"Pair Plus"`."""
+    """A wager in the game's words (`labels`), else its key in words: `"side_bet"` ->
+    `"Side Bet"`."""
     return (labels or {}).get(wager) or wager.replace("_", " ").title()
 
 
@@ -143,7 +143,7 @@ def hand_label(game: Words, hand: str | None, final: list[str] | None = None) ->
 
 
 def wager_summary(wagers: dict[str, str], labels: Mapping[str, str] | None = None) -> str:
-    """`{"ante": "10.00", "bonus": "10.00"}` -> `"Ante $10.00 · Bonus $10.00"`."""
+    """`{"ante": "10.00", "side_bet": "5.00"}` -> `"Ante $10.00 · Side Bet $5.00"`."""
     return " · ".join(f"{wager_label(k, labels)} {amount(v)}" for k, v in wagers.items())
 
 
@@ -263,7 +263,7 @@ def split_verdict(hands: list[dict[str, Any]], verdict: str) -> str:
 def field_key(field: str | None) -> str:
     """A service's or the engine's field name, normalised so the page can find its input:
     "seat 3's cards" and "seat 3 cards" -> "seat 3 cards"; "dealer.draw" and "the dealer's
-    draw" -> "dealer draw"; "seat 2 one_card" and "seat 2's one-card hand" -> "seat 2 one card".
+    draw" -> "dealer draw"; "seat 2 side_bet" and "seat 2's side-bet hand" -> "seat 2 side bet".
     """
     if not field:
         return ""

@@ -21,7 +21,7 @@ def percent(value: Decimal | str | None) -> str:
 
 
 def wager_label(wager: str) -> str:
-    """A wager in the games' words ("Pair Plus")."""
+    """A wager in the games' words ("Side Bet")."""
     return games.wager_label(wager)
 
 

@@ -194,7 +194,7 @@ class PaytableDraftForm(forms.ModelForm):  # type: ignore[type-arg]
                 except EngineError as err:
                     self.add_error(key, err.message)
                     ok = False
-        if ok:  # the rules that span lines (a 2nd Chance ante win pays at least even money)
+        if ok:  # the game's rules that span lines (e.g. a win pays at least even money)
             try:
                 game.paytable(cleaned.get("name") or "draft", lines)
             except EngineError as err:

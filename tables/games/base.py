@@ -230,13 +230,13 @@ class BankedGame(GameDefinition):
 
     # --- the pages' words -----------------------------------------------------------------
     # The game's own words for its wagers, hands (the settlement's `hand`, a paytable's lines)
-    # and awards; anything not named reads as its key in words ("pair_plus" -> "Pair Plus").
+    # and awards; anything not named reads as its key in words ("side_bet" -> "Side Bet").
     wager_labels: ClassVar[Mapping[str, str]] = {}
     hand_labels: ClassVar[Mapping[str, str]] = {}
     award_labels: ClassVar[Mapping[str, str]] = {}
 
     def wager_label(self, wager: str) -> str:
-        """A wager in the game's words ("Pair Plus")."""
+        """A wager in the game's words ("Side Bet")."""
         return show.wager_label(wager, self.wager_labels)
 
     def hand_cards(self, hand: Mapping[str, Any]) -> list[list[str]] | None:

@@ -186,7 +186,7 @@ def seat_map(given: dict[Any, Any], field: str) -> dict[int, Any]:
 
 
 def _wager_words(game: games.BankedGame, wager: str) -> str:
-    """A wager in a sentence: "ante", "pair plus"."""
+    """A wager in a sentence, in the game's words: "ante", "side bet"."""
     return game.wager_label(wager).lower()
 
 
