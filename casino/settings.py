@@ -116,7 +116,8 @@ ROOT_URLCONF = "casino.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        # the site's, then each game's own (`tables/games/<game>/templates/games/...`)
+        "DIRS": [BASE_DIR / "templates", *sorted(BASE_DIR.glob("tables/games/*/templates"))],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -190,7 +191,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# the site's, then each game's own (`tables/games/<game>/static/games/...`)
+STATICFILES_DIRS = [BASE_DIR / "static", *sorted(BASE_DIR.glob("tables/games/*/static"))]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
 LOGIN_URL = "/accounts/login/"

@@ -1,5 +1,6 @@
 """The correction of a voided round as a form like the tablet's: every seat's wagers, cards and
-decision and the dealer's hand, prefilled from the voided round, checked exactly as a new round
+decision and the dealer's hand (the fields the game declares: `decision_fields`,
+`dealer_fields`), prefilled from the voided round, checked exactly as a new round
 (`tables.services.corrections.round_correct`), every field's refusal shown at once beside it.
 
 A refused form is kept in the session and the browser sent back (303) to the form's page
@@ -29,19 +30,6 @@ from tables.services.duties import CORRECT, rounds_allowed
 
 FLASH = "correction-refused"
 
-# How each decision field of a seat is typed, by its name in the round's entry.
-CARD_LIST = "cards"
-ONE_CARD = "card"
-FLAG = "flag"
-MULLIGAN = "mulligan"
-DECISION_KINDS = {
-    "discard": (CARD_LIST, "Discarded"),
-    "draw": (CARD_LIST, "Drew"),
-    "one_card": (ONE_CARD, "Card set alone (one-card hand)"),
-    "house_way": (FLAG, "Set by the house way"),
-    "mulligan": (MULLIGAN, "Mulligan: the new three cards"),
-}
-
 
 def _cards_text(value: Any) -> str:
     if isinstance(value, list | tuple):
@@ -49,29 +37,41 @@ def _cards_text(value: Any) -> str:
     return str(value or "")
 
 
+def _input(prefix: str, f: games.DecisionField) -> str:
+    """A field's input name: "seat-2-discard", "dealer-draw"; a nested field's "seat-2-a-b"."""
+    return f"{prefix}-{'-'.join(f.path)}"
+
+
+def _words(where: str, f: games.DecisionField) -> str:
+    """How a refusal names the field: "seat 2's discard", "the dealer's draw"."""
+    return f"{where} {' '.join(f.path).replace('_', ' ')}"
+
+
+def _shown(f: games.DecisionField, value: Any) -> str:
+    """A field's value as its input shows it."""
+    if f.kind == games.FLAG:
+        return "1" if value else ""
+    if f.kind == games.MONEY:
+        return "" if value is None else str(value)
+    return _cards_text(value)
+
+
 def _prefill(round_: Round) -> dict[str, str]:
     """The form's values from the voided round's entry."""
+    game = games.banked(round_.game)
     values: dict[str, str] = {}
     entry = round_.entry
     dealer = entry.get("dealer") or {}
-    for key in ("cards", "draw", "discard"):
-        values[f"dealer-{key}"] = _cards_text(dealer.get(key))
+    values["dealer-cards"] = _cards_text(dealer.get("cards"))
+    for f in game.dealer_fields:
+        values[_input("dealer", f)] = _shown(f, games.entry_value(dealer, f))
     for seat in entry.get("seats", []):
         n = seat["seat"]
         for wager, amount in (seat.get("wagers") or {}).items():
             values[f"seat-{n}-{wager}"] = str(amount)
         values[f"seat-{n}-cards"] = _cards_text(seat.get("cards"))
-        for key in games.banked(round_.game).decision_keys:
-            value = seat.get(key)
-            kind = DECISION_KINDS.get(key, (CARD_LIST, ""))[0]
-            if kind == MULLIGAN:
-                if value:
-                    values[f"seat-{n}-mulligan-cards"] = _cards_text(value.get("cards"))
-                    values[f"seat-{n}-mulligan-pair_plus"] = str(value.get("pair_plus") or "")
-            elif kind == FLAG:
-                values[f"seat-{n}-{key}"] = "1" if value else ""
-            else:
-                values[f"seat-{n}-{key}"] = _cards_text(value)
+        for f in game.decision_fields:
+            values[_input(f"seat-{n}", f)] = _shown(f, games.entry_value(seat, f))
     return values
 
 
@@ -88,46 +88,28 @@ def _layout(round_: Round, values: dict[str, str], errors: dict[str, str]) -> di
             "error": errors.get(field_key(key or name.replace("-", " "))),
         }
 
+    def declared(prefix: str, f: games.DecisionField) -> dict[str, Any]:
+        kind = {games.FLAG: "flag", games.MONEY: "money"}.get(f.kind, "cards")
+        return field(_input(prefix, f), f.label, kind)
+
     seats = []
     for n in range(1, round_.table.seats + 1):
         wagers = [
-            field(f"seat-{n}-{w}", wager_label(w), "money", f"seat {n} {w}")
+            field(f"seat-{n}-{w}", wager_label(w, game.wager_labels), "money", f"seat {n} {w}")
             for w in game.seat_wagers
         ]
-        decisions = []
-        for key in game.decision_keys:
-            kind, label = DECISION_KINDS.get(key, (CARD_LIST, key.replace("_", " ")))
-            if kind == MULLIGAN:
-                decisions.append(
-                    field(f"seat-{n}-mulligan-cards", label, "cards", f"seat {n} mulligan cards")
-                )
-                decisions.append(
-                    field(
-                        f"seat-{n}-mulligan-pair_plus",
-                        "Mulligan pair plus",
-                        "money",
-                        f"seat {n} mulligan pair plus",
-                    )
-                )
-            else:
-                decisions.append(
-                    field(f"seat-{n}-{key}", label, "flag" if kind == FLAG else "cards")
-                )
         seats.append(
             {
                 "n": n,
                 "wagers": wagers,
                 "cards": field(f"seat-{n}-cards", "Cards", "cards"),
-                "decisions": decisions,
+                "decisions": [declared(f"seat-{n}", f) for f in game.decision_fields],
                 "error": errors.get(f"seat {n}"),
                 "played": any(values.get(f"seat-{n}-{w}") for w in game.seat_wagers),
             }
         )
-    dealer = [
-        field("dealer-cards", "Dealer's cards", "cards"),
-        field("dealer-draw", "Dealer drew", "cards"),
-        field("dealer-discard", "Dealer discarded", "cards"),
-    ]
+    dealer = [field("dealer-cards", "Dealer's cards", "cards")]
+    dealer += [declared("dealer", f) for f in game.dealer_fields]
     return {"seats": seats, "dealer": dealer}
 
 
@@ -155,11 +137,40 @@ def _entry(round_: Round, post: Any) -> tuple[dict[str, Any], dict[str, str]]:
             errors[field_key(name.replace("-", " "))] = err.message
         return typed
 
+    def read(prefix: str, where: str, f: games.DecisionField) -> Any:
+        """The posted value of `f`, or None when it is not given (nor kept empty)."""
+        name, words = _input(prefix, f), _words(where, f)
+        if f.kind == games.FLAG:
+            return True if post.get(name) else None
+        if f.kind == games.MONEY:
+            return money(name, words)
+        given = cards(name, words)
+        if f.kind == games.CHOICE:
+            return given[0] if given else None
+        return given if given or f.kept_empty else None
+
+    def fill(holder: dict[str, Any], prefix: str, where: str, fields: Any) -> None:
+        """Set each field given; a nested object is given when its first field is."""
+        nested: dict[str, dict[str, Any] | None] = {}
+        for f in fields:
+            value = read(prefix, where, f)
+            if len(f.path) == 1:
+                if value is not None:
+                    holder[f.key] = value
+                continue
+            name, part = f.path[0], f.path[1]
+            if name not in nested:
+                nested[name] = {part: value} if value is not None else None
+            elif value is not None and (group := nested[name]) is not None:
+                group[part] = value
+        holder.update({name: group for name, group in nested.items() if group is not None})
+
     seats = []
     for n in range(1, round_.table.seats + 1):
         wagers = {}
         for w in game.seat_wagers:
-            amount = money(f"seat-{n}-{w}", f"seat {n}'s {wager_label(w).lower()}")
+            words = f"seat {n}'s {wager_label(w, game.wager_labels).lower()}"
+            amount = money(f"seat-{n}-{w}", words)
             if amount is not None:
                 wagers[w] = amount
         typed_cards = str(post.get(f"seat-{n}-cards", "")).strip()
@@ -167,36 +178,10 @@ def _entry(round_: Round, post: Any) -> tuple[dict[str, Any], dict[str, str]]:
             continue  # nobody played this seat
         seat: dict[str, Any] = {"seat": n, "wagers": wagers}
         seat["cards"] = cards(f"seat-{n}-cards", f"seat {n}'s cards")
-        for key in game.decision_keys:
-            kind = DECISION_KINDS.get(key, (CARD_LIST, ""))[0]
-            if kind == MULLIGAN:
-                if str(post.get(f"seat-{n}-mulligan-cards", "")).strip():
-                    mulligan: dict[str, Any] = {
-                        "cards": cards(f"seat-{n}-mulligan-cards", f"seat {n}'s mulligan cards")
-                    }
-                    pair_plus = money(
-                        f"seat-{n}-mulligan-pair_plus", f"seat {n}'s mulligan pair plus"
-                    )
-                    if pair_plus is not None:
-                        mulligan["pair_plus"] = pair_plus
-                    seat[key] = mulligan
-            elif kind == FLAG:
-                if post.get(f"seat-{n}-{key}"):
-                    seat[key] = True
-            elif kind == ONE_CARD:
-                chosen = cards(f"seat-{n}-{key}", f"seat {n}'s card set alone")
-                if chosen:
-                    seat[key] = chosen[0]
-            else:
-                value = cards(f"seat-{n}-{key}", f"seat {n}'s {key}")
-                if value or key in ("discard", "draw"):
-                    seat[key] = value
+        fill(seat, f"seat-{n}", f"seat {n}'s", game.decision_fields)
         seats.append(seat)
     dealer: dict[str, Any] = {"cards": cards("dealer-cards", "the dealer's cards")}
-    for key in ("draw", "discard"):
-        value = cards(f"dealer-{key}", f"the dealer's {key}")
-        if value:
-            dealer[key] = value
+    fill(dealer, "dealer", "the dealer's", game.dealer_fields)
     return {"game": round_.game, "dealer": dealer, "seats": seats}, errors
 
 

@@ -108,6 +108,7 @@ def _step(event: AuditEvent, title: str, rows: list[dict[str, Any]]) -> dict[str
 def replay_steps(round_: Round, events: list[AuditEvent]) -> list[dict[str, Any]]:
     """The round as it was played, one step per event, in words and cards."""
     game = games.banked(round_.game)
+    labels = game.wager_labels
     seat_cards: dict[int, list[str]] = {}
     steps = []
     for ev in events:
@@ -115,7 +116,7 @@ def replay_steps(round_: Round, events: list[AuditEvent]) -> list[dict[str, Any]
         kind = ev.kind
         if kind == EventKind.ROUND_OPENED:
             rows = [
-                {"label": f"Seat {s['seat']}", "text": wager_summary(s["wagers"])}
+                {"label": f"Seat {s['seat']}", "text": wager_summary(s["wagers"], labels)}
                 for s in data.get("seats", [])
             ]
             steps.append(_step(ev, f"Wagers placed, round #{data.get('number')} opened", rows))
@@ -209,16 +210,16 @@ def _odds(odds: str) -> str:
 
 def lines_in_words(round_: Round) -> list[dict[str, Any]]:
     """The settlement lines in dollars and words."""
-    high_card = games.banked(round_.game).high_card_order
+    game = games.banked(round_.game)
     hands = {
-        s["seat"]: hand_label(high_card, s.get("hand"), s.get("final"))
+        s["seat"]: hand_label(game, s.get("hand"), s.get("final"))
         for s in (round_.settlement or {}).get("seats", [])
     }
     return [
         {
             "seat": line.seat,
             "hand": hands.get(line.seat, ""),
-            "wager": wager_label(line.wager),
+            "wager": wager_label(line.wager, game.wager_labels),
             "stake": dollars(line.stake_cents),
             "result": line.result,
             "result_label": line.get_result_display(),

@@ -12,11 +12,12 @@ whose cost does not grow with the day); any other change sums the day again.
 After each rebuild the table's actual win is checked against its theoretical band
 (`theory.outside_band`, recorded on the audit chain when it left it).
 
-Figures: handle = every stake settled (ante, raise, bonus, pair plus, progressive...); win =
-the house's win (minus the players' net); hold % = win / handle. Voided rounds leave handle
+Figures: handle = every stake settled (every wager's); hands = the seats' hands played (each
+game's `hand_wager` lines); win = the house's win (minus the players' net); hold % = win /
+handle. Voided rounds leave handle
 and win and are counted as voids; a correction counts on the day of the round it corrects.
 
-Player-vs-player hands (Rhode Island Hold 'Em) are summed beside the rounds, under their table
+Player-vs-player hands (poker-room games) are summed beside the rounds, under their table
 settings version: `pvp_hands` finished, `pots_cents` in their pots, `rake_cents` taken. The
 rake is the house's win on them (it is in `win_cents`); they have no handle, so the hold % is
 the banked games' alone (win less rake over handle). A voided hand leaves them and is a void.
@@ -42,6 +43,7 @@ from casino.enqueue import enqueue
 from core.after_response import after_response
 from core.money import dollars
 from core.prepared import PreparedQuery
+from tables import games
 from tables.models import Hand, MeterEntry, Round, SettlementLine, Table
 
 from .models import HoldSummary, PendingRound, StaleReport
@@ -301,8 +303,16 @@ def _figures(
     contributions: list[dict[str, Any]],
     hands: list[dict[str, Any]],
 ) -> dict[Key, dict[str, Any]]:
-    """The summaries' figures per key from the aggregates' rows."""
+    """The summaries' figures per key from the aggregates' rows (a key's rounds come before
+    its lines: the rounds name the game, whose `hand_wager` counts the hands)."""
     rows: dict[Key, dict[str, Any]] = defaultdict(_empty)
+    wagers: dict[str, str] = {}
+
+    def hand_wager(game: str) -> str:
+        if game not in wagers:
+            wagers[game] = games.banked(game).hand_wager
+        return wagers[game]
+
     for r in rounds:
         row = rows[(r["paytable_version"], None, r["dealer"], r["shift"])]
         row["game"] = r["game"]
@@ -319,7 +329,7 @@ def _figures(
         row = rows[key]
         row["handle_by_wager"][line["wager"]] = line["stake"]
         row["theory_sums"][line["wager"]] = [line["stake"], line["square"], line["round_square"]]
-        if line["wager"] == "ante":
+        if line["wager"] == hand_wager(row["game"]):  # a seat's hand: its one line of that
             row["hands"] += line["n"]
         row["jackpots_paid_cents"] += line["jackpot"] or 0
     for entry in contributions:

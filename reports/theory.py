@@ -2,7 +2,7 @@
 fall in (the formula is explained in docs/house_edge.md).
 
 For each settled stake s on a wager the analysis covers (the game's `edge_wagers`: its unit is
-the stake of one settlement line, e.g. 2nd Chance's Ante for the Ante+Raise), with the figures
+the stake of one settlement line, e.g. an ante for an ante-and-raise wager), with the figures
 stored with the round's paytable version under the floor's strategy (`optimal`): its edge e,
 standard deviation sd, and the covariance c of two seats' results in the same round (they play
 against one dealer hand); S is a round's stake on the wager over all its seats:

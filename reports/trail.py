@@ -204,10 +204,8 @@ def round_record(request: HttpRequest, pk: int) -> HttpResponse:
         {"ev": ev, "label": kind_label(ev.kind), "rows": readable(ev.data)}
         for ev in context["events"]
     ]
-    high_card = games.banked(round_.game).high_card_order
-    context["settlement"] = (
-        show.settlement(round_.settlement, high_card) if round_.settlement else None
-    )
+    game = games.banked(round_.game)
+    context["settlement"] = show.settlement(round_.settlement, game) if round_.settlement else None
     context["money"] = {
         "handle": dollars(round_.handle_cents),
         "players": dollars(round_.players_net_cents, signed=True),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any
+from typing import Any, Protocol
 
 from core.money import dollars
 from tables.engine.cards import parse_card
@@ -20,22 +20,8 @@ SUIT_NAME = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
 GRID_SUITS = ("s", "h", "c", "d")  # black, red, black, red: neighbouring rows differ in colour
 GRID_RANKS = "AKQJT98765432"
 
-WAGER_LABEL = {
-    "ante": "Ante",
-    "pair_plus": "Pair Plus",
-    "raise": "Raise",
-    "mulligan_pair_plus": "Mulligan Pair Plus",
-    "bonus": "Bonus",
-    "progressive": "Progressive",
-}
 RESULT_LABEL = {"win": "Win", "lose": "Lose", "push": "Push"}
-AWARD_LABEL = {
-    "jackpot": "jackpot",
-    "one_colour": "4-2-A one colour",
-    "two_colour": "4-2-A two colours",
-    "four_high": "4 high",
-    "five_high": "5 high",
-}
+# The poker hands of the engine's rankings; a game names its own hands (`Words.hand_labels`).
 HAND_LABEL = {
     "straight_flush": "Straight flush",
     "three_of_a_kind": "Three of a kind",
@@ -43,20 +29,44 @@ HAND_LABEL = {
     "flush": "Flush",
     "pair": "Pair",
     "high_card": "High card",
-    "a24_one_colour": "4-2-A one colour",
-    "a24_two_colour": "4-2-A two colours",
-    "a34": "4-3-A",
-    "five_high": "5 high",
-    "six_high": "6 high",
-    "seven_high": "7 high",
 }
 PLURAL = {"A": "aces", "K": "kings", "Q": "queens", "J": "jacks"}
 RANK_WORD = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack", "T": "10"}
 
 
-def wager_label(wager: str) -> str:
-    """`"pair_plus"` -> `"Pair Plus"` (a wager no game named before reads as its words)."""
-    return WAGER_LABEL.get(wager) or wager.replace("_", " ").title()
+class Words(Protocol):
+    """What a game tells the pages in its own words (a `tables.games.BankedGame`)."""
+
+    @property
+    def high_card_order(self) -> str | None:
+        """High-card hands say their highest card in this rank order ("King high")."""
+        ...
+
+    @property
+    def wager_labels(self) -> Mapping[str, str]: ...
+
+    @property
+    def hand_labels(self) -> Mapping[str, str]: ...
+
+    @property
+    def award_labels(self) -> Mapping[str, str]: ...
+
+    def hand_cards(self, hand: Mapping[str, Any]) -> list[list[str]] | None: ...
+
+    def settled_hands(
+        self, seat: Mapping[str, Any], dealer: Mapping[str, Any]
+    ) -> list[dict[str, Any]]: ...
+
+
+def wager_label(wager: str, labels: Mapping[str, str] | None = None) -> str:
+    """A wager in the game's words (`labels`), else its key in words: `"side_bet"` ->
+    `"Side Bet"`."""
+    return (labels or {}).get(wager) or wager.replace("_", " ").title()
+
+
+def line_words(line: str, labels: Mapping[str, str] | None = None) -> str:
+    """A hand (or a paytable's line) in the game's words, else the engine's, else its key."""
+    return (labels or {}).get(line) or HAND_LABEL.get(line) or line.replace("_", " ").capitalize()
 
 
 def rank_label(rank: str) -> str:
@@ -115,37 +125,36 @@ def result_class(cents: int) -> str:
     return "win" if cents > 0 else "lose" if cents < 0 else "push"
 
 
-def hand_label(
-    high_card_order: str | None, hand: str | None, final: list[str] | None = None
-) -> str:
-    """The engine's hand name in words; a high-card hand says its highest card ("King high")
-    in the game's rank order (`high_card_order`, lowest first; None: never)."""
+def hand_label(game: Words, hand: str | None, final: list[str] | None = None) -> str:
+    """The engine's hand name in the game's words; a high-card hand says its highest card
+    ("King high") in the game's rank order (`high_card_order`, lowest first; None: never)."""
     if not hand:
         return ""
     ranks = [c[0] for c in final or []]
-    if hand == "high_card" and ranks and high_card_order is not None:
-        top = max(ranks, key=high_card_order.index)
+    order = game.high_card_order
+    if hand == "high_card" and ranks and order is not None:
+        top = max(ranks, key=order.index)
         return f"{RANK_WORD.get(top, top)} high"
     if hand == "pair" and ranks:
         pair = next((r for r in ranks if ranks.count(r) == 2), None)
         if pair is not None:
             return f"Pair of {PLURAL.get(pair, rank_label(pair) + 's')}"
-    return HAND_LABEL.get(hand, hand.replace("_", " ").capitalize())
+    return line_words(hand, game.hand_labels)
 
 
-def wager_summary(wagers: dict[str, str]) -> str:
-    """`{"ante": "10.00", "bonus": "10.00"}` -> `"Ante $10.00 · Bonus $10.00"`."""
-    return " · ".join(f"{wager_label(k)} {amount(v)}" for k, v in wagers.items())
+def wager_summary(wagers: dict[str, str], labels: Mapping[str, str] | None = None) -> str:
+    """`{"ante": "10.00", "side_bet": "5.00"}` -> `"Ante $10.00 · Side Bet $5.00"`."""
+    return " · ".join(f"{wager_label(k, labels)} {amount(v)}" for k, v in wagers.items())
 
 
-def limits_summary(limits: dict[str, Any]) -> list[str]:
+def limits_summary(limits: dict[str, Any], labels: Mapping[str, str] | None = None) -> list[str]:
     return [
-        f"{wager_label(w)} {dollars(lim['min_cents'])} to {dollars(lim['max_cents'])}"
+        f"{wager_label(w, labels)} {dollars(lim['min_cents'])} to {dollars(lim['max_cents'])}"
         for w, lim in limits.items()
     ]
 
 
-def paytable_rows(lines: dict[str, dict[str, str]]) -> list[dict[str, Any]]:
+def paytable_rows(lines: dict[str, dict[str, str]], game: Words) -> list[dict[str, Any]]:
     """The paytable in force, for the table page: per wager, each hand's odds "N to 1"."""
     rows = []
     for wager, table in lines.items():
@@ -154,26 +163,30 @@ def paytable_rows(lines: dict[str, dict[str, str]]) -> list[dict[str, Any]]:
             num, _, den = str(odds).partition("/")
             entries.append(
                 {
-                    "hand": HAND_LABEL.get(hand, hand.replace("_", " ")),
+                    "hand": (game.hand_labels.get(hand) or HAND_LABEL.get(hand))
+                    or hand.replace("_", " "),
                     "odds": f"{num} to {den or 1}",
                 }
             )
-        rows.append({"wager": wager_label(wager), "lines": entries})
+        rows.append({"wager": wager_label(wager, game.wager_labels), "lines": entries})
     return rows
 
 
-def settlement(data: dict[str, Any], high_card_order: str | None) -> dict[str, Any]:
-    """A preview or a settled round (the contract's output) as the confirm step shows it
-    (`high_card_order`: the game's, for "King high")."""
+def _hand_sets(game: Words, hand: Mapping[str, Any]) -> list[list[dict[str, Any]]] | None:
+    sets = game.hand_cards(hand)
+    return [cards(s) for s in sets] if sets is not None else None
+
+
+def settlement(data: dict[str, Any], game: Words) -> dict[str, Any]:
+    """A preview or a settled round (the contract's output) as the confirm step shows it, in
+    the game's words (its labels; a hand set into several, each with its own result)."""
     d = data["dealer"]
     dealer: dict[str, Any] = {"cards": cards(d["cards"]), "action": d.get("action", "")}
-    if "two_card" in d:
-        dealer["two_card"] = cards(d["two_card"])
-        dealer["one_card"] = card(d["one_card"])
-    else:
+    dealer["sets"] = _hand_sets(game, d)
+    if dealer["sets"] is None:
         dealer["discard"] = cards(d.get("discard"))
         dealer["final"] = cards(d.get("final"))
-        dealer["hand"] = hand_label(high_card_order, d.get("hand"), d.get("final"))
+        dealer["hand"] = hand_label(game, d.get("hand"), d.get("final"))
     seats = []
     handle = net_total = 0
     for s in data["seats"]:
@@ -183,12 +196,12 @@ def settlement(data: dict[str, Any], high_card_order: str | None) -> dict[str, A
             handle += stake
             lines.append(
                 {
-                    "wager": wager_label(line["wager"]),
+                    "wager": wager_label(line["wager"], game.wager_labels),
                     "key": line["wager"],
                     "stake": dollars(stake),
                     "result": line["result"],
                     "result_label": RESULT_LABEL.get(line["result"], line["result"]),
-                    "award": AWARD_LABEL.get(line.get("award") or "", line.get("award") or ""),
+                    "award": award_label(line.get("award"), game.award_labels),
                     "net": dollars(net, signed=True),
                     "net_class": line["result"],
                 }
@@ -198,7 +211,7 @@ def settlement(data: dict[str, Any], high_card_order: str | None) -> dict[str, A
         seat: dict[str, Any] = {
             "n": s["seat"],
             "final": cards(s["final"]),
-            "hand": hand_label(high_card_order, s.get("hand"), s.get("final")),
+            "hand": hand_label(game, s.get("hand"), s.get("final")),
             "lines": lines,
             "net": dollars(seat_net, signed=True),
             "net_class": result_class(seat_net),
@@ -210,12 +223,10 @@ def settlement(data: dict[str, Any], high_card_order: str | None) -> dict[str, A
                 else "Push"
             ),
         }
-        if "two_card" in s:
-            seat["two_card"] = cards(s["two_card"])
-            seat["one_card"] = card(s["one_card"])
-            if "two_card" in d:
-                seat["hands"] = split_hands(s, d)
-                seat["verdict"] = split_verdict(seat["hands"], seat["verdict"])
+        seat["sets"] = _hand_sets(game, s)
+        seat["hands"] = game.settled_hands(s, d)
+        if seat["hands"]:
+            seat["verdict"] = split_verdict(seat["hands"], seat["verdict"])
         seats.append(seat)
     out: dict[str, Any] = {
         "dealer": dealer,
@@ -231,35 +242,15 @@ def settlement(data: dict[str, Any], high_card_order: str | None) -> dict[str, A
     return out
 
 
-def _two_card_score(two: list[str]) -> tuple[int, int, int]:
-    """A Pyramid two-card hand's strength as the engine ranks it (a pair above any high card)."""
-    hi, lo = sorted((parse_card(c).rank for c in two), reverse=True)
-    return (1, hi, 0) if hi == lo else (0, hi, lo)
-
-
-def split_hands(seat: dict[str, Any], dealer: dict[str, Any]) -> list[dict[str, Any]]:
-    """A split game's two hands against the dealer's, each with its own result (a tie loses:
-    the player must beat the dealer's hand)."""
-    two_wins = _two_card_score(seat["two_card"]) > _two_card_score(dealer["two_card"])
-    one_wins = parse_card(seat["one_card"]).rank > parse_card(dealer["one_card"]).rank
-    return [
-        {
-            "label": "Two-card hand",
-            "cards": cards(seat["two_card"]),
-            "result": "win" if two_wins else "lose",
-            "words": "wins" if two_wins else "loses",
-        },
-        {
-            "label": "One-card hand",
-            "cards": cards([seat["one_card"]]),
-            "result": "win" if one_wins else "lose",
-            "words": "wins" if one_wins else "loses",
-        },
-    ]
+def award_label(award: str | None, labels: Mapping[str, str] | None = None) -> str:
+    """A line's award in the game's words, else its key in words."""
+    if not award:
+        return ""
+    return (labels or {}).get(award) or award.replace("_", " ")
 
 
 def split_verdict(hands: list[dict[str, Any]], verdict: str) -> str:
-    """ "Push" says which hand won and which lost."""
+    """A seat of several hands: "Push" says which hand won and which lost."""
     won = [h["label"].lower() for h in hands if h["result"] == "win"]
     lost = [h["label"].lower() for h in hands if h["result"] == "lose"]
     if won and lost:
@@ -272,7 +263,7 @@ def split_verdict(hands: list[dict[str, Any]], verdict: str) -> str:
 def field_key(field: str | None) -> str:
     """A service's or the engine's field name, normalised so the page can find its input:
     "seat 3's cards" and "seat 3 cards" -> "seat 3 cards"; "dealer.draw" and "the dealer's
-    draw" -> "dealer draw"; "seat 2 one_card" and "seat 2's one-card hand" -> "seat 2 one card".
+    draw" -> "dealer draw"; "seat 2 side_bet" and "seat 2's side-bet hand" -> "seat 2 side bet".
     """
     if not field:
         return ""

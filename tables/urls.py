@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tables.views import hands, mulligan, tablet
+from tables.views import game_pages, hands, tablet
 
 app_name = "tablet"
 
@@ -23,6 +23,6 @@ urlpatterns = [
     path("table/<int:table_id>/hand/open/", hands.hand_open, name="hand_open"),
     path("table/<int:table_id>/hand/step/", hands.hand_step, name="hand_step"),
     path("table/<int:table_id>/hand/finish/", hands.hand_finish, name="hand_finish"),
-    # the players' table display of a Mulligan table (tables/views/mulligan.py)
-    path("table/<int:table_id>/mulligan/display/", mulligan.display, name="mulligan_display"),
+    # a game's own pages (PlayerVsPlayerGame.pages, e.g. the players' table display)
+    path("table/<int:table_id>/<slug:game>/<slug:page>/", game_pages.game_page, name="game_page"),
 ]

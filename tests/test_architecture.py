@@ -14,6 +14,7 @@ folder imports it (the registry loads the installed games by name), but the list
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -68,13 +69,9 @@ ALLOWED: dict[str, tuple[str, ...]] = {
 # A game's own rules, in its folder (`tables/games/<game>/`): pure Python like the engine (no
 # Django, mypy strict), importing only the engine and the rules of the same game.
 GAME_RULE_MODULES = ("game", "hands", "edge", "replay", "view", "paytables", "rules")
-# Site modules that still import a game's own modules (everything else asks the registry and the
-# game's hooks), each with the reason.
-GAME_IMPORT_EXCEPTIONS: dict[str, str] = {
-    "tables.views.mulligan": "the players' table display is Mulligan's own page (no game hook "
-    "for a game's extra pages yet): it checks the table plays Mulligan and renders "
-    "`pages.display` of the game rebuilt by `play.from_record`",
-}
+# Site modules allowed to import a game's own modules, each with the reason (none: the site asks
+# the registry and the game's hooks).
+GAME_IMPORT_EXCEPTIONS: dict[str, str] = {}
 # Migrations are history (they call what they called when written) and are not layered.
 SKIP_PARTS = {"migrations"}
 
@@ -328,3 +325,55 @@ def test_module_level_imports_have_no_cycle() -> None:
 def test_the_rules_say_what_they_mean(module: str, name: str, allowed: bool) -> None:
     own, rule = rule_for(module)
     assert (_within(name, own) or any(_within(name, a) for a in rule)) is allowed
+
+
+def _game_packages() -> set[str]:
+    return {
+        p.parent.name
+        for p in (ROOT / "tables" / "games").glob("*/__init__.py")
+        if p.parent.name != "__pycache__"
+    }
+
+
+def test_nothing_outside_the_games_imports_a_game() -> None:
+    """The rest of the site asks a game through the registry's hooks (`tables.games`), never
+    imports a game's own package."""
+    packages = {f"tables.games.{name}" for name in _game_packages()}
+    assert packages, "no game packages found"
+    wrong = []
+    for module, path in project_modules():
+        if _within(module, "tables.games") or _within(module, "tables.engine"):
+            continue
+        for name in set(imports_of(module, path)):
+            if any(_within(name, p) for p in packages):
+                wrong.append(f"{module} imports {name}")
+    assert not wrong, "\n".join(sorted(wrong))
+
+
+# The site's own code and pages (the games' folders and the engine aside, which the tests
+# above keep apart, and the migrations, which are history).
+SITE_SOURCES = ("*.py", "*.html", "*.js", "*.css")
+SITE_DIRS = (*APPS, "templates", "static")
+
+
+def test_nothing_outside_the_games_names_a_game() -> None:
+    """No module, template, script or stylesheet outside `tables/games` names an installed game
+    (its name, in any spelling: "rhode_island", "Rhode Island"): what differs between games is
+    the games' own to say."""
+    from tables import games
+
+    words = sorted(name.replace("_", "[ _-]?") for name in games.INSTALLED)
+    pattern = re.compile("|".join(words), re.IGNORECASE)
+    wrong = []
+    for top in SITE_DIRS:
+        for glob in SITE_SOURCES:
+            for path in sorted((ROOT / top).rglob(glob)):
+                rel = path.relative_to(ROOT)
+                if rel.parts[:2] in (("tables", "games"), ("tables", "engine")):
+                    continue
+                if SKIP_PARTS & set(rel.parts) or "vendor" in rel.parts:
+                    continue
+                found = pattern.search(path.read_text(encoding="utf-8"))
+                if found:
+                    wrong.append(f"{rel}: {found.group(0)!r}")
+    assert not wrong, "\n".join(wrong)

@@ -21,7 +21,8 @@ def percent(value: Decimal | str | None) -> str:
 
 
 def wager_label(wager: str) -> str:
-    return wager.replace("_", " ")
+    """A wager in the games' words ("Side Bet")."""
+    return games.wager_label(wager)
 
 
 def wager_sort_key(wager: str) -> tuple[int, str]:

@@ -1,7 +1,10 @@
 /* The dealer tablet, progressively enhanced. Every form works without this file; with it:
    - the 52-card grid fills the highlighted card box (then moves on to the next box),
    - typed cards show as cards, and cards already used anywhere in the round are greyed out,
-   - Lowball discards set how many cards to draw; Lowball's bonus mirrors the ante,
+   - a game's own behaviours, declared by data attributes its templates set:
+     [data-picks-cap="N"] on a set of checkboxes: how many are ticked (at most N) is how many
+     cards its form's card box takes (e.g. the cards discarded, the cards drawn);
+     output[data-mirror-of="ID"]: shows the amount typed in input #ID (a wager that follows it),
    - htmx shows a refused entry (400/409) and the 403 page instead of ignoring them. */
 (function () {
   "use strict";
@@ -89,7 +92,8 @@
       if (need) { need.textContent = capacity(box) + " card" + (capacity(box) === 1 ? "" : "s"); }
     });
     all(".grid-panel").forEach(function (panel) {
-      // the grid shows only while a card box can take cards (e.g. once a mulligan is chosen)
+      // the grid shows only while a card box can take cards (e.g. once a decision that draws
+      // is chosen)
       var scope = panel.closest("details") || document;
       panel.hidden = !all(".cardfield", scope).some(usable);
     });
@@ -118,11 +122,12 @@
     grid.classList.add("warn");
   }
 
-  // --- Lowball discards, bonus; wagers ----------------------------------------------------
-  function discardsChanged(set) {
+  // --- the games' behaviours: picks that size a card box; amounts that follow another ------
+  function picksCap(set) { var n = parseInt(set.getAttribute("data-picks-cap"), 10); return isNaN(n) ? 1 : n; }
+  function picksChanged(set) {
     var boxes = all("input[type=checkbox]", set);
     var n = boxes.filter(function (b) { return b.checked; }).length;
-    boxes.forEach(function (b) { b.disabled = !b.checked && n >= 2; });
+    boxes.forEach(function (b) { b.disabled = !b.checked && n >= picksCap(set); });
     var draw = set.closest("form").querySelector(".cardfield");
     if (draw) {
       draw.setAttribute("data-max", String(n));
@@ -132,8 +137,8 @@
     if (draw && n > 0) { setActive(draw, true); }
   }
 
-  function bonusOf(input) {
-    var out = document.querySelector('output[data-bonus-of="' + input.id + '"]');
+  function mirror(input) {
+    var out = input.id && document.querySelector('output[data-mirror-of="' + input.id + '"]');
     if (out) {
       var v = input.value.trim().replace(/^\$/, "");
       out.textContent = v ? "$" + (isNaN(Number(v)) ? v : Number(v).toFixed(2)) : "—";
@@ -157,7 +162,7 @@
     var clear = t.closest(".seat-clear");
     if (clear) {
       all("input", clear.closest("fieldset")).forEach(function (i) {
-        if (i.type === "checkbox") { i.checked = false; } else { i.value = ""; bonusOf(i); }
+        if (i.type === "checkbox") { i.checked = false; } else { i.value = ""; mirror(i); }
       });
       return;
     }
@@ -170,14 +175,15 @@
   });
   document.addEventListener("input", function (e) {
     if (e.target.closest(".cardfield")) { refresh(); }
-    if (e.target.getAttribute("data-wager") === "ante") { bonusOf(e.target); }
+    if (e.target.id) { mirror(e.target); }
   });
   document.addEventListener("change", function (e) {
-    var set = e.target.closest(".discards");
-    if (set) { discardsChanged(set); }
+    var set = e.target.closest("[data-picks-cap]");
+    if (set) { picksChanged(set); }
   });
   document.addEventListener("toggle", function (e) {
-    // opening a mulligan (or a correction) makes its first card box the one the grid fills
+    // opening a decision that takes cards (or a correction) makes its first card box the one
+    // the grid fills
     refresh();
     var box = e.target.open && e.target.querySelector(".cardfield");
     if (box && usable(box)) { setActive(box, true); }
@@ -196,7 +202,7 @@
   });
 
   function init(swapped) {
-    all(".discards").forEach(function (set) {
+    all("[data-picks-cap]").forEach(function (set) {
       var n = all("input:checked", set).length;
       var draw = set.closest("form").querySelector(".cardfield");
       if (draw) {
@@ -204,9 +210,12 @@
         draw.setAttribute("data-max", String(n));
         draw.hidden = n === 0 && !draw.classList.contains("invalid");
       }
-      all("input[type=checkbox]", set).forEach(function (b) { b.disabled = !b.checked && n >= 2; });
+      all("input[type=checkbox]", set).forEach(function (b) { b.disabled = !b.checked && n >= picksCap(set); });
     });
-    all("[data-wager=ante]").forEach(bonusOf);
+    all("output[data-mirror-of]").forEach(function (out) {
+      var input = document.getElementById(out.getAttribute("data-mirror-of"));
+      if (input) { mirror(input); }
+    });
     all(".seat-clear").forEach(function (b) { b.hidden = false; });
     refresh();
     var invalid = document.querySelector(".cardfield.invalid");

@@ -52,8 +52,8 @@ def _limit_field(wager: str, bound: str) -> str:
     return f"limit__{wager}__{bound}"
 
 
-def _wager_label(wager: str) -> str:
-    return display.wager_label(wager)
+def _wager_label(game: str, wager: str) -> str:
+    return display.wager_label(wager, games.banked(game).wager_labels)
 
 
 # Paytable lines that are not hand names, in words.
@@ -64,11 +64,10 @@ LINE_WORDS = {
 }
 
 
-def line_label(line: str) -> str:
-    """A paytable line in words: "a24_one_colour" -> "4-2-A one colour"."""
-    return (
-        LINE_WORDS.get(line) or display.HAND_LABEL.get(line) or line.replace("_", " ").capitalize()
-    )
+def line_label(game: str, line: str) -> str:
+    """A paytable line in the game's words: "pair" -> "Pair", "straight_flush" -> "Straight
+    flush"."""
+    return LINE_WORDS.get(line) or display.line_words(line, games.banked(game).hand_labels)
 
 
 def compare_versions(draft: PaytableVersion, current: PaytableVersion) -> list[tuple[str, ...]]:
@@ -90,7 +89,8 @@ def compare_versions(draft: PaytableVersion, current: PaytableVersion) -> list[t
                 change = "pays more"
             else:
                 change = "pays less"
-            rows.append((f"{_wager_label(wager)}: {line_label(line)}", before, after, change))
+            label = f"{_wager_label(draft.game, wager)}: {line_label(draft.game, line)}"
+            rows.append((label, before, after, change))
     for wager in dict.fromkeys([*current.limits, *draft.limits]):
         for bound, word in (("min_cents", "minimum"), ("max_cents", "maximum")):
             old_c = current.limits.get(wager, {}).get(bound)
@@ -98,7 +98,7 @@ def compare_versions(draft: PaytableVersion, current: PaytableVersion) -> list[t
             change = "same" if old_c == new_c else "changed"
             rows.append(
                 (
-                    f"{_wager_label(wager)} {word}",
+                    f"{_wager_label(draft.game, wager)} {word}",
                     dollars(old_c) if old_c is not None else "—",
                     dollars(new_c) if new_c is not None else "—",
                     change,
@@ -194,7 +194,7 @@ class PaytableDraftForm(forms.ModelForm):  # type: ignore[type-arg]
                 except EngineError as err:
                     self.add_error(key, err.message)
                     ok = False
-        if ok:  # the rules that span lines (a 2nd Chance ante win pays at least even money)
+        if ok:  # the game's rules that span lines (e.g. a win pays at least even money)
             try:
                 game.paytable(cleaned.get("name") or "draft", lines)
             except EngineError as err:
@@ -238,13 +238,13 @@ class PaytableDraftForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 def draft_form_for(start: DraftStart) -> type[PaytableDraftForm]:
-    """The draft form of one game: its required lines (REQUIRED_LINES) and limited wagers."""
+    """The draft form of one game: its required lines (the game's paytable form) and limited wagers."""
     game = start.game
     fields: dict[str, forms.Field] = {}
     for wager, names in games.banked(game).required_lines().items():
         for line in names:
             fields[_line_field(wager, line)] = forms.CharField(
-                label=line_label(line),
+                label=line_label(game, line),
                 required=False,
                 widget=forms.TextInput(attrs={"size": 8, "placeholder": "e.g. 3/2"}),
             )
@@ -252,7 +252,7 @@ def draft_form_for(start: DraftStart) -> type[PaytableDraftForm]:
         for bound in ("min", "max"):
             fields[_limit_field(wager, bound)] = DollarsField(
                 what=f"the {wager} {bound}imum",
-                label=f"{_wager_label(wager)} {bound}imum ($)",
+                label=f"{_wager_label(game, wager)} {bound}imum ($)",
                 required=False,
                 allow_zero=False,
             )
@@ -267,7 +267,7 @@ def draft_fieldsets(game: str) -> list[tuple[str | None, dict[str, Any]]]:
     for wager, names in games.banked(game).required_lines().items():
         sets.append(
             (
-                f"{_wager_label(wager)} paytable: odds N to 1",
+                f"{_wager_label(game, wager)} paytable: odds N to 1",
                 {
                     "fields": [_line_field(wager, line) for line in names],
                     "description": ODDS_HELP,
@@ -532,8 +532,8 @@ class PaytableVersionAdmin(FloorAdmin):
             for line, odds in lines.items():
                 rows.append(
                     (
-                        _wager_label(wager),
-                        line_label(line),
+                        _wager_label(obj.game, wager),
+                        line_label(obj.game, line),
                         format_odds(parse_odds(odds, where=line)),
                     )
                 )
@@ -573,7 +573,7 @@ class PaytableVersionAdmin(FloorAdmin):
     @admin.display(description="table limits")
     def table_limits(self, obj: PaytableVersion) -> str:
         rows = [
-            (_wager_label(w), dollars(lim["min_cents"]), dollars(lim["max_cents"]))
+            (_wager_label(obj.game, w), dollars(lim["min_cents"]), dollars(lim["max_cents"]))
             for w, lim in obj.limits.items()
         ]
         return format_html(
@@ -644,7 +644,7 @@ def figures_table(columns: list[tuple[str, dict[str, Any] | None]], strategy: st
         "<tr><td>{}</td>{}</tr>",
         (
             (
-                _wager_label(w),
+                games.wager_label(w),
                 format_html_join(
                     "",
                     "<td>{}</td><td>{}</td><td>{}</td><td>{}</td>",

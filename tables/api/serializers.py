@@ -10,9 +10,9 @@ Money: every amount is an integer `*_cents` field plus the same amount as a deci
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from tables import games
@@ -57,11 +57,17 @@ class AmountField(serializers.Field):
         return format_cents(value)
 
 
+def _wagers_example() -> dict[str, dict[str, str]]:
+    """Seat 1's typed wagers in the first banked game, for the schema's example."""
+    banked = [g for g in games.all_games() if isinstance(g, games.BankedGame)]
+    return {"1": {w: "10.00" for w in banked[0].typed_wagers}} if banked else {}
+
+
 @extend_schema_field(
     {
         "type": "object",
         "additionalProperties": {"type": "object", "additionalProperties": {"type": "string"}},
-        "example": {"1": {"ante": "10.00", "pair_plus": "5.00"}, "3": {"ante": "25.00"}},
+        "example": _wagers_example(),
         "description": "Each seat's wagers (seat number -> wager -> decimal string). Wagers: "
         + games.api_help("api_wagers"),
     }
@@ -554,11 +560,10 @@ class HandPlayerSerializer(serializers.ModelSerializer):
 @extend_schema_field(
     {
         "type": "object",
-        "description": "The game's own keys. Rhode Island Hold 'Em: waiting (hole, action, "
-        "flop, turn or over), to_act, legal (each action with the cents it puts in), pot, "
-        "pots, stacks, bets, in_pot, folded, board, history, outcome. Mulligan: waiting "
-        "(deal, action or over), allowed (who may act with what), at, game (the house's "
-        "view: seats, ring, piles, pot), actions.",
+        "description": " ".join(
+            ["The game's own keys."]
+            + [g.view_help for g in games.all_games() if isinstance(g, games.PlayerVsPlayerGame)]
+        ),
     }
 )
 class HandStateField(serializers.Field):
@@ -634,42 +639,54 @@ class HandOpenSerializer(StrictSerializer):
     )
 
 
+_STEP_FIELDS: dict[str, Any] = {
+    "text": lambda f: TextField(required=False, help_text=f.help),
+    "whole": lambda f: WholeField(required=False, min_value=0, help_text=f.help),
+    "texts": lambda f: serializers.ListField(child=TextField(), required=False, help_text=f.help),
+    "json": lambda f: serializers.JSONField(required=False, help_text=f.help),
+}
+
+
 class HandStepSerializer(StrictSerializer):
-    """One step, in the game's own form (the game's engine checks it whole).
+    """One step, in the game's own form (the game's engine checks it whole): the fields are the
+    game's (`step_fields`; `step_serializer` builds one class a game)."""
 
-    Rhode Island Hold 'Em: `hole` (every player's card, in player order), or `action` (and
-    optionally the `player` expected to act), or `flop`, or `turn`.
-    Mulligan: `do` = `deal` (`hands`: each player's five cards; `burn`: High Risk's 13), or
-    `skip`, `fold`, `auction` / `offer` (`card`, `chips` in cents), `swap` (`offer_of`),
-    `mulligan` (`draws`: the cards drawn, in draw order, or {player: card}); with `player`, the
-    one who acts, and optionally `at`, the number of actions the step was meant to follow."""
-
-    hole = serializers.ListField(child=TextField(), required=False)
-    action = TextField(required=False, help_text="check, bet, call, raise or fold")
-    player = WholeField(required=False, min_value=0)
-    flop = TextField(required=False)
-    turn = TextField(required=False)
-    do = TextField(
-        required=False, help_text="Mulligan: deal, skip, fold, auction, offer, swap or mulligan"
-    )
-    hands = serializers.JSONField(required=False, help_text="Mulligan's deal: five cards each")
-    burn = serializers.JSONField(required=False, help_text="Mulligan's High Risk burn")
-    card = TextField(required=False, help_text="Mulligan: the card auctioned or offered")
-    chips = WholeField(required=False, min_value=0, help_text="cents on the card")
-    offer_of = WholeField(required=False, min_value=0)
-    draws = serializers.JSONField(required=False, help_text="Mulligan: the cards drawn")
-    at = WholeField(required=False, min_value=0)
+    game: ClassVar[games.PlayerVsPlayerGame]
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        kinds = [k for k in ("hole", "action", "flop", "turn", "do") if k in attrs]
-        if len(kinds) != 1:
-            raise serializers.ValidationError(
-                "a step is exactly one of hole, action, flop or turn (Rhode Island Hold 'Em), "
-                "or do (Mulligan)"
-            )
-        if "player" in attrs and not {"action", "do"} & set(attrs):
-            raise serializers.ValidationError({"player": "player goes with an action"})
+        kinds = self.game.step_kinds
+        if kinds and len([k for k in kinds if k in attrs]) != 1:
+            raise serializers.ValidationError(f"a step is exactly one of {', '.join(kinds)}")
+        for name, needs in self.game.step_needs.items():
+            if name in attrs and not set(needs) & set(attrs):
+                raise serializers.ValidationError({name: f"{name} goes with {' or '.join(needs)}"})
         return attrs
+
+
+_STEP_SERIALIZERS: dict[str, type[HandStepSerializer]] = {}
+
+
+def step_serializer(game: games.PlayerVsPlayerGame) -> type[HandStepSerializer]:
+    """The step serializer of `game`, from its `step_fields` (built once a game)."""
+    built = _STEP_SERIALIZERS.get(game.name)
+    if built is None or built.game is not game:
+        fields = {name: _STEP_FIELDS[f.kind](f) for name, f in game.step_fields.items()}
+        title = "".join(part.title() for part in game.name.split("_"))
+        attrs = {**fields, "game": game, "__doc__": game.step_help, "__module__": __name__}
+        built = type(f"{title}StepSerializer", (HandStepSerializer,), attrs)
+        _STEP_SERIALIZERS[game.name] = built
+    return built
+
+
+def step_schema() -> Any:
+    """Every player-vs-player game's step, for the API's schema."""
+    return PolymorphicProxySerializer(
+        component_name="HandStep",
+        serializers=[
+            step_serializer(g) for g in games.all_games() if isinstance(g, games.PlayerVsPlayerGame)
+        ],
+        resource_type_field_name=None,
+    )
 
 
 class HandVoidSerializer(StrictSerializer):

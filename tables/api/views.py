@@ -55,6 +55,7 @@ from core.roles import (
     TABLE_READERS,
     Role,
 )
+from tables import games
 from tables import selectors as round_selectors
 from tables.engine.errors import EngineError
 from tables.models import DealerSession, Hand, Round
@@ -75,7 +76,6 @@ from .serializers import (
     HandFilterSerializer,
     HandOpenSerializer,
     HandSerializer,
-    HandStepSerializer,
     HandVoidSerializer,
     MeterSerializer,
     PaytableVersionSerializer,
@@ -93,6 +93,8 @@ from .serializers import (
     RoundVoidWithdrawSerializer,
     SignOutSerializer,
     TableSerializer,
+    step_schema,
+    step_serializer,
 )
 from .strict import EmptySerializer
 
@@ -638,7 +640,7 @@ class RoundViewSet(
 class HandViewSet(
     RoleCheckedMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
 ):
-    """Hands of player-vs-player games (Rhode Island Hold 'Em). Only the dealer signed in at
+    """Hands of player-vs-player games. Only the dealer signed in at
     the table plays them: open with the buy-ins, then one step at a time (the hole cards, each
     action, the flop, the turn), then finish. A pit boss voids a hand; pit boss, admin and
     auditor read every hand."""
@@ -706,13 +708,13 @@ class HandViewSet(
 
     @extend_schema(
         summary="Enter one step: a card dealt or a player's action, in the game's form",
-        request=HandStepSerializer,
+        request=step_schema(),
         responses={200: HandSerializer, **errors(*PLAY_ERRORS)},
     )
     @action(detail=True, methods=["post"])
     def step(self, request: Request, pk: str | None = None) -> Response:
         hand = self.get_object()
-        given = HandStepSerializer(data=request.data)
+        given = step_serializer(games.player_vs_player(hand.game))(data=request.data)
         given.is_valid(raise_exception=True)
         # hand_play: a game assertion that fails is refused, logged and audited (a bug); the
         # finish stays the dealer's own request.

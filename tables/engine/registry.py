@@ -136,6 +136,12 @@ def register_players(rules: PlayerRules) -> PlayerRules:
     return rules
 
 
+def unregister(name: str) -> None:
+    """Remove a game's rules (a test that registered a game of its own takes it away again)."""
+    _BANKED.pop(name, None)
+    _PLAYERS.pop(name, None)
+
+
 def load() -> None:
     """Import the installed games (once), which registers them."""
     global _loaded
@@ -277,4 +283,5 @@ __all__ = [
     "players",
     "register_banked",
     "register_players",
+    "unregister",
 ]

@@ -11,15 +11,18 @@ integration's kind to its transport in one `TRANSPORTS`).
                                        the registry's generic `BankedGameRules` or
                                        `PlayerGameRules` filled with its functions), registered
                                        with `tables.engine.registry`
-    templates/games/<game>.html        its decision forms on the tablet
+    tables/games/<game>/templates/     its templates (`games/<game>.html`: its decision forms
+                                       on the tablet), and static/ its stylesheets
 
-The rest of the site asks `get(name)` (or `get(table.game)`) and never compares a game's
-name: a name nobody registered raises `UnknownGame` rather than being played as another game.
-`GAMES` is the one mapping from name to game; `choices()` gives the model fields' choices.
-`INSTALLED` lists the installed games in one place: importing this package registers each
-one's class here and its rules with the engine (whose registry imports this package on its
-first lookup, so every entry point finds them). Adding a game: its package, its name in
-`INSTALLED`, and a migration for the database's list of games (see docs/architecture.md).
+The rest of the site asks `get(name)` (or `get(table.game)`) and the game's hooks (decision
+fields, labels, hands, used cards, required wagers, step fields, pages: `base.py`), and never
+compares a game's name: a name nobody registered raises `UnknownGame` rather than being played
+as another game. `GAMES` is the one mapping from name to game; `choices()` gives the model
+fields' choices. `INSTALLED` lists the installed games in one place: importing this package
+registers each one's class here and its rules with the engine (`install`; the engine's registry
+imports this package on its first lookup, so every entry point finds them). Adding a game: its
+package, its name in `INSTALLED`, and a migration for the database's list of games (see
+docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -28,16 +31,25 @@ import importlib
 from collections.abc import Iterator
 from typing import Final
 
+from tables import display as show
 from tables.engine import registry as engine_registry
 
 from .base import (
+    CARDS,
+    CHOICE,
+    FLAG,
+    MONEY,
     BankedGame,
     Decision,
+    DecisionField,
+    DemoMeter,
     DemoTable,
     GameDefinition,
     HandOutcome,
     PlayerVsPlayerGame,
+    StepField,
     UnknownGame,
+    entry_value,
 )
 
 GAMES: dict[str, GameDefinition] = {}
@@ -54,6 +66,28 @@ def register(game: GameDefinition) -> GameDefinition:
 def unregister(name: str) -> None:
     """Remove a game (tests that register a throw-away game take it away again)."""
     GAMES.pop(name, None)
+
+
+def install(game: GameDefinition, rules: engine_registry.RuleSet) -> GameDefinition:
+    """Register a game and its engine rules (a `BankedRules` for a banked game, else a
+    `PlayerRules`): what `INSTALLED` does for each game it lists, and a test for a game of its
+    own."""
+    register(game)
+    try:
+        if isinstance(game, BankedGame):
+            engine_registry.register_banked(rules)  # type: ignore[arg-type]
+        else:
+            engine_registry.register_players(rules)  # type: ignore[arg-type]
+    except BaseException:
+        unregister(game.name)
+        raise
+    return game
+
+
+def uninstall(name: str) -> None:
+    """Remove a game and its engine rules (a test takes its own game away again)."""
+    unregister(name)
+    engine_registry.unregister(name)
 
 
 def get(name: object) -> GameDefinition:
@@ -104,6 +138,16 @@ def report_wagers() -> list[str]:
     return order
 
 
+def wager_label(wager: str) -> str:
+    """A wager in the words of the first game that names it (the hold report's columns, which
+    gather every game's wagers), else its key in words."""
+    for game in GAMES.values():
+        labels = game.wager_labels if isinstance(game, BankedGame) else {}
+        if wager in labels:
+            return labels[wager]
+    return show.wager_label(wager)
+
+
 def api_help(attribute: str) -> str:
     """Every banked game's words for one API field ("2nd Chance: ...; Lowball: ..."), for the
     API's schema."""
@@ -123,34 +167,40 @@ def _register_builtin() -> None:
     for name in INSTALLED:
         package = importlib.import_module(f"{__name__}.{name}")
         rules = importlib.import_module(f"{__name__}.{name}.rules").RULES
-        game = package.DEFINITION
-        register(game)
-        if isinstance(game, BankedGame):
-            engine_registry.register_banked(rules)
-        else:
-            engine_registry.register_players(rules)
+        install(package.DEFINITION, rules)
 
 
 _register_builtin()
 
 __all__ = [
+    "CARDS",
+    "CHOICE",
+    "FLAG",
     "GAMES",
     "INSTALLED",
+    "MONEY",
     "BankedGame",
     "Decision",
+    "DecisionField",
+    "DemoMeter",
     "DemoTable",
     "GameDefinition",
     "HandOutcome",
     "PlayerVsPlayerGame",
+    "StepField",
     "UnknownGame",
     "all_games",
     "api_help",
     "banked",
     "choices",
+    "entry_value",
     "get",
+    "install",
     "names",
     "player_vs_player",
     "register",
     "report_wagers",
+    "uninstall",
     "unregister",
+    "wager_label",
 ]

@@ -18,7 +18,7 @@ import json
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from core.errors import ServiceError
 from tables import display as show
@@ -38,12 +38,25 @@ class UnknownGame(LookupError):
 
 
 @dataclass(frozen=True)
+class DemoMeter:
+    """The progressive meter a demo table feeds (`seed_demo` opens it at `opening_cents`)."""
+
+    name: str
+    reset_cents: int
+    rate: str
+    wager_cents: int
+    opening_cents: int
+
+
+@dataclass(frozen=True)
 class DemoTable:
-    """The table `seed_demo` opens for the game, under a named paytable and limits."""
+    """The table `seed_demo` opens for the game, under a named paytable and limits (and the
+    meter it feeds, for a game that takes a progressive)."""
 
     name: str
     paytable: str
     limits: Mapping[str, Mapping[str, int]]
+    meter: DemoMeter | None = None
 
 
 @dataclass
@@ -53,6 +66,48 @@ class Decision:
 
     fields: dict[str, Any]
     recorded: dict[str, Any] = field(default_factory=dict)
+
+
+# The kinds of a decision's field (`DecisionField.kind`): how a form types it.
+CARDS: Final = "cards"  # cards from the shoe or the seat's hand, typed "Ah Kd"
+CHOICE: Final = "choice"  # one of the seat's own cards
+FLAG: Final = "flag"  # yes or no
+MONEY: Final = "money"  # an amount in dollars, kept as the contract's decimal string
+
+
+@dataclass(frozen=True)
+class DecisionField:
+    """One field a seat's decision (or the dealer's play) sets in the round's entry, as a form
+    that enters a whole round (a correction) shows it: `key` in the entry ("discard"; a field of
+    a nested object as "mulligan.cards", the object present when its first field is given),
+    `label` in the floor's words, `kind` (CARDS, CHOICE, FLAG or MONEY). `kept_empty`: the
+    entry keeps the field even when empty (a stand that discards nothing)."""
+
+    key: str
+    label: str
+    kind: str = CARDS
+    kept_empty: bool = False
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        return tuple(self.key.split("."))
+
+
+@dataclass(frozen=True)
+class StepField:
+    """One field of a player-vs-player game's step as the API takes it: `kind` is "text", "whole"
+    (a whole number, at least 0), "texts" (a list of text) or "json" (any JSON value)."""
+
+    kind: str
+    help: str = ""
+
+
+def entry_value(holder: Mapping[str, Any], f: DecisionField) -> Any:
+    """The value a seat's (or the dealer's) entry holds for `f` (None when absent)."""
+    value: Any = holder
+    for part in f.path:
+        value = value.get(part) if isinstance(value, Mapping) else None
+    return value
 
 
 def engine_call(fn: Any, *args: Any, **kwargs: Any) -> Any:
@@ -120,15 +175,88 @@ class BankedGame(GameDefinition):
     # win is each unit stake times its edge. Empty: the game has no theoretical figures.
     edge_wagers: ClassVar[Mapping[str, tuple[str, ...]]] = {}
 
+    # The wagers every seat that plays must place (a seat may place any of `seat_wagers`
+    # beside them); empty: any one wager is enough.
+    required_wagers: ClassVar[tuple[str, ...]] = ()
+    # Wagers that always equal another one (wager -> the wager it follows): the tablet shows
+    # them beside the wager they follow instead of an input (`check_wagers` fills them in).
+    mirrored_wagers: ClassVar[Mapping[str, str]] = {}
+
+    @property
+    def hand_wager(self) -> str:
+        """The wager whose settled lines count the hands played (the hold report's "hands"): a
+        seat that played has exactly one line of it. The first required wager, else the first
+        wager."""
+        return (self.required_wagers or self.seat_wagers)[0]
+
     # --- the round's entry (the settle contract's input form) ------------------------------
-    seat_keys: ClassVar[frozenset[str]]  # the fields a seat may have
-    decision_keys: ClassVar[tuple[str, ...]]  # the fields a decision sets (cleared first)
+    # The fields a seat's decision sets, in the order a form shows them (the correction form
+    # is built from them; the tablet's own forms are the game's `decide_template`).
+    decision_fields: ClassVar[tuple[DecisionField, ...]] = ()
+    # The fields the dealer's play adds to the dealer's first cards (the correction form's).
+    dealer_fields: ClassVar[tuple[DecisionField, ...]] = (
+        DecisionField("draw", "Dealer drew"),
+        DecisionField("discard", "Dealer discarded"),
+    )
+
+    @property
+    def decision_keys(self) -> tuple[str, ...]:
+        """The fields of a seat's entry a decision sets (cleared before it is set again)."""
+        return tuple(dict.fromkeys(f.path[0] for f in self.decision_fields))
+
+    @property
+    def seat_keys(self) -> frozenset[str]:
+        """The fields a seat of the round's entry may have."""
+        return frozenset({"seat", "wagers", "cards", *self.decision_keys})
+
+    def used_cards(self, entry: Mapping[str, Any]) -> set[str]:
+        """Every card the round's entry holds (the tablet greys them out in its card grid): the
+        dealer's and each seat's cards, and every card of their decisions."""
+        used: set[str] = set()
+
+        def add(holder: Mapping[str, Any], fields: tuple[DecisionField, ...]) -> None:
+            used.update(holder.get("cards") or [])
+            for f in fields:
+                value = entry_value(holder, f)
+                if f.kind == CARDS and isinstance(value, list | tuple):
+                    used.update(str(c) for c in value)
+                elif f.kind == CHOICE and isinstance(value, str):
+                    used.add(value)
+
+        add(entry.get("dealer") or {}, self.dealer_fields)
+        for seat in entry.get("seats", []):
+            add(seat, self.decision_fields)
+        return used
+
+    # --- the pages' words -----------------------------------------------------------------
+    # The game's own words for its wagers, hands (the settlement's `hand`, a paytable's lines)
+    # and awards; anything not named reads as its key in words ("side_bet" -> "Side Bet").
+    wager_labels: ClassVar[Mapping[str, str]] = {}
+    hand_labels: ClassVar[Mapping[str, str]] = {}
+    award_labels: ClassVar[Mapping[str, str]] = {}
+
+    def wager_label(self, wager: str) -> str:
+        """A wager in the game's words ("Side Bet")."""
+        return show.wager_label(wager, self.wager_labels)
+
+    def hand_cards(self, hand: Mapping[str, Any]) -> list[list[str]] | None:
+        """A settled hand (a seat's or the dealer's, the contract's output) as the cards of each
+        hand it was set into, e.g. a two-card and a one-card hand; None: one hand, its final
+        cards."""
+        return None
+
+    def settled_hands(
+        self, seat: Mapping[str, Any], dealer: Mapping[str, Any]
+    ) -> list[dict[str, Any]]:
+        """A seat's hands (when it plays several against the dealer's) each with its own result,
+        by the game's rules: `label`, `cards`, `result` ("win", "lose") and `words` ("wins");
+        empty for a game of one hand a seat."""
+        return []
 
     # --- the tablet -----------------------------------------------------------------------
     decide_template: ClassVar[str]  # one seat's decision forms
     decisions_help: ClassVar[str]  # one line above the decisions
     wagers_note: ClassVar[str] = ""  # one line above the wagers (e.g. "the bonus equals ...")
-    bonus_equals_ante: ClassVar[bool] = False  # the wagers step shows "Bonus = ante" per seat
     decision_grid: ClassVar[bool] = False  # the decisions take new cards from the tap grid
     # High-card hands say their highest card in this rank order ("King high"); None: never.
     high_card_order: ClassVar[str | None] = None
@@ -237,8 +365,9 @@ class BankedGame(GameDefinition):
     def simulated_wagers(
         self, seat: Mapping[str, Any], stake: Any, meter_wager: str | None
     ) -> dict[str, str]:
-        """A simulated seat's wagers (`stake(wager)` gives an amount within the limits)."""
-        return {"ante": stake("ante")}
+        """A simulated seat's wagers (`stake(wager)` gives an amount within the limits): by
+        default its hand's wager alone."""
+        return {self.hand_wager: stake(self.hand_wager)}
 
     def simulated_decision(self, seat: Mapping[str, Any], stake: Any) -> dict[str, Any]:
         """A simulated seat's decision in the services' form."""
@@ -249,7 +378,7 @@ class BankedGame(GameDefinition):
     ) -> None:
         """A random round's seat (`random_round`) given wagers within the limits, for a whole
         round settled at once (`seed_history`): sets `seat["wagers"]` and nested stakes."""
-        seat["wagers"] = {"ante": stake("ante")}
+        seat["wagers"] = {self.hand_wager: stake(self.hand_wager)}
 
 
 @dataclass(frozen=True)
@@ -331,8 +460,29 @@ class PlayerVsPlayerGame(GameDefinition):
         """A random legal next step (simulation); None when the hand is over."""
         raise NotImplementedError
 
+    # --- the API (tables.api builds a step's serializer from these) ------------------------
+    # The fields a step may have; a step has exactly one of `step_kinds` (what it is), and a
+    # field of `step_needs` only with one of the fields it names (e.g. a player with an action).
+    step_fields: ClassVar[Mapping[str, StepField]] = {}
+    step_kinds: ClassVar[tuple[str, ...]] = ()
+    step_needs: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    step_help: ClassVar[str] = ""  # a step in a few sentences (the API's schema)
+    view_help: ClassVar[str] = ""  # `view`'s keys in a sentence (the API's schema)
+
+    # --- pages of its own beside the tablet (tables.views.game_pages) -----------------------
+    # slug -> template: /tablet/table/<id>/<game>/<slug>/, for the dealer signed in at the table
+    # and the floor's oversight (e.g. a display the dealer turns to the players).
+    pages: ClassVar[Mapping[str, str]] = {}
+
+    def page_context(
+        self, slug: str, record: Mapping[str, Any] | None, seats: list[int]
+    ) -> dict[str, Any]:
+        """What page `slug` shows of the table's hand (`record`: the hand in play, else the last
+        finished one; None: no hand; `seats`: its players' seats in order)."""
+        raise NotImplementedError
+
     # --- the tablet (tables.views.hands renders the page; the game its hand's form) --------
-    hand_template: ClassVar[str] = ""  # the open hand's panel, in templates/games/
+    hand_template: ClassVar[str] = ""  # the open hand's panel, in its templates/games/
     # The refusal fields the hand's form shows beside an input (others go on top).
     tablet_fields: ClassVar[frozenset[str]] = frozenset()
 

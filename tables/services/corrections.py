@@ -36,9 +36,8 @@ from core.roles import (
 from tables.engine import contract
 from tables.engine.progressive import Award
 from tables.engine.settlement import Settlement
-from tables.games.base import engine_call
 from tables.models import ProgressiveMeter, Round, SettlementLine, Table
-from tables.selectors import engine_paytable, engine_round, meter_config
+from tables.selectors import settle_round
 from tables.signals import round_closed
 
 from . import ServiceError
@@ -253,13 +252,8 @@ def _locked_meter(table: Table) -> ProgressiveMeter | None:
 
 
 def _settle(round_: Round, meter: ProgressiveMeter | None) -> Settlement:
-    settlement: Settlement = engine_call(
-        contract.settle,
-        engine_round(round_),
-        paytable=engine_paytable(round_.paytable_version),
-        meter=meter_config(meter) if meter is not None else None,
-    )
-    return settlement
+    """Settled by its game's rules, as a round played step by step is (`settle_round`)."""
+    return settle_round(round_, meter)
 
 
 @transaction.atomic(durable=True)

@@ -2,12 +2,11 @@
 through `hands.hand_act`, and (unless the caller confirms it apart, as the tablet does) the
 hand finished as soon as its game is over (the system decides the winner; nobody types one).
 
-A game's engine checks its assertions after every action (Mulligan's: five cards, the ring,
-two active players, every card in one place, the chips). One that fails is a bug, not a
-player's mistake: the step is refused and nothing changes (`hand_act`'s transaction rolls
-back), the failure is logged at ERROR, and it is written on the audit chain in a transaction of
-its own (`hand.assertion_failed`, naming the assertion, the step and the hand), so the trail
-shows it even though the step left no trace.
+A game's engine may check its assertions after every action (e.g. every card in one place,
+the chips). One that fails is a bug, not a player's mistake: the step is refused and nothing
+changes (`hand_act`'s transaction rolls back), the failure is logged at ERROR, and it is written
+on the audit chain in a transaction of its own (`hand.assertion_failed`, naming the assertion,
+the step and the hand), so the trail shows it even though the step left no trace.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hands of a player-vs-player game (Rhode Island Hold 'Em, Mulligan): open, one step at a time
+"""Hands of a player-vs-player game (a poker-room game): open, one step at a time
 (a card or an action the dealer entered), finish, void.
 
 The game (`tables.games.PlayerVsPlayerGame`) checks every step with its engine and keeps the

@@ -186,6 +186,15 @@ def seat_map(given: dict[Any, Any], field: str) -> dict[int, Any]:
     return seats
 
 
+def _wager_words(game: games.BankedGame, wager: str) -> str:
+    """A wager in a sentence, in the game's words: "ante", "side bet"."""
+    return game.wager_label(wager).lower()
+
+
+def _article(words: str) -> str:
+    return f"{'an' if words[:1] in 'aeiou' else 'a'} {words}"
+
+
 def validate_wagers(
     table: Table, wagers: dict[Any, Any], *, version: PaytableVersion | None = None
 ) -> list[dict[str, Any]]:
@@ -194,8 +203,11 @@ def validate_wagers(
     version = version or table.paytable_version
     assert version is not None
     limits = version.limits
+    game = games.banked(table.game)
+    main = _wager_words(game, game.hand_wager)
+    nothing = f"no seat has a wager: enter at least one seat's {main}"
     if not isinstance(wagers, dict) or not wagers:
-        raise ServiceError("no seat has a wager: enter at least one seat's ante", field="wagers")
+        raise ServiceError(nothing, field="wagers")
     seats: list[dict[str, Any]] = []
     for n, given in seat_map(wagers, "wagers").items():
         if not 1 <= n <= table.seats:
@@ -207,7 +219,6 @@ def validate_wagers(
         given = {k: v for k, v in given.items() if v not in (None, "", 0, "0", "0.00")}
         if not given:
             continue  # an empty seat
-        game = games.banked(table.game)
         allowed = game.seat_wagers
         for name in given:
             if name not in allowed:
@@ -216,8 +227,13 @@ def validate_wagers(
                     field=f"seat {n} {name}",
                     code="bad_wager",
                 )
-        if "ante" not in given:
-            raise ServiceError(f"seat {n} needs an ante", field=f"seat {n} ante", code="bad_wager")
+        for required in game.required_wagers:
+            if required not in given:
+                raise ServiceError(
+                    f"seat {n} needs {_article(_wager_words(game, required))}",
+                    field=f"seat {n} {required}",
+                    code="bad_wager",
+                )
         cents = {
             name: engine_call(parse_cents, value, where=f"seat {n}'s {name}")
             for name, value in given.items()
@@ -242,7 +258,7 @@ def validate_wagers(
         order = [w for w in allowed if w in cents]
         seats.append({"seat": n, "wagers": {w: format_cents(cents[w]) for w in order}})
     if not seats:
-        raise ServiceError("no seat has a wager: enter at least one seat's ante", field="wagers")
+        raise ServiceError(nothing, field="wagers")
     return sorted(seats, key=lambda s: s["seat"])
 
 
@@ -353,8 +369,8 @@ def round_deal(
 def round_decide(
     *, round: Round, dealer: AbstractBaseUser, seat: int, decision: dict[str, Any]
 ) -> Round:
-    """Record one seat's decision: 2nd Chance stand or mulligan (with its new cards), Lowball
-    discards and draws, Pyramid setting (one card alone, or set by the house way)."""
+    """Record one seat's decision, in the game's form (`BankedGame.decision`: e.g. stand, or
+    discard and draw), replacing the fields of any decision it made before."""
     round_ = _locked_open(round, dealer)
     data = copy.deepcopy(round_.entry)
     if not data["dealer"].get("cards"):
@@ -392,8 +408,8 @@ def round_decide(
 def round_dealer(
     *, round: Round, dealer: AbstractBaseUser, draw: Any = None, discard: Any = None
 ) -> Round:
-    """The dealer's hand by the house way: the replacement cards (and, in Lowball, which of
-    the proposed equivalent cards were discarded). The whole round is then checked."""
+    """The dealer's hand by the house way: the replacement cards (and, where the house way
+    proposes equivalent discards, which were discarded). The whole round is then checked."""
     round_ = _locked_open(round, dealer)
     data = copy.deepcopy(round_.entry)
     pending = [s["seat"] for s in data["seats"] if s["seat"] not in data["decided"]]
@@ -701,7 +717,7 @@ DEALER_KEYS = frozenset({"cards", "draw", "discard"})
 def validate_round_entry(table: Table, version: PaytableVersion, given: Any) -> dict[str, Any]:
     """A whole round in the settle contract's input form, checked exactly as a round opened at
     `table` under `version` is: known fields only, each seat once and at the table, wagers by
-    the game's rules and the version's limits (mulligan pair plus too). The cards and
+    the game's rules and the version's limits (a decision's own stakes too). The cards and
     decisions are then checked by the engine when it settles."""
     if not isinstance(given, dict):
         raise ServiceError("the round must be a JSON object", field="entry")
@@ -728,7 +744,8 @@ def validate_round_entry(table: Table, version: PaytableVersion, given: Any) -> 
     checked = {s["seat"]: s["wagers"] for s in validate_wagers(table, wagers, version=version)}
     if set(checked) != set(by_number):
         empty = min(set(by_number) - set(checked))
-        raise ServiceError(f"seat {empty} has no wager", field=f"seat {empty} ante")
+        game = games.banked(table.game)
+        raise ServiceError(f"seat {empty} has no wager", field=f"seat {empty} {game.hand_wager}")
     seats = []
     for n in sorted(by_number):
         seat = {**by_number[n], "seat": n, "wagers": checked[n]}

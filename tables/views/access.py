@@ -1,5 +1,5 @@
 """Who may use the dealer's pages, and where they are sent: shared by the tablet's house games
-(`tablet`), the poker-room hands (`hands`) and Mulligan (`mulligan`)."""
+(`tablet`), the poker-room hands (`hands`) and the games' own pages (`game_pages`)."""
 
 from __future__ import annotations
 

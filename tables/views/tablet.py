@@ -251,8 +251,8 @@ def _render_table(
         "game": game,
         "game_label": game.label,
         "version": version,
-        "limits": show.limits_summary(version.limits) if version else [],
-        "paytable": show.paytable_rows(version.lines) if version else [],
+        "limits": show.limits_summary(version.limits, game.wager_labels) if version else [],
+        "paytable": show.paytable_rows(version.lines, game) if version else [],
         "round": round_,
         "token": _table_token(table),
     }
@@ -300,17 +300,8 @@ def _step_state(key: str, current: str) -> str:
 
 
 def _round_cards(round_: Round) -> set[str]:
-    """Every card already accounted for in the round: hands, mulligan hands, draws."""
-    data = round_.entry
-    used: set[str] = set()
-    dealer = data.get("dealer") or {}
-    used.update(dealer.get("cards") or [])
-    used.update(dealer.get("draw") or [])
-    for seat in data.get("seats", []):
-        used.update(seat.get("cards") or [])
-        used.update((seat.get("mulligan") or {}).get("cards") or [])
-        used.update(seat.get("draw") or [])
-    return used
+    """Every card already accounted for in the round (the game says which: hands, draws...)."""
+    return games.banked(round_.game).used_cards(round_.entry)
 
 
 _value = show.posted_value
@@ -335,10 +326,22 @@ def _wagers_step(
                     f"seat {n} {wager}",
                     name=name,
                     wager=wager,
-                    label=show.wager_label(wager),
+                    label=show.wager_label(wager, game.wager_labels),
                     value=_value(data, name, before.get(wager, "")),
                 )
             )
+        block["mirrors"] = [
+            {
+                "label": show.wager_label(wager, game.wager_labels),
+                "of": f"id-seat-{n}-{of}",
+                "shown": (
+                    f"= {show.wager_label(of, game.wager_labels).lower()}"
+                    if _value(data, f"seat-{n}-{of}", before.get(of, ""))
+                    else "—"
+                ),
+            }
+            for wager, of in game.mirrored_wagers.items()
+        ]
         if game.takes_progressive and table.meter is not None:
             name = f"seat-{n}-progressive"
             checked = bool(data.get(name)) if data is not None else "progressive" in before
@@ -386,6 +389,7 @@ def open_round(request: HttpRequest, table_id: int) -> HttpResponse:
 def _wager_errors(table: Table, wagers: dict[int, dict[str, str]]) -> list[ServiceError | Refused]:
     """Every seat's refusal at once (each seat checked on its own, as the service will)."""
     errors: list[ServiceError | Refused] = []
+    game = games.banked(table.game)
     for n, seat in wagers.items():
         typed_wrong = False
         for wager, typed in seat.items():
@@ -395,7 +399,7 @@ def _wager_errors(table: Table, wagers: dict[int, dict[str, str]]) -> list[Servi
                 typed_wrong = True
                 errors.append(
                     Refused(
-                        f"seat {n}'s {show.wager_label(wager).lower()} must be an amount in "
+                        f"seat {n}'s {game.wager_label(wager).lower()} must be an amount in "
                         f"dollars, like 10 or 12.50, not “{typed}”",
                         field=f"seat {n} {wager}",
                     )
@@ -420,6 +424,7 @@ def _cards_step(
     data: Mapping[str, Any] | None,
 ) -> None:
     inputs = []
+    labels = games.banked(round_.game).wager_labels
     for seat in round_.entry["seats"]:
         n = seat["seat"]
         name = f"seat-{n}-cards"
@@ -428,7 +433,7 @@ def _cards_step(
             f"seat {n} cards",
             name=name,
             label=f"Seat {n}",
-            sub=show.wager_summary(seat["wagers"]),
+            sub=show.wager_summary(seat["wagers"], labels),
             value=_value(data, name),
             max=3,
         )
@@ -473,7 +478,7 @@ def _decisions_step(
             f"seat {n}",
             n=n,
             cards=show.cards(seat["cards"]),
-            wagers=show.wager_summary(seat["wagers"]),
+            wagers=show.wager_summary(seat["wagers"], game_def.wager_labels),
             decided=n in decided,
             summary=_decision_summary(game, seat) if n in decided else "",
             current=n == pending[0],
@@ -481,7 +486,7 @@ def _decisions_step(
         )
         game_def.decision_form(page, block, seat, mine)
         seats.append(block)
-    # The grid shows once a card box can take cards (a mulligan chosen, a discard tapped).
+    # The grid shows once a card box can take cards (e.g. a decision that draws is chosen).
     shown = [b for b in seats if b.get("takes_cards") and (not b["decided"] or b["open"])]
     ctx.update(
         decision_seats=seats,
@@ -578,9 +583,7 @@ def _confirm_step(
         preview = None
     ctx.update(
         advice=advice,
-        settlement=(
-            show.settlement(preview, games.banked(round_.game).high_card_order) if preview else None
-        ),
+        settlement=show.settlement(preview, games.banked(round_.game)) if preview else None,
         idempotency_key=uuid.uuid4().hex,
     )
     if advice["draw_count"]:  # the dealer may still correct the cards drawn before paying
@@ -810,8 +813,8 @@ def back(request: HttpRequest, table_id: int) -> HttpResponse:
 def round_page(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = get_object_or_404(Round.objects.select_related("table", "dealer"), pk=round_id)
     table = my_table(request, round_.table_id)
-    high_card = games.banked(round_.game).high_card_order
-    summary = show.settlement(round_.settlement, high_card) if round_.settlement else None
+    game = games.banked(round_.game)
+    summary = show.settlement(round_.settlement, game) if round_.settlement else None
     return render(
         request,
         "tablet/round.html",
@@ -819,7 +822,7 @@ def round_page(request: HttpRequest, round_id: int) -> HttpResponse:
             "table": table,
             "round": round_,
             "settlement": summary,
-            "game_label": games.get(round_.game).label,
+            "game_label": game.label,
             "seats": [
                 {"n": s["seat"], "summary": _decision_summary(round_.game, s)}
                 for s in round_.entry["seats"]

@@ -198,7 +198,7 @@ def play_second_chance(page: Any, shot: Shot) -> None:
 def play_lowball(page: Any, shot: Shot) -> None:
     sign_in_at(page, "LB-1")
     place_wagers(page, LOWBALL)
-    expect()(page.locator('output[data-bonus-of="id-seat-1-ante"]')).to_have_text("$10.00")
+    expect()(page.locator('output[data-mirror-of="id-seat-1-ante"]')).to_have_text("$10.00")
     shot("1-wagers")
     open_round(page)
     tap(page, "Ah", "2d", "4c", "Qh", "Qd", "6s", "Ac", "3d", "8h", "5s", "5c", "Kh")

@@ -77,7 +77,7 @@ def test_each_games_wager_lists_agree(name: str) -> None:
 def test_the_progressive_follows_the_games_declaration_not_a_name() -> None:
     taking = [g.name for g in games.all_games() if g.takes_progressive]
     assert taking == ["lowball"]
-    check = next(c for c in Table._meta.constraints if c.name == "table_meter_only_for_lowball")
+    check = next(c for c in Table._meta.constraints if c.name == "table_meter_only_where_taken")
     assert "lowball" in str(check.condition)
 
 

@@ -165,6 +165,7 @@ def test_every_seat_wager_refused_is_shown_at_once(floor: dict[str, Any], dealer
 
 
 def test_pyramid_payouts_say_which_hand_won_and_which_lost() -> None:
+    from tables import games
     from tables.display import settlement
 
     shown = settlement(
@@ -188,7 +189,7 @@ def test_pyramid_payouts_say_which_hand_won_and_which_lost() -> None:
                 }
             ],
         },
-        None,
+        games.banked("pyramid"),
     )
     seat = shown["seats"][0]
     assert [(h["label"], h["words"]) for h in seat["hands"]] == [

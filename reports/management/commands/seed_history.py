@@ -11,10 +11,9 @@ settled (or, now and then, voided) with its settlement lines: PostgreSQL gets th
 other databases by batched INSERTs, one transaction per batch. The services are bypassed on
 purpose: the history is synthetic, so its rounds are put on the record only as seeded history
 (`record.history_seeded` events that bind the rows, so `verify_audit` checks them), it does not
-move or log the
-progressive meter (Lowball rounds are settled against the meter's current settings, the meter
-stays as it is, and the reports show no progressive contributions for these rounds), and signs
-no dealer in.
+move or log the progressive meter (a progressive game's rounds are settled against the meter's
+current settings, the meter stays as it is, and the reports show no progressive contributions
+for these rounds), and signs no dealer in.
 
 Rounds are spread evenly (with jitter) over the last D gaming days up to now, across every
 shift; dealers rotate between tables every hour. Each (gaming day, table) written is marked
@@ -66,7 +65,7 @@ from tables.engine.progressive import MeterConfig
 from tables.engine.strategies import STRATEGY_NAMES
 from tables.gaming_day import day_bounds, gaming_day_of, shift_of
 from tables.management.commands.seed_demo import demo_tables, paytable_name
-from tables.models import PaytableVersion, Pit, ProgressiveMeter, Round, SettlementLine, Table
+from tables.models import PaytableVersion, Pit, Round, SettlementLine, Table
 from tables.selectors import engine_paytable, meter_config
 from tables.simulation import STAKES_CENTS
 
@@ -127,7 +126,7 @@ class TablePlan:
     limits: dict[str, Any]
     seats: int
     meter_wager_cents: int | None
-    meter: MeterConfig | None  # the Lowball table's meter as it is now (never moved here)
+    meter: MeterConfig | None  # the table's progressive meter as it is now (never moved here)
     first_number: int  # the history's first round number at this table
     rounds: int
 
@@ -596,10 +595,11 @@ class Command(BaseCommand):
             "paytable_version", "meter"
         )
         pit = Pit.objects.filter(name="Main pit").first()
-        meter = ProgressiveMeter.objects.filter(name="Lowball progressive").first()
         pit_boss = User.objects.filter(username="pitboss").first()
-        if demo.count() < len(demo_tables()) or pit is None or meter is None or pit_boss is None:
+        if demo.count() < len(demo_tables()) or pit is None or pit_boss is None:
             raise CommandError("seed_history needs the demo floor: run `manage.py seed_demo`")
+        # a table of a game that takes a progressive feeds its demo table's meter
+        meters = {t.game: t.meter for t in demo if t.meter is not None}
         versions = {
             game: PaytableVersion.objects.get(
                 game=game, name=paytable_name(game), status=PaytableVersion.Status.APPROVED
@@ -617,7 +617,7 @@ class Command(BaseCommand):
                         "pit": pit,
                         "game": game,
                         "paytable_version": versions[game],
-                        "meter": meter if games.get(game).takes_progressive else None,
+                        "meter": meters.get(game),
                     },
                 )
                 if created:

@@ -12,7 +12,15 @@ from tables import display as show
 from tables.engine.cards import RANKS, parse_cards
 from tables.engine.money import format_cents
 
-from ..base import Decision, DemoTable, dealer_discard_cards, engine_call
+from ..base import (
+    CARDS,
+    Decision,
+    DecisionField,
+    DemoMeter,
+    DemoTable,
+    dealer_discard_cards,
+    engine_call,
+)
 from ..rules_engine import RulesEngineGame
 from ..wagers import only
 
@@ -26,17 +34,47 @@ class Lowball(RulesEngineGame):
     report_wagers = ("ante", "bonus", "progressive")
     edge_wagers = {"ante_bonus": ("ante", "bonus"), "progressive": ("progressive",)}
     takes_progressive = True
-    seat_keys = frozenset({"seat", "wagers", "cards", "discard", "draw"})
-    decision_keys = ("discard", "draw")
+    required_wagers = ("ante",)
+    mirrored_wagers = {"bonus": "ante"}
+    decision_fields = (
+        DecisionField("discard", "Discarded", CARDS, kept_empty=True),
+        DecisionField("draw", "Drew", CARDS, kept_empty=True),
+    )
+    hand_labels = {
+        "a24_one_colour": "4-2-A one colour",
+        "a24_two_colour": "4-2-A two colours",
+        "a34": "4-3-A",
+        "five_high": "5 high",
+        "six_high": "6 high",
+        "seven_high": "7 high",
+    }
+    # The progressive's awards.
+    award_labels = {
+        "jackpot": "jackpot",
+        "one_colour": "4-2-A one colour",
+        "two_colour": "4-2-A two colours",
+        "four_high": "4 high",
+        "five_high": "5 high",
+    }
     decide_template = "games/lowball.html"
     api_wagers = "ante, bonus (equal to the ante, defaults to it), progressive (the meter's wager)."
     api_decision = '{"discard": [...], "draw": [...]}.'
     decisions_help = "Each player stands pat, or discards one or two cards and draws as many."
     wagers_note = "The bonus always equals the ante."
-    bonus_equals_ante = True
     decision_grid = True
     high_card_order = "A" + RANKS[:-1]  # ace low
-    demo = DemoTable("LB-1", "1", {"ante": {"min_cents": 500, "max_cents": 50000}})
+    demo = DemoTable(
+        "LB-1",
+        "1",
+        {"ante": {"min_cents": 500, "max_cents": 50000}},
+        meter=DemoMeter(
+            "Lowball progressive",
+            reset_cents=1_000_000,
+            rate="0.2000",
+            wager_cents=100,
+            opening_cents=2_500_000,
+        ),
+    )
 
     # --- services ---------------------------------------------------------------------------
     def check_wagers(self, n: int, cents: dict[str, int]) -> None:

@@ -14,7 +14,7 @@ runs and rakes. This package holds all of Mulligan:
     pages.py   what the dealer's tablet and the players' table display show, from what each
                may see (`view`)
 
-Its tablet templates are `templates/games/mulligan/`.
+Its templates are in `templates/games/` here (the tablet's panel, the players' display).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Final
 from core.money import dollars
 from tables.engine.cards import DECK
 
-from ..base import DemoTable, HandOutcome, PlayerVsPlayerGame
+from ..base import DemoTable, HandOutcome, PlayerVsPlayerGame, StepField
 from . import pages
 from . import play as floor
 from .game import (
@@ -60,7 +60,7 @@ class Mulligan(PlayerVsPlayerGame):
     name = "mulligan"
     label = "Mulligan"
     # The tablet: the PvP page (tables.views.hands) with Mulligan's panel; the players' table
-    # display is Mulligan's own page (tables.views.mulligan).
+    # display is Mulligan's own page (`pages`, served by tables.views.game_pages).
     hand_template: ClassVar[str] = "games/mulligan_hand.html"
     tablet_fields: ClassVar[frozenset[str]] = frozenset()  # every refusal shows on top
     demo = DemoTable(name="MG-1", paytable="house", limits={})
@@ -81,7 +81,42 @@ class Mulligan(PlayerVsPlayerGame):
         "rake_cap_cents": "playing for chips: the rake's cap in cents (empty: no cap)",
     }
 
-    display_template: ClassVar[str] = "games/mulligan/display.html"
+    # The players' table display, a page of its own beside the tablet.
+    pages: ClassVar[Mapping[str, str]] = {"display": "games/mulligan/display.html"}
+
+    # The API's step: `do` says what it is; the other fields go with it.
+    step_fields: ClassVar[Mapping[str, StepField]] = {
+        "do": StepField("text", "deal, skip, fold, auction, offer, swap or mulligan"),
+        "player": StepField("whole", "the player who acts"),
+        "hands": StepField("json", "the deal: five cards each"),
+        "burn": StepField("json", "High Risk's burn"),
+        "card": StepField("text", "the card auctioned or offered"),
+        "chips": StepField("whole", "cents on the card"),
+        "offer_of": StepField("whole", "the player whose offer is taken"),
+        "draws": StepField("json", "the cards drawn"),
+        "at": StepField("whole", "the number of actions the step was meant to follow"),
+    }
+    step_kinds: ClassVar[tuple[str, ...]] = ("do",)
+    step_help: ClassVar[str] = (
+        "Mulligan: `do` = `deal` (`hands`: each player's five cards; `burn`: High Risk's 13), or "
+        "`skip`, `fold`, `auction` / `offer` (`card`, `chips` in cents), `swap` (`offer_of`), "
+        "`mulligan` (`draws`: the cards drawn, in draw order, or {player: card}); with `player`, "
+        "the one who acts, and optionally `at`, the number of actions the step was meant to "
+        "follow."
+    )
+    view_help: ClassVar[str] = (
+        "Mulligan: waiting (deal, action or over), allowed (who may act with what), at, game "
+        "(the house's view: seats, ring, piles, pot), actions."
+    )
+
+    def page_context(
+        self, slug: str, record: Mapping[str, Any] | None, seats: list[int]
+    ) -> dict[str, Any]:
+        """The players' table display: built from the table's view of the game only (a card the
+        players may not see is None there), so it never shows a Secret Offer, and shows hands
+        only under Open Hands (and at the end, when every player reveals)."""
+        rebuilt = floor.from_record(record) if record is not None else None
+        return {"g": pages.display(rebuilt[1], seats) if rebuilt is not None else None}
 
     # --- table settings ------------------------------------------------------------------
 

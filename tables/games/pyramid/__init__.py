@@ -13,7 +13,7 @@ from tables import display as show
 from tables.engine.cards import parse_card, parse_cards
 from tables.engine.errors import EngineError
 
-from ..base import Decision, DemoTable, engine_call
+from ..base import CHOICE, FLAG, Decision, DecisionField, DemoTable, engine_call
 from ..rules_engine import RulesEngineGame
 from ..wagers import only
 from . import game as pyramid
@@ -29,6 +29,21 @@ def _rank(code: str) -> int:
     return parse_card(code).rank
 
 
+def _settled(hand: Mapping[str, Any]) -> pyramid.Setting:
+    """A settled hand's setting (the contract's output: its cards in any order)."""
+    hi, lo = sorted(parse_cards(hand["two_card"], where="two_card"), key=lambda c: -c.rank)
+    return pyramid.Setting((hi, lo), parse_card(hand["one_card"]))
+
+
+def _versus(label: str, cards: list[str], wins: bool) -> dict[str, Any]:
+    return {
+        "label": label,
+        "cards": show.cards(cards),
+        "result": "win" if wins else "lose",
+        "words": "wins" if wins else "loses",
+    }
+
+
 class Pyramid(RulesEngineGame):
     name = "pyramid"
     label = "Pyramid Poker"
@@ -37,8 +52,12 @@ class Pyramid(RulesEngineGame):
     limited_wagers = ("ante",)
     report_wagers = ("ante",)
     edge_wagers = {"ante": ("ante",)}
-    seat_keys = frozenset({"seat", "wagers", "cards", "one_card", "house_way"})
-    decision_keys = ("one_card", "house_way")
+    required_wagers = ("ante",)
+    decision_fields = (
+        DecisionField("one_card", "Card set alone (one-card hand)", CHOICE),
+        DecisionField("house_way", "Set by the house way", FLAG),
+    )
+    dealer_fields = ()  # the dealer sets the first three cards by the house way
     decide_template = "games/pyramid.html"
     api_wagers = "ante."
     api_decision = '{"one_card": "Qd"} or {"house_way": true}.'
@@ -126,6 +145,29 @@ class Pyramid(RulesEngineGame):
             {"cards": show.cards(advice["two_card"])},
             {"text": "/"},
             {"cards": [show.card(advice["one_card"])]},
+        ]
+
+    # --- the pages: a two-card and a one-card hand, each against the dealer's ------------------
+    def hand_cards(self, hand: Mapping[str, Any]) -> list[list[str]] | None:
+        if "two_card" not in hand:
+            return None
+        return [list(hand["two_card"]), [hand["one_card"]]]
+
+    def settled_hands(
+        self, seat: Mapping[str, Any], dealer: Mapping[str, Any]
+    ) -> list[dict[str, Any]]:
+        """Each hand against the dealer's by the rules' own comparison (a pair above any high
+        card; a tie loses: the player must beat the dealer's hand)."""
+        if "two_card" not in seat or "two_card" not in dealer:
+            return []
+        mine, house = _settled(seat), _settled(dealer)
+        return [
+            _versus(
+                "Two-card hand",
+                seat["two_card"],
+                mine.two_card_score() > house.two_card_score(),
+            ),
+            _versus("One-card hand", [seat["one_card"]], mine.one_card.rank > house.one_card.rank),
         ]
 
     # --- simulation ------------------------------------------------------------------------

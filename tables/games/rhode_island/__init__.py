@@ -26,7 +26,7 @@ from tables import display as show
 from tables.engine.cards import DECK, Card, parse_card
 from tables.engine.errors import EngineError
 
-from ..base import DemoTable, HandOutcome, PlayerVsPlayerGame
+from ..base import DemoTable, HandOutcome, PlayerVsPlayerGame, StepField
 from .game import (
     DEFAULT_ANTE,
     DEFAULT_BETS,
@@ -111,6 +111,25 @@ class RhodeIsland(PlayerVsPlayerGame):
     name = "rhode_island"
     label = "Rhode Island Hold 'Em"
     demo = DemoTable(name="RI-1", paytable="house", limits={})
+    # The API's step: exactly one of hole, action, flop or turn; a player only with an action.
+    step_fields: ClassVar[Mapping[str, StepField]] = {
+        "hole": StepField("texts", "every player's hole card, in player order"),
+        "action": StepField("text", "check, bet, call, raise or fold"),
+        "player": StepField("whole", "the player expected to act"),
+        "flop": StepField("text", "the flop card"),
+        "turn": StepField("text", "the turn card"),
+    }
+    step_kinds: ClassVar[tuple[str, ...]] = ("hole", "action", "flop", "turn")
+    step_needs: ClassVar[Mapping[str, tuple[str, ...]]] = {"player": ("action",)}
+    step_help: ClassVar[str] = (
+        "Rhode Island Hold 'Em: `hole` (every player's card, in player order), or `action` (and "
+        "optionally the `player` expected to act), or `flop`, or `turn`."
+    )
+    view_help: ClassVar[str] = (
+        "Rhode Island Hold 'Em: waiting (hole, action, flop, turn or over), to_act, legal (each "
+        "action with the cents it puts in), pot, pots, stacks, bets, in_pot, folded, board, "
+        "history, outcome."
+    )
     default_settings: ClassVar[Mapping[str, Any]] = {
         "players": 2,
         "ante_cents": DEFAULT_ANTE * 100,

@@ -13,7 +13,7 @@ from tables import display as show
 from tables.engine.cards import RANKS, parse_cards
 from tables.engine.money import format_cents, parse_cents
 
-from ..base import Decision, DemoTable, engine_call
+from ..base import CARDS, MONEY, Decision, DecisionField, DemoTable, engine_call
 from ..rules_engine import RulesEngineGame
 from ..wagers import check_limit, only
 
@@ -34,8 +34,12 @@ class SecondChance(RulesEngineGame):
         "pair_plus": ("pair_plus",),
         "mulligan_pair_plus": ("mulligan_pair_plus",),
     }
-    seat_keys = frozenset({"seat", "wagers", "cards", "mulligan"})
-    decision_keys = ("mulligan",)
+    required_wagers = ("ante",)
+    decision_fields = (
+        DecisionField("mulligan.cards", "Mulligan: the new three cards", CARDS),
+        DecisionField("mulligan.pair_plus", "Mulligan pair plus", MONEY),
+    )
+    dealer_fields = (DecisionField("draw", "Dealer drew"),)
     decide_template = "games/second_chance.html"
     api_wagers = "ante, pair_plus."
     api_decision = '{} to stand, or {"mulligan": true, "cards": [...], "pair_plus": "5.00"?}.'

@@ -45,19 +45,23 @@ class Command(BaseCommand):
         )
         parser.add_argument("--seed", type=int, default=None, help="random seed (repeatable)")
         parser.add_argument(
-            "--meter", default=None, help="Lowball: the progressive meter, e.g. 25000.00"
+            "--meter",
+            default=None,
+            help="a game that takes a progressive: the meter, e.g. 25000.00",
         )
         parser.add_argument(
-            "--progressive-wager", default=None, help="Lowball: the progressive wager (1.00)"
+            "--progressive-wager",
+            default=None,
+            help="a game that takes a progressive: its wager (1.00)",
         )
         parser.add_argument(
-            "--rake-percent", default="5", help="Rhode Island, Mulligan: the rake percent (5)"
+            "--rake-percent", default="5", help="a game between players: the rake percent (5)"
         )
         parser.add_argument(
-            "--rake-cap", type=int, default=None, help="Rhode Island, Mulligan: the rake cap"
+            "--rake-cap", type=int, default=None, help="a game between players: the rake cap"
         )
         parser.add_argument(
-            "--players", type=int, default=2, help="Rhode Island, Mulligan: players (2)"
+            "--players", type=int, default=2, help="a game between players: players (2)"
         )
         parser.add_argument("--json", action="store_true", help="print the figures as JSON")
 

@@ -44,7 +44,7 @@ def demo_games() -> list[games.BankedGame]:
 
 
 def demo_tables() -> list[tuple[str, str]]:
-    """(table name, game) of each demo table: ("SC-1", "second_chance"), ..."""
+    """(table name, game) of each demo table, in the registry's order."""
     return [(g.demo.name, g.name) for g in demo_games() if g.demo]
 
 
@@ -122,26 +122,32 @@ class Command(BaseCommand):
                 user.groups.add(Group.objects.get(name=role.value))
                 users[username] = user
             pit, _ = Pit.objects.get_or_create(name="Main pit")
-            meter, created = ProgressiveMeter.objects.get_or_create(
-                name="Lowball progressive",
-                defaults={
-                    "value_cents": 0,
-                    "reset_cents": 1_000_000,
-                    "rate": "0.2000",
-                    "wager_cents": 100,
-                },
-            )
-            if created:
-                meter_open(meter=meter, by=users["admin"], value_cents=2_500_000)
-            for name, game in demo_tables():
-                version = approved_version(game, users["admin"], users["admin2"])
+            meters = {}
+            for game in demo_games():
+                demo = game.demo
+                if demo is None or demo.meter is None or not game.takes_progressive:
+                    continue
+                meter, created = ProgressiveMeter.objects.get_or_create(
+                    name=demo.meter.name,
+                    defaults={
+                        "value_cents": 0,
+                        "reset_cents": demo.meter.reset_cents,
+                        "rate": demo.meter.rate,
+                        "wager_cents": demo.meter.wager_cents,
+                    },
+                )
+                if created:
+                    meter_open(meter=meter, by=users["admin"], value_cents=demo.meter.opening_cents)
+                meters[game.name] = meter
+            for name, game_name in demo_tables():
+                version = approved_version(game_name, users["admin"], users["admin2"])
                 table, created = Table.objects.get_or_create(
                     name=name,
                     defaults={
                         "pit": pit,
-                        "game": game,
+                        "game": game_name,
                         "paytable_version": version,
-                        "meter": meter if games.get(game).takes_progressive else None,
+                        "meter": meters.get(game_name),
                     },
                 )
                 if created:
@@ -156,9 +162,9 @@ class Command(BaseCommand):
                     version = approved_settings(pvp.name, users["admin"], users["admin2"])
                     table_settings_assign(table=table, version=version, by=users["admin"])
         names = [n for n, _ in demo_tables()] + [g.demo.name for g in pvp_demo_games() if g.demo]
+        shown = ", ".join(f"'{m.name}'" for m in meters.values()) or "none"
         self.stdout.write(
-            f"Demo floor ready: pit 'Main pit', tables {', '.join(names)}, "
-            "meter 'Lowball progressive'."
+            f"Demo floor ready: pit 'Main pit', tables {', '.join(names)}, meters {shown}."
         )
         self.stdout.write(f"Demo logins (password '{PASSWORD}' for each):")
         for username, role, _staff in USERS:

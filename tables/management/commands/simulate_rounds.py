@@ -1,6 +1,6 @@
 """`manage.py simulate_rounds [--table NAME | --all] --rounds N [--strategy NAME]`: random
 legal rounds through the services, with a JSON summary (rounds, handle and house win in cents,
-per table). A player-vs-player table (Rhode Island Hold 'Em) plays N random legal hands
+per table). A player-vs-player table plays N random legal hands
 (`--seats`: players per hand), summed as hands, pots and rake. `--strategy` makes every
 player of a banked game play a named strategy (`tables.engine.strategies`); without it the
 simulator's own mix plays. `--slips` adds the pit's slips of the banked tables through the
