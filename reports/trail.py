@@ -35,7 +35,7 @@ from tables.services.controls import round_cancel
 from tables.services.corrections import round_void
 from tables.services.hands import hand_void
 
-from .replay import kind_label, lines_in_words, readable, replay_steps
+from .replay import event_rows, lines_in_words, replay_steps
 from .selectors import hand_events, hand_for_record, latest_rounds, round_for_record, round_replay
 from .verification import record_status
 
@@ -120,9 +120,7 @@ def events(request: HttpRequest) -> HttpResponse:
         "audit/events.html",
         {
             "page": page,
-            "rows": [
-                {"ev": ev, "label": kind_label(ev.kind), "rows": readable(ev.data)} for ev in page
-            ],
+            "rows": event_rows(page),
             "q": request.GET,
             "query": query.urlencode(),
             "rounds": latest_rounds(20),
@@ -183,10 +181,7 @@ def round_record(request: HttpRequest, pk: int) -> HttpResponse:
     context = round_replay(round_)
     context["steps"] = replay_steps(round_, context["events"])
     context["line_rows"] = lines_in_words(round_)
-    context["event_rows"] = [
-        {"ev": ev, "label": kind_label(ev.kind), "rows": readable(ev.data)}
-        for ev in context["events"]
-    ]
+    context["event_rows"] = event_rows(context["events"])
     high_card = games.banked(round_.game).high_card_order
     context["settlement"] = (
         show.settlement(round_.settlement, high_card) if round_.settlement else None
@@ -247,7 +242,7 @@ def hand_record(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "hand": hand,
         "players": list(hand.players.order_by("position")),
-        "events": list(hand_events(hand)),
+        "event_rows": event_rows(hand_events(hand)),
         "record_json": json.dumps(
             games.player_vs_player(hand.game).replay_record(hand.record), indent=2
         ),
