@@ -350,6 +350,8 @@ def test_the_cycle_check_finds_a_function_level_circle() -> None:
     [
         ("audit.services", "tables.services", False),
         ("reports.tasks", "reports.reporting", True),
+        ("tables.tasks", "tables.services.figures", True),
+        ("tables.services.figures", "tables.tasks", False),
         ("tables.services.rounds", "reports.reporting", False),
         ("tables.games.lowball", "tables.views.tablet", False),
         ("tables.views.tablet", "tables.services.rounds", True),
