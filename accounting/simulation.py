@@ -26,8 +26,8 @@ from django.db import transaction
 from django.db.models import Max, Sum
 from django.utils import timezone
 
-from audit.binding import bind_rows
 from audit.kinds import EventKind
+from audit.services import bind_rows
 from core.roles import Role
 from tables.engine.money import format_cents
 from tables.gaming_day import gaming_day_of, shift_of

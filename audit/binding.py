@@ -403,35 +403,7 @@ def summary(problems: list[RowProblem]) -> list[str]:
     return lines
 
 
-# --- binding rows no service wrote ----------------------------------------------------------------
-
-ROWS_PER_EVENT = 200
-
-
-def bind_rows(
-    rows: Iterable[models.Model], *, kind: str, actor_name: str, data: dict[str, Any]
-) -> int:
-    """Bind rows written in bulk (synthetic history, an upgrade's existing rows) in events of
-    at most `ROWS_PER_EVENT` rows each, every one with `data`; returns the events written.
-    Call it in the transaction that wrote the rows."""
-    from .services import audit_record
-
-    events = 0
-    chunk: list[models.Model] = []
-
-    def flush() -> None:
-        nonlocal events
-        if chunk:
-            audit_record(actor=None, actor_name=actor_name, kind=kind, data=data, bind=chunk)
-            events += 1
-            chunk.clear()
-
-    for row in rows:
-        chunk.append(row)
-        if len(chunk) >= ROWS_PER_EVENT:
-            flush()
-    flush()
-    return events
+# --- rows no event binds ---------------------------------------------------------------------
 
 
 def unbound_rows() -> Iterator[models.Model]:

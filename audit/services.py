@@ -301,3 +301,32 @@ def audit_refused_duties(
         about=refusal.about,
         table_name=refusal.table_name,
     )
+
+
+# --- binding rows no service wrote ----------------------------------------------------------------
+
+ROWS_PER_EVENT = 200
+
+
+def bind_rows(
+    rows: Iterable[models.Model], *, kind: str, actor_name: str, data: dict[str, Any]
+) -> int:
+    """Bind rows written in bulk (synthetic history, an upgrade's existing rows) in events of
+    at most `ROWS_PER_EVENT` rows each, every one with `data`; returns the events written.
+    Call it in the transaction that wrote the rows."""
+    events = 0
+    chunk: list[models.Model] = []
+
+    def flush() -> None:
+        nonlocal events
+        if chunk:
+            audit_record(actor=None, actor_name=actor_name, kind=kind, data=data, bind=chunk)
+            events += 1
+            chunk.clear()
+
+    for row in rows:
+        chunk.append(row)
+        if len(chunk) >= ROWS_PER_EVENT:
+            flush()
+    flush()
+    return events

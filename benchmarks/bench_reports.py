@@ -20,7 +20,7 @@ Run from the project root (PostgreSQL on 127.0.0.1:5432, user postgres, trust au
    (start-up included).
 3. The selectors the pages read: `hold_rows` for each grouping over the day, month to date
    and year to date ending on the report day (median of 5).
-4. If the dashboard's URLs exist (`audit:dashboard`): starts gunicorn (sync workers) on
+4. If the dashboard's URLs exist (`reports:dashboard`): starts gunicorn (sync workers) on
    127.0.0.1 with DEBUG off, signs in as pitboss through the login form (CSRF token and
    session cookie, stdlib `http.client`), and times each page: the dashboard, the floor
    partial, the chart JSON for each period, the reports for each grouping and period, the
@@ -272,7 +272,7 @@ def report_jobs(results: dict[str, Any], recorder: Recorder) -> None:
         for d in days:
             per_day.append(timed(lambda d=d: rebuild_day(d)))
     with connection.cursor() as cursor:  # as autovacuum soon would after so many new rows
-        cursor.execute("ANALYZE audit_holdsummary")
+        cursor.execute("ANALYZE reports_holdsummary")
     results["rebuild_all_s"] = sum(per_day)
     results["rebuild_all_days"] = len(days)
     results["rebuild_day_max_s"] = max(per_day)
@@ -442,7 +442,7 @@ class Browser:
                 "username": username,
                 "password": password,
                 "csrfmiddlewaretoken": match.group(1).decode(),
-                "next": "/audit/dashboard/",
+                "next": "/reports/dashboard/",
             }
         )
         status, _, response = self.request(
@@ -467,22 +467,22 @@ def page_list(results: dict[str, Any]) -> list[tuple[str, str]]:
 
     day = results["busy_day"].isoformat()
     pages = [
-        ("dashboard (today)", reverse("audit:dashboard")),
+        ("dashboard (today)", reverse("reports:dashboard")),
         (
             "dashboard (ytd to the report day)",
-            f"{reverse('audit:dashboard')}?{urlencode({'period': 'ytd', 'day': day})}",
+            f"{reverse('reports:dashboard')}?{urlencode({'period': 'ytd', 'day': day})}",
         ),
-        ("floor partial (htmx)", reverse("audit:dashboard_floor")),
+        ("floor partial (htmx)", reverse("reports:dashboard_floor")),
     ]
     for period in ("day", "mtd", "ytd", "30d"):
         query = urlencode({"period": period, "day": day})
-        pages.append((f"charts.json {period}", f"{reverse('audit:dashboard_charts')}?{query}"))
+        pages.append((f"charts.json {period}", f"{reverse('reports:dashboard_charts')}?{query}"))
     for period in ("day", "mtd", "ytd"):
         for by in GROUPINGS:
             query = urlencode({"by": by, "period": period, "day": day})
-            pages.append((f"reports by {by}, {period}", f"{reverse('audit:reports')}?{query}"))
+            pages.append((f"reports by {by}, {period}", f"{reverse('reports:reports')}?{query}"))
     query = urlencode({"by": "dealer", "period": "ytd", "day": day})
-    pages.append(("reports.csv by dealer, ytd", f"{reverse('audit:reports_csv')}?{query}"))
+    pages.append(("reports.csv by dealer, ytd", f"{reverse('reports:reports_csv')}?{query}"))
     busiest = (
         Round.objects.filter(gaming_day=results["busy_day"])
         .values("table")
@@ -496,11 +496,11 @@ def page_list(results: dict[str, Any]) -> list[tuple[str, str]]:
     results["drill_rounds"] = Round.objects.filter(
         table=table, gaming_day=results["busy_day"]
     ).count()
-    rounds_url = reverse("audit:table_rounds", args=[table.pk])
-    csv_url = reverse("audit:table_rounds_csv", args=[table.pk])
+    rounds_url = reverse("reports:table_rounds", args=[table.pk])
+    csv_url = reverse("reports:table_rounds_csv", args=[table.pk])
     pages.append((f"table rounds ({table.name}, report day)", f"{rounds_url}?day={day}"))
     pages.append((f"table rounds.csv ({table.name})", f"{csv_url}?day={day}"))
-    pages.append(("alert rules", reverse("audit:alerts")))
+    pages.append(("alert rules", reverse("reports:alerts")))
     return pages
 
 
@@ -563,7 +563,7 @@ def dashboard_exists() -> bool:
     from django.urls import NoReverseMatch, reverse
 
     try:
-        reverse("audit:dashboard")
+        reverse("reports:dashboard")
     except NoReverseMatch:
         return False
     return True
@@ -782,7 +782,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"Pages over HTTP ({results['server']})...", flush=True)
             results["pages"] = time_pages(args.port, pages, args.requests)
         else:
-            print("No dashboard URLs (audit:dashboard): pages not timed.")
+            print("No dashboard URLs (reports:dashboard): pages not timed.")
         results["slow"] = slow_queries(recorder, args.slow, args.explain)
         results["load_end"] = load_average()
         met = report(args, results)

@@ -6,6 +6,11 @@ by default), publishes once, and on failure stops trying for CELERY_ENQUEUE_PAUS
 (every request in that time returns at once). A task not sent is not lost work: whatever it
 would have done is marked in the database, and a periodic job catches up (see
 reports.reporting).
+
+A service names the task it sends (`"reports.tasks.refresh_hold_report"`), as the beat
+schedule does, and never imports the task's module: the task imports the service it calls, so
+the two never import each other. Each app's `ready()` imports its `tasks` module, which
+registers its tasks in every process (web and worker) before any is sent.
 """
 
 from __future__ import annotations
@@ -66,8 +71,18 @@ def resume() -> None:
     _drop_connection()
 
 
+def registered(name: str) -> Any:
+    """The task registered under `name` (celery.exceptions.NotRegistered if none is)."""
+    from casino.celery import app
+
+    return app.tasks[name]
+
+
 def enqueue(task: Any, *args: Any, **kwargs: Any) -> bool:
-    """Send `task(*args, **kwargs)`; False (logged) when the broker could not take it."""
+    """Send `task(*args, **kwargs)` (the task, or its registered name); False (logged) when the
+    broker could not take it. A name no task has raises: a wrong name is a bug, not an outage."""
+    if isinstance(task, str):
+        task = registered(task)
     app = task.app
     if app.conf.task_always_eager:
         task.apply_async(args=args, kwargs=kwargs)  # runs here and now

@@ -19,9 +19,9 @@ def places(user: Any) -> list[tuple[str, str, str]]:
     if has_any_role(user, DEALERS):
         out.append(("tablet", "Dealer tablet", reverse("tablet:home")))
     if has_any_role(user, RECORD_READERS):
-        out.append(("dashboard", "Dashboard", reverse("audit:dashboard")))
-        out.append(("reports", "Reports", reverse("audit:reports")))
-        out.append(("alerts", "Alerts", reverse("audit:alerts")))
+        out.append(("dashboard", "Dashboard", reverse("reports:dashboard")))
+        out.append(("reports", "Reports", reverse("reports:reports")))
+        out.append(("alerts", "Alerts", reverse("reports:alerts")))
         out.append(("trail", "Audit trail", reverse("audit:events")))
     if has_any_role(user, SLIP_DESK):
         out.append(("slips", "Slips", reverse("accounting:desk")))
@@ -36,10 +36,10 @@ def places(user: Any) -> list[tuple[str, str, str]]:
 def _current(path: str) -> str:
     for prefix, key in (
         ("/tablet/", "tablet"),
-        ("/audit/dashboard/", "dashboard"),
-        ("/audit/reports", "reports"),
-        ("/audit/tables/", "dashboard"),
-        ("/audit/alerts/", "alerts"),
+        ("/reports/dashboard/", "dashboard"),
+        ("/reports/tables/", "dashboard"),
+        ("/reports/alerts/", "alerts"),
+        ("/reports/", "reports"),
         ("/audit/", "trail"),
         ("/admin/", "admin"),
         ("/accounting/reconciliation/", "count"),

@@ -4,6 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from accounts.views import SignInView, throttled_sign_ins
+from reports.urls import moved_urlpatterns, trail_urlpatterns
 from tables.views_home import home
 
 urlpatterns = [
@@ -28,7 +29,9 @@ urlpatterns = [
     path("tablet/", include("tables.urls")),
     path("api/", include("tables.api.urls")),
     path("api/", include("accounting.api.urls")),  # slips, chips, variance alerts
-    path("audit/", include("reports.urls")),  # the trail's and reports' pages
+    path("reports/", include("reports.urls")),  # the dashboard, hold reports and alerts
+    path("audit/", include((trail_urlpatterns, "audit"))),  # the audit trail's pages
+    path("audit/", include(moved_urlpatterns)),  # the reports' former addresses
     path("accounting/", include("accounting.urls")),
 ]
 

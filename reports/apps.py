@@ -10,6 +10,8 @@ class ReportsConfig(AppConfig):
         from audit.verify import register_derived_check
         from tables.signals import hand_closed, round_closed
 
+        from . import tasks  # noqa: F401  (registers the tasks the services send by name)
+
         # A settled, voided or corrected round marks its (day, table) report stale in its own
         # transaction: the round services send the signal and know nothing of the reports.
         round_closed.connect(mark_stale_on_close, dispatch_uid="reports.mark_stale")

@@ -65,7 +65,7 @@ from .selectors import (
     table_rounds_of,
     totals,
 )
-from .templatetags.audit_money import wager_sort_key
+from .templatetags.reports_money import wager_sort_key
 from .verification import record_status
 
 View = Callable[..., HttpResponse]
@@ -99,7 +99,7 @@ def reader_required(view: View) -> View:
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not request.user.is_authenticated:
             if getattr(request, "htmx", False):
-                back = request.htmx.current_url_abs_path or reverse("audit:dashboard")  # type: ignore[attr-defined]
+                back = request.htmx.current_url_abs_path or reverse("reports:dashboard")  # type: ignore[attr-defined]
                 query = QueryDict(mutable=True)
                 query["next"] = back
                 return HttpResponseClientRedirect(f"{reverse('login')}?{query.urlencode('/')}")
@@ -230,13 +230,14 @@ def hold_report(query: dict[str, Any]) -> dict[str, Any]:
 def _drill_link(query: dict[str, Any], row: dict[str, Any], table_ids: dict[str, int]) -> str:
     """A day's table row opens the table's rounds; a gaming day opens that day by table."""
     if query["by"] == "table" and query["period"] == "day":
-        url = reverse("audit:table_rounds", args=[table_ids[row["table__name"]]])
+        url = reverse("reports:table_rounds", args=[table_ids[row["table__name"]]])
         return f"{url}?day={query['day'].isoformat()}"
     if query["by"] == "gaming_day":
         if query["table"] in table_ids:
-            url = reverse("audit:table_rounds", args=[table_ids[query["table"]]])
+            url = reverse("reports:table_rounds", args=[table_ids[query["table"]]])
             return f"{url}?day={row['gaming_day'].isoformat()}"
-        return f"{reverse('audit:reports')}?by=table&period=day&day={row['gaming_day'].isoformat()}"
+        day = row["gaming_day"].isoformat()
+        return f"{reverse('reports:reports')}?by=table&period=day&day={day}"
     return ""
 
 
@@ -256,13 +257,13 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     charts = chart_series(start=query["start"], end=query["end"])
     return render(
         request,
-        "audit/dashboard.html",
+        "reports/dashboard.html",
         {
             "floor": floor,
             "query": query,
             "periods": [(v, label, PERIOD_SHORT[v]) for v, label in PERIOD_CHOICES],
             "charts": charts,
-            "charts_url": f"{reverse('audit:dashboard_charts')}?{_query_string(query)}",
+            "charts_url": f"{reverse('reports:dashboard_charts')}?{_query_string(query)}",
             "reports_query": _query_string(query),
             "can_configure": has_role(request.user, Role.PIT_BOSS),
             "count": count_panel(today()),
@@ -306,7 +307,7 @@ def floor_partial(request: HttpRequest) -> HttpResponse:
     floor = floor_status(now=timezone.now(), gaming_day=today())
     return render(
         request,
-        "audit/_floor.html",
+        "reports/_floor.html",
         {
             "floor": floor,
             **waiting_for_sign_off(request.user),
@@ -334,7 +335,7 @@ def round_approve(request: HttpRequest, pk: int) -> HttpResponse:
             f"at {approved.table.name} approved and paid "
             f"(players {dollars(approved.players_net_cents, signed=True)}).",
         )
-    return HttpResponseRedirect(reverse("audit:dashboard"), status=303)
+    return HttpResponseRedirect(reverse("reports:dashboard"), status=303)
 
 
 @never_cache
@@ -358,12 +359,12 @@ def reports(request: HttpRequest) -> HttpResponse:
     report = hold_report(query)
     return render(
         request,
-        "audit/reports.html",
+        "reports/reports.html",
         {
             "form": form,
             "query": query,
             "report": report,
-            "csv_url": f"{reverse('audit:reports_csv')}?{_query_string(query)}",
+            "csv_url": f"{reverse('reports:reports_csv')}?{_query_string(query)}",
             "by_choices": BY_CHOICES,
             "period_choices": PERIOD_CHOICES,
             "games": games.choices(),
@@ -488,7 +489,7 @@ def table_rounds(request: HttpRequest, pk: int) -> HttpResponse:
     hands_total = hand_sums(hands)
     return render(
         request,
-        "audit/table_rounds.html",
+        "reports/table_rounds.html",
         {
             "table": table,
             "day": day,
@@ -505,7 +506,7 @@ def table_rounds(request: HttpRequest, pk: int) -> HttpResponse:
                 "win_cents": win,
                 "hold_percent": hold_percent(win, handle),
             },
-            "csv_url": f"{reverse('audit:table_rounds_csv', args=[table.pk])}?day={day}",
+            "csv_url": f"{reverse('reports:table_rounds_csv', args=[table.pk])}?day={day}",
             "pvp": isinstance(games.get(table.game), games.PlayerVsPlayerGame),
             "hands": list(hands[:ROUNDS_PER_PAGE]),
             "hands_total": {
@@ -644,7 +645,7 @@ def alerts(request: HttpRequest) -> HttpResponse:
         _require_pit_boss(request)
         form = AlertRuleForm(request.POST)
         if _save_rule(request, form, None):
-            return redirect("audit:alerts")
+            return redirect("reports:alerts")
     rules = list(HoldAlertRule.objects.select_related("table").order_by("-is_active", "id"))
     tables = list(Table.objects.order_by("name"))
     watching = {t.name: applicable_rule(t, rules) for t in tables}
@@ -653,7 +654,7 @@ def alerts(request: HttpRequest) -> HttpResponse:
         rule.watches = [n for n, r in watching.items() if r is not None and r.pk == rule.pk]  # type: ignore[attr-defined]
     return render(
         request,
-        "audit/alerts.html",
+        "reports/alerts.html",
         {
             "rules": rules,
             "form": form,
@@ -672,10 +673,10 @@ def alert_edit(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         form = AlertRuleForm(request.POST)
         if _save_rule(request, form, rule):
-            return redirect("audit:alerts")
+            return redirect("reports:alerts")
     return render(
         request,
-        "audit/alerts_edit.html",
+        "reports/alerts_edit.html",
         {"rule": rule, "scope": _scope(rule), "form": form},
         status=400 if form.is_bound and form.errors else 200,
     )
@@ -685,11 +686,11 @@ def alert_edit(request: HttpRequest, pk: int) -> HttpResponse:
 def alert_toggle(request: HttpRequest, pk: int) -> HttpResponse:
     """POST `active=0` deactivates the rule, `active=1` brings it back."""
     if request.method != "POST":
-        return redirect("audit:alerts")
+        return redirect("reports:alerts")
     _require_pit_boss(request)
     rule = get_object_or_404(HoldAlertRule, pk=pk)
     try:
         alert_rule_set_active(by=request.user, rule=rule, active=request.POST.get("active") == "1")  # type: ignore[arg-type]
     except ServiceError as err:
         messages.error(request, err.message)
-    return redirect("audit:alerts")
+    return redirect("reports:alerts")

@@ -54,7 +54,6 @@ class HoldSummary(models.Model):
     computed_at = models.DateTimeField()
 
     class Meta:
-        db_table = "audit_holdsummary"  # made by the audit app; moved here, data kept
         ordering = ["gaming_day", "table"]
         indexes = [models.Index(fields=["gaming_day", "table"], name="hold_day_table")]
         constraints = [
@@ -96,7 +95,6 @@ class StaleReport(models.Model):
     full = models.BooleanField(default=True)
 
     class Meta:
-        db_table = "audit_stalereport"
         constraints = [
             models.UniqueConstraint(fields=["gaming_day", "table"], name="stale_report_key")
         ]
@@ -143,7 +141,6 @@ class HoldAlertRule(models.Model):
     is_active = models.BooleanField(default=True)
 
     class Meta:
-        db_table = "audit_holdalertrule"
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(min_hold_percent__lt=models.F("max_hold_percent")),

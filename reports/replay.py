@@ -5,6 +5,7 @@ it (wagers, the deal, each seat's decision, the dealer's house way, the sign-off
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from audit import binding
@@ -24,12 +25,20 @@ HIDDEN_KEYS = {
     "before",
     "idempotency_key",
     "paytable_version_id",
+    "record",  # a hand's record as it opened, and its result: the hand's page shows them whole
+    "result",
     binding.KEY,
 }
 
 
 def kind_label(kind: str) -> str:
     return KIND_LABEL.get(kind, kind.replace(".", ": ").replace("_", " ").capitalize())
+
+
+def event_rows(events: Iterable[AuditEvent]) -> list[dict[str, Any]]:
+    """Each event with its kind in words and its details readable (the trail's search, and a
+    round's or a hand's record: `audit/_events.html`)."""
+    return [{"ev": ev, "label": kind_label(ev.kind), "rows": readable(ev.data)} for ev in events]
 
 
 def _is_cards(value: Any) -> bool:

@@ -47,7 +47,6 @@ from tables import games
 from tables.models import Hand, MeterEntry, Round, SettlementLine, Table
 
 from .models import HoldSummary, PendingRound, StaleReport
-from .tasks import refresh_hold_report
 from .theory import outside_band, record_outside_band
 
 log = logging.getLogger(__name__)
@@ -92,11 +91,15 @@ def mark_stale(round_: Round | Hand, *, settled: bool = False) -> None:
     transaction.on_commit(lambda: after_response(lambda: request_rebuild(day, table_id)))
 
 
+# The rebuild's Celery task, sent by name: `reports.tasks` imports this module to call it.
+REFRESH_TASK = "reports.tasks.refresh_hold_report"
+
+
 def request_rebuild(day: date, table_id: int) -> None:
     """Send the rebuild to the workers; with the broker down, the stale mark waits (with no
     broker, Celery's tasks run in-process: the rebuild runs here)."""
     # At most about CELERY_ENQUEUE_TIMEOUT (100 ms) when the broker is down.
-    enqueue(refresh_hold_report, day.isoformat(), table_id, only_if_marked=True)
+    enqueue(REFRESH_TASK, day.isoformat(), table_id, only_if_marked=True)
 
 
 def hold_percent(win_cents: int, handle_cents: int) -> Decimal | None:

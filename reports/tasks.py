@@ -1,8 +1,9 @@
 """Celery tasks of the hold reports: thin, idempotent, bounded retries and time limits, acked
 late so that a job whose worker dies is delivered again.
 
-The reports' services import these tasks at module level to send them; a task imports the
-service it calls inside its function, so the two modules never import each other at load.
+A task imports the service it calls; the services send these tasks by name
+(`casino.enqueue`), so neither module imports the other's importer. `ReportsConfig.ready`
+imports this module, which registers the tasks in the web process as in the worker.
 """
 
 from __future__ import annotations
@@ -10,8 +11,13 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from celery import shared_task
+from django.utils import timezone
 
 from audit.tasks import TASK_OPTIONS
+from tables.gaming_day import gaming_day_of
+
+from .reporting import rebuild, rebuild_day, rebuild_stale
+from .verification import run_finish, run_start
 
 
 @shared_task(**TASK_OPTIONS)
@@ -20,8 +26,6 @@ def refresh_hold_report(  # type: ignore[no-untyped-def]
 ) -> int:
     """Rebuild one (gaming day, table) report from its rounds (a settled round's rebuild: only
     if no rebuild since has covered it, `only_if_marked`)."""
-    from .reporting import rebuild
-
     try:
         return rebuild(date.fromisoformat(day), table_id, only_if_marked=only_if_marked)
     except Exception as exc:
@@ -31,20 +35,12 @@ def refresh_hold_report(  # type: ignore[no-untyped-def]
 @shared_task(**TASK_OPTIONS)
 def refresh_stale_reports(self) -> int:  # type: ignore[no-untyped-def]
     """Catch up every report marked stale (e.g. while the broker was down)."""
-    from .reporting import rebuild_stale
-
     return rebuild_stale()
 
 
 @shared_task(**TASK_OPTIONS)
 def recompute_closed_days(self, days: int = 2) -> int:  # type: ignore[no-untyped-def]
     """Rebuild the last closed gaming days (yesterday and before) for every table."""
-    from django.utils import timezone
-
-    from tables.gaming_day import gaming_day_of
-
-    from .reporting import rebuild_day
-
     today = gaming_day_of(timezone.now())
     return sum(rebuild_day(today - timedelta(days=n)) for n in range(1, days + 1))
 
@@ -59,8 +55,6 @@ def verify_the_record(  # type: ignore[no-untyped-def]
 ) -> int:
     """Verify the whole record and keep the run (nightly from beat; a page's run on demand
     passes the run it started). Returns the run's id; a run already finished is not run again."""
-    from .verification import run_finish, run_start
-
     if run_id is None:
         run_id = run_start(trigger=trigger).pk
     try:

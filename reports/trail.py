@@ -52,7 +52,7 @@ from tables.services.duties import (
 )
 from tables.services.hands import hand_void
 
-from .replay import kind_label, lines_in_words, readable, replay_steps
+from .replay import event_rows, lines_in_words, replay_steps
 from .selectors import hand_events, hand_for_record, latest_rounds, round_for_record, round_replay
 from .verification import record_status
 
@@ -137,9 +137,7 @@ def events(request: HttpRequest) -> HttpResponse:
         "audit/events.html",
         {
             "page": page,
-            "rows": [
-                {"ev": ev, "label": kind_label(ev.kind), "rows": readable(ev.data)} for ev in page
-            ],
+            "rows": event_rows(page),
             "q": request.GET,
             "query": query.urlencode(),
             "rounds": latest_rounds(20),
@@ -200,10 +198,7 @@ def round_record(request: HttpRequest, pk: int) -> HttpResponse:
     context = round_replay(round_)
     context["steps"] = replay_steps(round_, context["events"])
     context["line_rows"] = lines_in_words(round_)
-    context["event_rows"] = [
-        {"ev": ev, "label": kind_label(ev.kind), "rows": readable(ev.data)}
-        for ev in context["events"]
-    ]
+    context["event_rows"] = event_rows(context["events"])
     game = games.banked(round_.game)
     context["settlement"] = show.settlement(round_.settlement, game) if round_.settlement else None
     context["money"] = {
@@ -235,7 +230,7 @@ def refused(request: HttpRequest, err: ServiceError) -> None:
 def _back(request: HttpRequest, pk: int) -> HttpResponse:
     """To the page the form was on: the dashboard's list, or the round's record."""
     if request.POST.get("back") == "dashboard":
-        return HttpResponseRedirect(reverse("audit:dashboard"), status=303)
+        return HttpResponseRedirect(reverse("reports:dashboard"), status=303)
     return redirect("audit:round", pk=pk)
 
 
@@ -319,7 +314,7 @@ def hand_record(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "hand": hand,
         "players": list(hand.players.order_by("position")),
-        "events": list(hand_events(hand)),
+        "event_rows": event_rows(hand_events(hand)),
         "record_json": json.dumps(
             games.player_vs_player(hand.game).replay_record(hand.record), indent=2
         ),

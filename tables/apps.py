@@ -7,4 +7,7 @@ class TablesConfig(AppConfig):
     verbose_name = "Casino floor"
 
     def ready(self) -> None:
-        from . import checks  # noqa: F401  (the gaming day and shift settings)
+        from . import (
+            checks,  # noqa: F401  (the gaming day and shift settings)
+            tasks,  # noqa: F401  (registers the tasks the services send by name)
+        )

@@ -110,77 +110,112 @@ class AmountLimit(models.Model):
         return str(LimitKind(self.kind).label)
 
 
-class PaytableVersion(models.Model):
-    """One game's paytable lines and table limits, drafted, then approved by a second admin.
+class ApprovalStatus(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    APPROVED = "approved", "Approved"
 
-    `lines`: {wager: {line: odds}} as the engine's `make_paytable` takes it (odds "3/2").
-    `limits`: {wager: {"min_cents": int, "max_cents": int}}. Approved versions are immutable.
-    """
 
-    class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        APPROVED = "approved", "Approved"
-
-    # What the audit record binds (audit.binding): every event that creates or changes a row
-    # carries these fields' canonical content, and verify_audit compares the row with it.
-    AUDIT_BOUND = (
-        "game",
-        "name",
-        "version",
-        "lines",
-        "limits",
-        "status",
-        "drafted_by",
-        "drafted_at",
-        "approved_by",
-        "approved_at",
-        "based_on",
+def approval_user(related_name: str, *, approver: bool = False) -> models.ForeignKey[object]:
+    """The drafting or approving admin of an approved version (`related_name` per model)."""
+    if approver:
+        return models.ForeignKey(
+            settings.AUTH_USER_MODEL,
+            on_delete=models.PROTECT,
+            null=True,
+            blank=True,
+            related_name=related_name,
+        )
+    return models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name=related_name
     )
+
+
+class ApprovedVersion(models.Model):
+    """A game's versioned configuration, drafted by one admin and approved by a second, then put
+    in force at tables (`tables.services.versions`): paytable versions and table settings
+    versions. Each version of a name is numbered; an approved version is never changed
+    (database triggers). A concrete model adds its content, its two admins
+    (`approval_user`, for their reverse names) and `approval_constraints`."""
+
+    Status = ApprovalStatus
 
     game = models.CharField(max_length=20, choices=games.choices)
     name = models.CharField(max_length=60)
     version = models.PositiveIntegerField()
-    lines = models.JSONField()
-    limits = models.JSONField()
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
-    drafted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="paytables_drafted"
+    status = models.CharField(
+        max_length=10, choices=ApprovalStatus.choices, default=ApprovalStatus.DRAFT
     )
     drafted_at = models.DateTimeField(auto_now_add=True)
-    approved_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="paytables_approved",
-    )
     approved_at = models.DateTimeField(null=True, blank=True)
     based_on = models.ForeignKey("self", on_delete=models.PROTECT, null=True, blank=True)
 
     class Meta:
+        abstract = True
         ordering = ["game", "name", "-version"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["game", "name", "version"], name="paytable_version_unique"
-            ),
-            models.CheckConstraint(
-                condition=Q(status="draft", approved_by__isnull=True, approved_at__isnull=True)
-                | Q(status="approved", approved_by__isnull=False, approved_at__isnull=False),
-                name="paytable_approval_complete",
-            ),
-            models.CheckConstraint(
-                condition=~Q(approved_by=models.F("drafted_by")),
-                name="paytable_approver_is_not_author",
-            ),
-            models.CheckConstraint(condition=_banked_games_valid(), name="paytable_game_valid"),
-        ]
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} {self.name} v{self.version} ({self.status})"
 
     @property
     def is_approved(self) -> bool:
-        return self.status == self.Status.APPROVED
+        return self.status == ApprovalStatus.APPROVED
+
+    @staticmethod
+    def bound(*content: str) -> tuple[str, ...]:
+        """What the audit record binds of such a version (audit.binding), its `content` fields
+        after its name and number: every event that creates or changes a row carries these
+        fields' canonical content, and verify_audit compares the row with it."""
+        return (
+            "game",
+            "name",
+            "version",
+            *content,
+            "status",
+            "drafted_by",
+            "drafted_at",
+            "approved_by",
+            "approved_at",
+            "based_on",
+        )
+
+
+def approval_constraints(prefix: str, games_valid: Q) -> list[models.BaseConstraint]:
+    """The database's rules of an approved version, named `<prefix>_...`: one number per
+    version of a name, approved with an approver and a time or neither, never by its author,
+    and only for the games it belongs to (`games_valid`)."""
+    return [
+        models.UniqueConstraint(
+            fields=["game", "name", "version"], name=f"{prefix}_version_unique"
+        ),
+        models.CheckConstraint(
+            condition=Q(status="draft", approved_by__isnull=True, approved_at__isnull=True)
+            | Q(status="approved", approved_by__isnull=False, approved_at__isnull=False),
+            name=f"{prefix}_approval_complete",
+        ),
+        models.CheckConstraint(
+            condition=~Q(approved_by=models.F("drafted_by")),
+            name=f"{prefix}_approver_is_not_author",
+        ),
+        models.CheckConstraint(condition=games_valid, name=f"{prefix}_game_valid"),
+    ]
+
+
+class PaytableVersion(ApprovedVersion):
+    """One game's paytable lines and table limits, drafted, then approved by a second admin.
+
+    `lines`: {wager: {line: odds}} as the engine's `make_paytable` takes it (odds "3/2").
+    `limits`: {wager: {"min_cents": int, "max_cents": int}}. Approved versions are immutable.
+    """
+
+    AUDIT_BOUND = ApprovedVersion.bound("lines", "limits")
+
+    lines = models.JSONField()
+    limits = models.JSONField()
+    drafted_by = approval_user("paytables_drafted")
+    approved_by = approval_user("paytables_approved", approver=True)
+
+    class Meta(ApprovedVersion.Meta):
+        constraints = approval_constraints("paytable", _banked_games_valid())
 
 
 class PaytableEdge(models.Model):
@@ -667,74 +702,20 @@ class SettlementLine(models.Model):
 # --- player-vs-player games: table settings and hands ------------------------------------------
 
 
-class TableSettingsVersion(models.Model):
+class TableSettingsVersion(ApprovedVersion):
     """A player-vs-player game's table settings (players, ante, bet sizes, raise cap, rake, as
     the game's `check_settings` defines them), drafted by one admin and approved by a second,
     like a paytable version. Approved versions are immutable (database triggers)."""
 
-    class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        APPROVED = "approved", "Approved"
+    AUDIT_BOUND = ApprovedVersion.bound("values")
 
-    # What the audit record binds (audit.binding): every event that creates or changes a row
-    # carries these fields' canonical content, and verify_audit compares the row with it.
-    AUDIT_BOUND = (
-        "game",
-        "name",
-        "version",
-        "values",
-        "status",
-        "drafted_by",
-        "drafted_at",
-        "approved_by",
-        "approved_at",
-        "based_on",
-    )
-
-    game = models.CharField(max_length=20, choices=games.choices)
-    name = models.CharField(max_length=60)
-    version = models.PositiveIntegerField()
     values = models.JSONField(help_text="the settings, as the game's check_settings keeps them")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
-    drafted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="table_settings_drafted"
-    )
-    drafted_at = models.DateTimeField(auto_now_add=True)
-    approved_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="table_settings_approved",
-    )
-    approved_at = models.DateTimeField(null=True, blank=True)
-    based_on = models.ForeignKey("self", on_delete=models.PROTECT, null=True, blank=True)
+    drafted_by = approval_user("table_settings_drafted")
+    approved_by = approval_user("table_settings_approved", approver=True)
 
-    class Meta:
-        ordering = ["game", "name", "-version"]
+    class Meta(ApprovedVersion.Meta):
         verbose_name = "table settings version"
-        constraints = [
-            models.UniqueConstraint(
-                fields=["game", "name", "version"], name="table_settings_version_unique"
-            ),
-            models.CheckConstraint(
-                condition=Q(status="draft", approved_by__isnull=True, approved_at__isnull=True)
-                | Q(status="approved", approved_by__isnull=False, approved_at__isnull=False),
-                name="table_settings_approval_complete",
-            ),
-            models.CheckConstraint(
-                condition=~Q(approved_by=models.F("drafted_by")),
-                name="table_settings_approver_is_not_author",
-            ),
-            models.CheckConstraint(condition=_pvp_games_valid(), name="table_settings_game_valid"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.get_game_display()} {self.name} v{self.version} ({self.status})"
-
-    @property
-    def is_approved(self) -> bool:
-        return self.status == self.Status.APPROVED
+        constraints = approval_constraints("table_settings", _pvp_games_valid())
 
 
 class TableSettingsAssignment(models.Model):

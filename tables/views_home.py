@@ -13,7 +13,7 @@ from core.roles import Role, has_role
 
 HOMES = (
     (Role.DEALER, "tablet:home"),
-    (Role.PIT_BOSS, "audit:dashboard"),
+    (Role.PIT_BOSS, "reports:dashboard"),
     (Role.AUDITOR, "audit:events"),
     (Role.ADMIN, "admin:index"),
     (Role.SECURITY, "admin:index"),

@@ -3,12 +3,12 @@
 Layers, lowest first: `core` -> `tables.engine` (pure Python) -> `audit` (the trail) ->
 `accounts` -> `tables` (models, games, selectors, services; then its pages, API and admin)
 -> `accounting` (slips and the count) -> `reports` -> `casino` (settings, URLs). A module
-imports only from its own layer and those below. Imports inside functions count too (they are
-how a Celery task reaches its service), but the graph of module-level imports must have no cycle.
+imports only from its own layer and those below. Imports inside functions count too, for the
+layers and for cycles: no module reaches, by any chain of imports, back to itself.
 
 The games: the engine is game-neutral (it imports no game and names none); a game owns all of
 itself in `tables/games/<game>/`, its rules pure like the engine; nothing outside a game's
-folder imports it (the registry loads the installed games by name), but the listed exceptions.
+folder imports it (the registry loads the installed games by name).
 """
 
 from __future__ import annotations
@@ -47,7 +47,6 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "tables.signals",
         "tables.gaming_day",
         "tables.services",
-        "tables.tasks",
         "casino.enqueue",
     ),
     # `simulate_rounds --slips` drives table accounting beside the rounds it plays (a command is
@@ -88,9 +87,31 @@ def project_modules() -> Iterator[tuple[str, Path]]:
             yield ".".join(parts), path
 
 
-def imports_of(module: str, path: Path, *, top_level_only: bool = False) -> Iterator[str]:
+def _is_type_checking(node: ast.AST) -> bool:
+    test = node.test if isinstance(node, ast.If) else None
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _run_nodes(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every node that can run: all but the bodies of `if TYPE_CHECKING:` (names only the type
+    checker reads; with `from __future__ import annotations` no annotation is evaluated)."""
+    for child in ast.iter_child_nodes(tree):
+        yield child
+        if _is_type_checking(child):
+            assert isinstance(child, ast.If)
+            for branch in child.orelse:
+                yield branch
+                yield from _run_nodes(branch)
+        else:
+            yield from _run_nodes(child)
+
+
+def imports_of(module: str, path: Path, *, run_only: bool = False) -> Iterator[str]:
+    """Every import of the module (`run_only`: leaving out those only the type checker reads)."""
     tree = ast.parse(path.read_text(), str(path))
-    nodes = tree.body if top_level_only else list(ast.walk(tree))
+    nodes = list(_run_nodes(tree)) if run_only else list(ast.walk(tree))
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     for node in nodes:
         if isinstance(node, ast.Import):
@@ -278,38 +299,113 @@ def test_the_registry_loads_the_installed_games() -> None:
     assert set(games.names()) >= installed
 
 
-def test_module_level_imports_have_no_cycle() -> None:
+def import_graph() -> dict[str, set[str]]:
+    """Each project module and the project modules it imports, at module level or inside a
+    function (every import that can run), `from pkg import name` as the module `pkg.name` where
+    there is one. A module importing its own package is no edge: Python runs the package first,
+    and the package's code never waits on it."""
     modules = dict(project_modules())
     graph: dict[str, set[str]] = {}
     for module, path in modules.items():
         targets = set()
-        for name in imports_of(module, path, top_level_only=True):
+        for name in imports_of(module, path, run_only=True):
             while name and name not in modules:
                 name = name.rpartition(".")[0]
-            if name and name != module:
+            if name and name != module and not _within(module, name):
                 targets.add(name)
         graph[module] = targets
-    # a package's __init__ imported by its own submodules is not a cycle of code
-    seen: dict[str, int] = {}
-    cycles: list[list[str]] = []
+    return graph
 
-    def visit(node: str, stack: list[str]) -> None:
-        seen[node] = 1
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
         stack.append(node)
-        for nxt in graph.get(node, ()):
-            if _within(node, nxt):  # a module importing its own package
-                continue
-            if seen.get(nxt) == 1:
-                cycles.append(stack[stack.index(nxt) :] + [nxt])
-            elif nxt not in seen:
-                visit(nxt, stack)
-        stack.pop()
-        seen[node] = 2
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
 
     for module in sorted(graph):
-        if module not in seen:
-            visit(module, [])
-    assert not cycles, "\n".join(" -> ".join(c) for c in cycles)
+        if module not in index:
+            visit(module)
+    return groups
+
+
+def test_imports_have_no_cycle() -> None:
+    """No circle of imports, counting those inside functions: a Celery task imports the service
+    it calls, and the service sends it by name (`casino.enqueue`), never by importing it."""
+    graph = import_graph()
+    assert "reports.reporting" in graph["reports.tasks"]
+    assert "tables.services.figures" in graph["tables.tasks"]
+    cycles = import_cycles(graph)
+    assert not cycles, "\n".join(
+        " <-> ".join(f"{m} (imports {', '.join(sorted(graph[m] & set(c)))})" for m in c)
+        for c in cycles
+    )
+
+
+def _tasks_sent_by_name() -> Iterator[tuple[str, str]]:
+    """(module, task name) of each `enqueue("<name>", ...)`, the name written there or in a
+    module-level constant."""
+    for module, path in project_modules():
+        tree = ast.parse(path.read_text(), str(path))
+        constants = {
+            target.id: node.value.value
+            for node in tree.body
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+            for target in node.targets
+            if isinstance(target, ast.Name) and isinstance(node.value.value, str)
+        }
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "enqueue"
+                and node.args
+            ):
+                first = node.args[0]
+                if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                    yield module, first.value
+                elif isinstance(first, ast.Name) and first.id in constants:
+                    yield module, constants[first.id]
+
+
+def test_every_task_sent_by_name_is_registered() -> None:
+    """The apps' `ready()` registers the tasks their services send by name, in this process as
+    in a worker: a name no task has would fail only when it is sent."""
+    from casino.enqueue import registered
+
+    sent = list(_tasks_sent_by_name())
+    assert {"reports.reporting", "tables.services.figures"} <= {module for module, _ in sent}
+    for module, name in sent:
+        assert registered(name).name == name, module
+
+
+def test_the_cycle_check_finds_a_function_level_circle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert import_cycles(graph) == [["a", "b", "c"]]
+    assert import_cycles({"a": {"b"}, "b": set()}) == []
 
 
 @pytest.mark.parametrize(
@@ -317,6 +413,8 @@ def test_module_level_imports_have_no_cycle() -> None:
     [
         ("audit.services", "tables.services", False),
         ("reports.tasks", "reports.reporting", True),
+        ("tables.tasks", "tables.services.figures", True),
+        ("tables.services.figures", "tables.tasks", False),
         ("tables.services.rounds", "reports.reporting", False),
         ("tables.games.lowball", "tables.views.tablet", False),
         ("tables.views.tablet", "tables.services.rounds", True),

@@ -13,11 +13,12 @@ role, because the services refuse anyone else; pit bosses and auditors only view
 refusal is shown as a message (and a refused permission is audited), never a server error.
 
     common.py     money fields, the service-call wrapper, the base admins
-    paytables.py  paytable versions: draft, approve, draft from
+    versions.py   an approved version (paytables, table settings): approve, draft from
+    paytables.py  paytable versions: their draft form, lines, figures and comparison
     floor.py      pits and tables (assigning a paytable version)
     meters.py     progressive meters and their entries (corrections)
     records.py    rounds, settlement lines, dealer sign-ins, hands (read-only)
-    table_settings.py  player-vs-player table settings: draft, approve, draft from
+    table_settings.py  player-vs-player table settings: their draft form
     limits.py     amount limits per kind of slip and the poker buy-in (`limit_set`)
 """
 

@@ -22,6 +22,7 @@ from django.utils.timezone import localtime
 from audit.kinds import EventKind
 from audit.services import audit_record, audit_refused
 from core.errors import ServiceError
+from core.money import dollars
 from core.roles import ADMINS, has_any_role
 from tables.engine.errors import EngineError
 from tables.engine.money import format_cents, parse_cents
@@ -45,6 +46,27 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, Decimal):
         return str(value)
     return value
+
+
+def dollars_column(field: str, description: str, *, ordering: bool = False) -> Any:
+    """A read-only column of an amount in cents, shown in dollars."""
+
+    @admin.display(description=description, ordering=field if ordering else None)
+    def column(self: Any, obj: Any) -> str:
+        return dollars(getattr(obj, field))
+
+    return column
+
+
+def json_column(field: str, description: str) -> Any:
+    """A read-only column of a JSON field, indented ("—" when empty)."""
+
+    @admin.display(description=description)
+    def column(self: Any, obj: Any) -> str:
+        value = getattr(obj, field)
+        return pretty_json(value) if value is not None else "—"
+
+    return column
 
 
 def admin_link(obj: models.Model, text: str | None = None) -> str:

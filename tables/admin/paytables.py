@@ -1,21 +1,20 @@
 """Paytable versions: drafted here with one input per line (a new version each time), approved
-by a second admin, never edited; a change is a new version drafted from an existing one."""
+by a second admin, never edited; a change is a new version drafted from an existing one
+(`versions.ApprovedVersionAdmin`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, ClassVar
+from typing import Any
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
-from django.urls import reverse
 from django.utils.html import format_html, format_html_join
-from django.utils.http import urlencode
 
 from core.errors import ServiceError
 from core.money import dollars
@@ -29,15 +28,12 @@ from tables.selectors import version_figures, version_in_use
 from tables.services.figures import FLOOR_STRATEGY, compute_figures, has_figures
 from tables.services.paytables import paytable_approve, paytable_draft, validate_limits
 
-from .common import (
-    DollarsField,
-    FloorAdmin,
-    admin_link,
-    audit_refused_permission,
-    by_at,
-    is_floor_admin,
-    service_call,
-    table_links,
+from .common import DollarsField, table_links
+from .versions import (
+    VERSION_FIELDSETS,
+    VERSION_READONLY,
+    ApprovedVersionAdmin,
+    VersionDraftForm,
 )
 
 ODDS_HELP = 'Odds as "6" (6 to 1), "3/2" or "3 to 2". Every line is required and must be positive.'
@@ -148,25 +144,18 @@ def draft_start(request: HttpRequest) -> DraftStart | None:
     return DraftStart(game, paytable.name, paytable.as_data(), _default_limits(game), None)
 
 
-class PaytableDraftForm(forms.ModelForm):  # type: ignore[type-arg]
+class PaytableDraftForm(VersionDraftForm):
     """A draft of one game's paytable: one input per required line, limits in dollars.
 
     The per-game subclass (`draft_form_for`) declares the line and limit fields; `clean`
     checks them with the engine and the service's own validators, naming the line or wager.
     """
 
-    game_value: ClassVar[str]
-    based_on_value: ClassVar[PaytableVersion | None]  # from the URL, like the game
-
-    class Meta:
+    class Meta(VersionDraftForm.Meta):
         model = PaytableVersion
-        fields = ["game", "name"]
-        help_texts = {"name": "Drafting under an existing name makes its next version."}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["game"].disabled = True
-        self.initial["game"] = self.game_value
         self.lines: dict[str, dict[str, str]] = {}
         self.limits: dict[str, dict[str, int]] = {}
 
@@ -238,7 +227,7 @@ class PaytableDraftForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 def draft_form_for(start: DraftStart) -> type[PaytableDraftForm]:
-    """The draft form of one game: its required lines (the game's paytable form) and limited wagers."""
+    """The draft form of one game: its paytable form's lines and its limited wagers."""
     game = start.game
     fields: dict[str, forms.Field] = {}
     for wager, names in games.banked(game).required_lines().items():
@@ -289,26 +278,14 @@ def draft_fieldsets(game: str) -> list[tuple[str | None, dict[str, Any]]]:
 
 
 @admin.register(PaytableVersion)
-class PaytableVersionAdmin(FloorAdmin):
-    """Drafted here (a new version each time), approved by a second admin, never edited."""
+class PaytableVersionAdmin(ApprovedVersionAdmin):
+    """Drafted here with one input per line, approved by a second admin, never edited."""
 
+    approved_note = "it can now be assigned to tables."
+    never_edited = "a saved paytable version is never edited: draft a new one"
     list_display = ["game", "name", "version", "status", "drafted", "approved", "tables_using"]
-    list_display_links = ["game", "name", "version"]
-    list_filter = ["game", "status"]
-    search_fields = ["name"]
-    list_select_related = ["drafted_by", "approved_by"]
-    actions = ["approve_drafts", "draft_from_selected"]
-    change_form_template = "admin/tables/paytableversion/change_form.html"
     readonly_fields = [
-        "game",
-        "name",
-        "version",
-        "status",
-        "based_on_link",
-        "drafted_by",
-        "drafted_at",
-        "approved_by",
-        "approved_at",
+        *VERSION_READONLY,
         "paytable_lines",
         "theoretical_figures",
         "table_limits",
@@ -316,13 +293,11 @@ class PaytableVersionAdmin(FloorAdmin):
         "compared_with_in_use",
     ]
 
-    # Permissions: a saved version is never edited; approving needs the admin role.
+    def approve_version(self, version: Any, user: Any) -> None:
+        paytable_approve(version=version, approver=user)
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return obj is None and super().has_change_permission(request)
-
-    def has_approve_permission(self, request: HttpRequest) -> bool:
-        return is_floor_admin(request) and request.user.has_perm("tables.change_paytableversion")
+    def draft_version(self, user: Any, form: Any) -> PaytableVersion:
+        return paytable_draft(author=user, **form.draft_kwargs())
 
     # The changelist.
 
@@ -332,57 +307,6 @@ class PaytableVersionAdmin(FloorAdmin):
     @admin.display(description="tables using it")
     def tables_using(self, obj: PaytableVersion) -> str:
         return table_links(obj.tables.all())
-
-    @admin.display(description="drafted by, at", ordering="drafted_at")
-    def drafted(self, obj: PaytableVersion) -> str:
-        return by_at(obj.drafted_by, obj.drafted_at)
-
-    @admin.display(description="approved by, at", ordering="approved_at")
-    def approved(self, obj: PaytableVersion) -> str:
-        return by_at(obj.approved_by, obj.approved_at)
-
-    @admin.action(description="Approve selected drafts", permissions=["approve"])
-    def approve_drafts(
-        self, request: HttpRequest, queryset: QuerySet[PaytableVersion]
-    ) -> HttpResponse | None:
-        versions = list(queryset.order_by("pk"))
-        for version in versions:
-            label = f"{version.get_game_display()} {version.name} v{version.version}"
-            try:
-                paytable_approve(version=version, approver=request.user)
-            except PermissionDenied as err:
-                audit_refused_permission(request, f"{label}: {err}")
-                mine = version.drafted_by_id == request.user.pk
-                why = f"you drafted it, and {err}" if mine else str(err)
-                self.message_user(request, f"{label} was not approved: {why}.", messages.ERROR)
-            except ServiceError as err:
-                self.message_user(
-                    request, f"{label} was not approved: {err.message}.", messages.WARNING
-                )
-            else:
-                self.message_user(
-                    request,
-                    f"{label} is approved: it can now be assigned to tables.",
-                    messages.SUCCESS,
-                )
-        if "_back_to_version" in request.POST and len(versions) == 1:  # the version page's button
-            return HttpResponseRedirect(
-                reverse("admin:tables_paytableversion_change", args=[versions[0].pk])
-            )
-        return None
-
-    @admin.action(description="Draft a new version from the selected one", permissions=["add"])
-    def draft_from_selected(
-        self, request: HttpRequest, queryset: QuerySet[PaytableVersion]
-    ) -> HttpResponse | None:
-        if queryset.count() != 1:
-            self.message_user(request, "Select one version to draft from.", messages.WARNING)
-            return None
-        version = queryset.get()
-        return HttpResponseRedirect(self._add_url(based_on=version.pk))
-
-    def _add_url(self, **params: Any) -> str:
-        return f"{reverse('admin:tables_paytableversion_add')}?{urlencode(params)}"
 
     # The add form: choose a starting point, then one input per line.
 
@@ -403,9 +327,6 @@ class PaytableVersionAdmin(FloorAdmin):
         context = {
             "title": f"Draft a {label} paytable version",
             "subtitle": source,
-            # once saved, a version is never edited: there is nothing to "continue"
-            "show_save_and_continue": False,
-            "show_save_and_add_another": False,
             **(extra_context or {}),
         }
         return super().add_view(request, form_url, context)
@@ -424,10 +345,10 @@ class PaytableVersionAdmin(FloorAdmin):
                 {
                     "game": game.label,
                     "named": [
-                        (name, self._add_url(game=game.name, named=name))
+                        (name, self.add_url(game=game.name, named=name))
                         for name in game.named_paytables()
                     ],
-                    "versions": [(v, self._add_url(based_on=v.pk)) for v in latest.values()],
+                    "versions": [(v, self.add_url(based_on=v.pk)) for v in latest.values()],
                 }
             )
         context = {
@@ -468,11 +389,7 @@ class PaytableVersionAdmin(FloorAdmin):
             start = draft_start(request)
             return draft_fieldsets(start.game) if start else [(None, {"fields": ["game", "name"]})]
         return [
-            (None, {"fields": ["game", "name", "version", "status", "based_on_link"]}),
-            (
-                "Drafted and approved",
-                {"fields": [("drafted_by", "drafted_at"), ("approved_by", "approved_at")]},
-            ),
+            *VERSION_FIELDSETS,
             (
                 "Paytable",
                 {
@@ -490,40 +407,7 @@ class PaytableVersionAdmin(FloorAdmin):
             ),
         ]
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        return self.readonly_fields if obj is not None else []
-
-    def save_form(self, request: HttpRequest, form: Any, change: bool) -> Any:
-        # The service creates and audits the version (the admin's own save is never used).
-        if change:
-            raise PermissionDenied("a saved paytable version is never edited: draft a new one")
-        with service_call():
-            return paytable_draft(author=request.user, **form.draft_kwargs())
-
-    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
-        """Saved by `paytable_draft` in `save_form`."""
-
-    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
-        """A version has no related rows to save."""
-
-    def change_view(
-        self,
-        request: HttpRequest,
-        object_id: str,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        context = {
-            "has_approve_permission": self.has_approve_permission(request),
-            **(extra_context or {}),
-        }
-        return super().change_view(request, object_id, form_url, context)
-
     # The read-only page of a version.
-
-    @admin.display(description="based on")
-    def based_on_link(self, obj: PaytableVersion) -> str:
-        return admin_link(obj.based_on) if obj.based_on else "—"
 
     @admin.display(description="lines (odds N to 1)")
     def paytable_lines(self, obj: PaytableVersion) -> str:

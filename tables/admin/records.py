@@ -1,15 +1,37 @@
 """What was played, read-only: rounds with their settlement lines, dealer sign-ins, and
-player-vs-player hands with their players."""
+player-vs-player hands with their players. A round and a hand are listed, found and shown
+alike (`PlayedAdmin`); what each holds is its own."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
+from django.contrib.admin.utils import flatten_fieldsets
+from django.http import HttpRequest
 from django.utils.html import format_html_join
 
-from core.money import dollars
 from tables.models import DealerSession, Hand, HandPlayer, Round, SettlementLine
 
-from .common import ReadOnlyAdmin, ReadOnlyInline, admin_link, pretty_json
+from .common import (
+    ReadOnlyAdmin,
+    ReadOnlyInline,
+    admin_link,
+    dollars_column,
+    json_column,
+)
+
+
+class PlayedAdmin(ReadOnlyAdmin):
+    """A round or a hand: listed by table, status and game, newest by when it opened, found by
+    its number or its table's name; every field its page shows is read-only."""
+
+    list_filter = ["table", "status", "game"]
+    search_fields = ["number__exact", "table__name"]
+    date_hierarchy = "opened_at"
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return flatten_fieldsets(self.get_fieldsets(request, obj))
 
 
 class SettlementLineInline(ReadOnlyInline):
@@ -17,17 +39,12 @@ class SettlementLineInline(ReadOnlyInline):
     fields = ["seat", "wager", "stake", "result", "net", "odds", "award", "breakage"]
     readonly_fields = fields
 
-    @admin.display(description="stake")
-    def stake(self, obj: SettlementLine) -> str:
-        return dollars(obj.stake_cents)
-
-    @admin.display(description="net")
-    def net(self, obj: SettlementLine) -> str:
-        return dollars(obj.net_cents)
+    stake = dollars_column("stake_cents", "stake")
+    net = dollars_column("net_cents", "net")
 
 
 @admin.register(Round)
-class RoundAdmin(ReadOnlyAdmin):
+class RoundAdmin(PlayedAdmin):
     list_display = [
         "__str__",
         "game",
@@ -39,11 +56,8 @@ class RoundAdmin(ReadOnlyAdmin):
         "opened_at",
         "settled_at",
     ]
-    list_filter = ["table", "status", "game"]
-    search_fields = ["number__exact", "table__name"]
     search_help_text = "a round number, or a table's name"
     list_select_related = ["table", "dealer", "paytable_version"]
-    date_hierarchy = "opened_at"
     inlines = [SettlementLineInline]
     fieldsets = [
         (
@@ -64,52 +78,18 @@ class RoundAdmin(ReadOnlyAdmin):
         ("What the dealer entered", {"fields": ["entry_json", "house_way_json"]}),
         ("Settlement", {"fields": ["settlement_json"]}),
     ]
-    readonly_fields = [
-        "table",
-        "number",
-        "game",
-        "status",
-        "dealer",
-        "paytable_version",
-        "opened_at",
-        "settled_at",
-        "handle",
-        "house_win",
-        "voided_by",
-        "voided_at",
-        "void_reason",
-        "corrects",
-        "corrected_by",
-        "entry_json",
-        "house_way_json",
-        "settlement_json",
-    ]
 
-    @admin.display(description="handle", ordering="handle_cents")
-    def handle(self, obj: Round) -> str:
-        return dollars(obj.handle_cents)
-
-    @admin.display(description="house win")
-    def house_win(self, obj: Round) -> str:
-        return dollars(obj.house_win_cents)
+    handle = dollars_column("handle_cents", "handle", ordering=True)
+    house_win = dollars_column("house_win_cents", "house win")
+    entry_json = json_column("entry", "entry")
+    house_way_json = json_column("house_way", "house way")
+    settlement_json = json_column("settlement", "settlement")
 
     @admin.display(description="corrected by")
     def corrected_by(self, obj: Round) -> str:
         return (
             format_html_join(", ", "{}", ((admin_link(r),) for r in obj.corrections.all())) or "—"
         )
-
-    @admin.display(description="entry")
-    def entry_json(self, obj: Round) -> str:
-        return pretty_json(obj.entry)
-
-    @admin.display(description="house way")
-    def house_way_json(self, obj: Round) -> str:
-        return pretty_json(obj.house_way)
-
-    @admin.display(description="settlement")
-    def settlement_json(self, obj: Round) -> str:
-        return pretty_json(obj.settlement) if obj.settlement is not None else "—"
 
 
 @admin.register(SettlementLine)
@@ -120,13 +100,8 @@ class SettlementLineAdmin(ReadOnlyAdmin):
     search_help_text = "a round number, or a table's name"
     list_select_related = ["round", "round__table"]
 
-    @admin.display(description="stake", ordering="stake_cents")
-    def stake(self, obj: SettlementLine) -> str:
-        return dollars(obj.stake_cents)
-
-    @admin.display(description="net", ordering="net_cents")
-    def net(self, obj: SettlementLine) -> str:
-        return dollars(obj.net_cents)
+    stake = dollars_column("stake_cents", "stake", ordering=True)
+    net = dollars_column("net_cents", "net", ordering=True)
 
 
 @admin.register(DealerSession)
@@ -146,21 +121,13 @@ class HandPlayerInline(ReadOnlyInline):
     fields = ["position", "seat", "buy_in", "payoff", "stack_after"]
     readonly_fields = fields
 
-    @admin.display(description="buy-in")
-    def buy_in(self, obj: HandPlayer) -> str:
-        return dollars(obj.buy_in_cents)
-
-    @admin.display(description="payoff")
-    def payoff(self, obj: HandPlayer) -> str:
-        return dollars(obj.payoff_cents)
-
-    @admin.display(description="stack after")
-    def stack_after(self, obj: HandPlayer) -> str:
-        return dollars(obj.stack_after_cents)
+    buy_in = dollars_column("buy_in_cents", "buy-in")
+    payoff = dollars_column("payoff_cents", "payoff")
+    stack_after = dollars_column("stack_after_cents", "stack after")
 
 
 @admin.register(Hand)
-class HandAdmin(ReadOnlyAdmin):
+class HandAdmin(PlayedAdmin):
     """Player-vs-player hands, read-only: the record in the replay contract's form, the pot,
     the rake (the house's win) and each player's payoff."""
 
@@ -175,11 +142,8 @@ class HandAdmin(ReadOnlyAdmin):
         "opened_at",
         "finished_at",
     ]
-    list_filter = ["table", "status", "game"]
-    search_fields = ["number__exact", "table__name"]
     search_help_text = "a hand number, or a table's name"
     list_select_related = ["table", "dealer", "settings_version"]
-    date_hierarchy = "opened_at"
     inlines = [HandPlayerInline]
     fields = [
         ("table", "number", "game", "status"),
@@ -190,38 +154,8 @@ class HandAdmin(ReadOnlyAdmin):
         "record_json",
         "result_json",
     ]
-    readonly_fields = [
-        "table",
-        "number",
-        "game",
-        "status",
-        "dealer",
-        "settings_version",
-        "opened_at",
-        "finished_at",
-        "gaming_day",
-        "shift",
-        "pot",
-        "rake",
-        "voided_at",
-        "voided_by",
-        "void_reason",
-        "record_json",
-        "result_json",
-    ]
 
-    @admin.display(description="pot")
-    def pot(self, obj: Hand) -> str:
-        return dollars(obj.pot_cents)
-
-    @admin.display(description="rake (house win)")
-    def rake(self, obj: Hand) -> str:
-        return dollars(obj.rake_cents)
-
-    @admin.display(description="record (replay contract)")
-    def record_json(self, obj: Hand) -> str:
-        return pretty_json(obj.record)
-
-    @admin.display(description="result")
-    def result_json(self, obj: Hand) -> str:
-        return pretty_json(obj.result)
+    pot = dollars_column("pot_cents", "pot")
+    rake = dollars_column("rake_cents", "rake (house win)")
+    record_json = json_column("record", "record (replay contract)")
+    result_json = json_column("result", "result")

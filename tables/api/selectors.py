@@ -1,4 +1,4 @@
-"""Reads for the API: the querysets behind each endpoint, and who sees which rounds.
+"""Reads for the API: the querysets behind each endpoint, and who sees which rounds and hands.
 
 (The round selectors proper, `round_state`, `round_preview` and `last_wagers`, live in
 `tables/selectors.py`, shared with the tablet.)
@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
@@ -28,6 +28,8 @@ from tables.models import (
     Table,
     TableSettingsAssignment,
 )
+
+Played = TypeVar("Played", Round, Hand)
 
 
 def tables() -> QuerySet[Table]:
@@ -86,27 +88,27 @@ def round_to_play(pk: Any, user: AbstractBaseUser | AnonymousUser) -> Round:
     return round_
 
 
-def rounds_visible_to(
+def visible_to(
+    played: QuerySet[Played],
     user: AbstractBaseUser | AnonymousUser,
     *,
     table_id: int | None = None,
     status: str | None = None,
-) -> QuerySet[Round]:
-    """The rounds `user` may list: all for pit boss, admin and auditor; for a dealer, the
-    rounds of the table they are signed in to (none when signed in nowhere)."""
-    qs = rounds()
+) -> QuerySet[Played]:
+    """The rounds or hands (`played`) `user` may list: all for pit boss, admin and auditor; for
+    a dealer, those of the table they are signed in to (none when signed in nowhere)."""
     if not has_any_role(user, OVERSIGHT):
         signed_in_at = DealerSession.objects.filter(dealer_id=user.pk, ended_at__isnull=True)
-        qs = (
-            qs.filter(table_id__in=signed_in_at.values("table_id"))
+        played = (
+            played.filter(table_id__in=signed_in_at.values("table_id"))
             if has_role(user, Role.DEALER)
-            else qs.none()
+            else played.none()
         )
     if table_id is not None:
-        qs = qs.filter(table_id=table_id)
+        played = played.filter(table_id=table_id)
     if status:
-        qs = qs.filter(status=status)
-    return qs
+        played = played.filter(status=status)
+    return played
 
 
 def paytable_versions_visible_to(
@@ -133,26 +135,3 @@ def hands() -> QuerySet[Hand]:
         .prefetch_related("players")
         .order_by("-id")
     )
-
-
-def hands_visible_to(
-    user: AbstractBaseUser | AnonymousUser,
-    *,
-    table_id: int | None = None,
-    status: str | None = None,
-) -> QuerySet[Hand]:
-    """As `rounds_visible_to`: all for pit boss, admin and auditor; a dealer the hands of the
-    table they are signed in to."""
-    qs = hands()
-    if not has_any_role(user, OVERSIGHT):
-        signed_in_at = DealerSession.objects.filter(dealer_id=user.pk, ended_at__isnull=True)
-        qs = (
-            qs.filter(table_id__in=signed_in_at.values("table_id"))
-            if has_role(user, Role.DEALER)
-            else qs.none()
-        )
-    if table_id is not None:
-        qs = qs.filter(table_id=table_id)
-    if status:
-        qs = qs.filter(status=status)
-    return qs

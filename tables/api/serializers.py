@@ -367,6 +367,34 @@ class SettlementLineSerializer(serializers.ModelSerializer):
         ]
 
 
+# --- what rounds and hands share ---------------------------------------------------------------
+
+
+class StateField(serializers.Field):
+    """A round's or hand's state as it stands, computed from the whole object (read only)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["read_only"] = True
+        kwargs["source"] = "*"
+        super().__init__(**kwargs)
+
+
+# What a round's and a hand's representations share: the table's name, the dealer's and the
+# voider's usernames. (No docstring: the schema would give it to both as their description.)
+class PlayedSerializer(serializers.ModelSerializer):
+    table_name = serializers.CharField(source="table.name", read_only=True)
+    dealer = serializers.CharField(source="dealer.get_username", read_only=True)
+    voided_by = serializers.CharField(
+        source="voided_by.get_username", read_only=True, allow_null=True
+    )
+
+
+class PlayedFilterSerializer(serializers.Serializer):
+    """A list's filters: a table (the model's subclass adds its statuses)."""
+
+    table = serializers.IntegerField(required=False, min_value=1, help_text="A table id.")
+
+
 @extend_schema_field(
     {
         "type": "object",
@@ -384,19 +412,12 @@ class SettlementLineSerializer(serializers.ModelSerializer):
         "required": ["step"],
     }
 )
-class RoundStateField(serializers.Field):
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs["read_only"] = True
-        kwargs["source"] = "*"
-        super().__init__(**kwargs)
-
+class RoundStateField(StateField):
     def to_representation(self, value: Round) -> dict[str, Any]:
         return round_state(value)
 
 
-class RoundSerializer(serializers.ModelSerializer):
-    table_name = serializers.CharField(source="table.name", read_only=True)
-    dealer = serializers.CharField(source="dealer.get_username", read_only=True)
+class RoundSerializer(PlayedSerializer):
     entry = ObjectField(
         read_only=True,
         help_text="The round as entered so far, in the settle contract's input form.",
@@ -411,9 +432,6 @@ class RoundSerializer(serializers.ModelSerializer):
     players_net = AmountField(source="players_net_cents")
     house_win_cents = serializers.IntegerField(read_only=True)
     house_win = AmountField(source="house_win_cents")
-    voided_by = serializers.CharField(
-        source="voided_by.get_username", read_only=True, allow_null=True
-    )
     awaiting_approval = serializers.BooleanField(
         read_only=True, help_text="Waiting for a pit boss's sign-off: nothing is paid yet."
     )
@@ -475,8 +493,7 @@ class RoundSerializer(serializers.ModelSerializer):
         ]
 
 
-class RoundFilterSerializer(serializers.Serializer):
-    table = serializers.IntegerField(required=False, min_value=1, help_text="A table id.")
+class RoundFilterSerializer(PlayedFilterSerializer):
     status = serializers.ChoiceField(choices=Round.Status.choices, required=False)
 
 
@@ -566,22 +583,15 @@ class HandPlayerSerializer(serializers.ModelSerializer):
         ),
     }
 )
-class HandStateField(serializers.Field):
+class HandStateField(StateField):
     """The hand as it stands (the game's `view`): what it waits for, who acts and the legal
     actions with the cents each puts in, pot, bets, stacks, actions so far, and the outcome."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs["read_only"] = True
-        kwargs["source"] = "*"
-        super().__init__(**kwargs)
 
     def to_representation(self, value: Hand) -> dict[str, Any]:
         return games.player_vs_player(value.game).view(value.record)
 
 
-class HandSerializer(serializers.ModelSerializer):
-    table_name = serializers.CharField(source="table.name", read_only=True)
-    dealer = serializers.CharField(source="dealer.get_username", read_only=True)
+class HandSerializer(PlayedSerializer):
     record = ObjectField(
         read_only=True, help_text="The hand so far in the `replay` contract's form (cents)."
     )
@@ -589,9 +599,6 @@ class HandSerializer(serializers.ModelSerializer):
     settings = ObjectField(source="settings_version.values", read_only=True)
     players = HandPlayerSerializer(many=True, read_only=True)
     result = ObjectField(read_only=True, allow_null=True)
-    voided_by = serializers.CharField(
-        source="voided_by.get_username", read_only=True, allow_null=True
-    )
 
     class Meta:
         model = Hand
@@ -621,8 +628,7 @@ class HandSerializer(serializers.ModelSerializer):
         ]
 
 
-class HandFilterSerializer(serializers.Serializer):
-    table = serializers.IntegerField(required=False, min_value=1, help_text="A table id.")
+class HandFilterSerializer(PlayedFilterSerializer):
     status = serializers.ChoiceField(choices=Hand.Status.choices, required=False)
 
 

@@ -305,6 +305,25 @@ class RoundPagination(PageNumberPagination):
     max_page_size = 200
 
 
+class PlayedListMixin:
+    """The list of rounds or hands: filtered by table and status (`filter_serializer`), the
+    caller's own (`selectors.visible_to`), newest first, a page at a time."""
+
+    filter_serializer: type[serializers.Serializer]
+    pagination_class = RoundPagination
+
+    def listed(self, request: Request) -> Any:
+        filters = self.filter_serializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        played = selectors.visible_to(
+            self.get_queryset(),  # type: ignore[attr-defined]
+            request.user,
+            table_id=filters.validated_data.get("table"),
+            status=filters.validated_data.get("status"),
+        )
+        return self.paginate_queryset(played)  # type: ignore[attr-defined]
+
+
 IDEMPOTENCY_PARAMETER = OpenApiParameter(
     IDEMPOTENCY_HEADER,
     OpenApiTypes.STR,
@@ -329,13 +348,17 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
     ),
 )
 class RoundViewSet(
-    RoleCheckedMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+    PlayedListMixin,
+    RoleCheckedMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    viewsets.GenericViewSet,
 ):
     """Rounds. Only the dealer signed in at a round's table plays it: open, deal, decide,
     dealer's draw, settle. Pit boss, admin and auditor read every round."""
 
     serializer_class = RoundSerializer
-    pagination_class = RoundPagination
+    filter_serializer = RoundFilterSerializer
     permission_classes = [ActionRoles, RoundAccess]
     roles = {
         "list": FLOOR_ROLES,
@@ -392,15 +415,7 @@ class RoundViewSet(
         return self._render(selectors.rounds().get(pk=round_.pk))
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        filters = RoundFilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
-        qs = selectors.rounds_visible_to(
-            request.user,
-            table_id=filters.validated_data.get("table"),
-            status=filters.validated_data.get("status"),
-        )
-        page = self.paginate_queryset(qs)
-        return self.get_paginated_response([round_data(r) for r in page])
+        return self.get_paginated_response([round_data(r) for r in self.listed(request)])
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return self._render(self.get_object())
@@ -638,7 +653,11 @@ class RoundViewSet(
     ),
 )
 class HandViewSet(
-    RoleCheckedMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+    PlayedListMixin,
+    RoleCheckedMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    viewsets.GenericViewSet,
 ):
     """Hands of player-vs-player games. Only the dealer signed in at
     the table plays them: open with the buy-ins, then one step at a time (the hole cards, each
@@ -646,7 +665,7 @@ class HandViewSet(
     auditor read every hand."""
 
     serializer_class = HandSerializer
-    pagination_class = RoundPagination
+    filter_serializer = HandFilterSerializer
     permission_classes = [ActionRoles, RoundAccess]
     roles = {
         "list": FLOOR_ROLES,
@@ -676,15 +695,9 @@ class HandViewSet(
         )
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        filters = HandFilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
-        qs = selectors.hands_visible_to(
-            request.user,
-            table_id=filters.validated_data.get("table"),
-            status=filters.validated_data.get("status"),
+        return self.get_paginated_response(
+            self.get_serializer(self.listed(request), many=True).data
         )
-        page = self.paginate_queryset(qs)
-        return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
     @extend_schema(
         summary="Open a hand (the dealer signed in at the table)",

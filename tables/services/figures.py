@@ -28,7 +28,6 @@ from tables import games
 from tables.engine.house_edge import HOUSE_GAMES, edge_for_lines
 from tables.engine.strategies import Strategy
 from tables.models import PaytableEdge, PaytableVersion
-from tables.tasks import compute_paytable_figures
 
 log = logging.getLogger(__name__)
 
@@ -47,11 +46,15 @@ def has_figures(game: str) -> bool:
     return game in HOUSE_GAMES and bool(definition.edge_wagers)
 
 
+# The figures' Celery task, sent by name: `tables.tasks` imports this module to call it.
+FIGURES_TASK = "tables.tasks.compute_paytable_figures"
+
+
 def request_figures(version: PaytableVersion) -> None:
     """Within the approval's transaction: compute the figures once it is committed."""
     if has_figures(version.game):
         pk = version.pk
-        transaction.on_commit(lambda: enqueue(compute_paytable_figures, pk))
+        transaction.on_commit(lambda: enqueue(FIGURES_TASK, pk))
 
 
 def _method(report: dict[str, Any]) -> str:

@@ -1,30 +1,34 @@
-"""Paytable versions: drafted by one admin, approved by another, then assigned to tables."""
+"""Paytable versions: drafted by one admin, approved by another, then assigned to tables (the
+approved versions' one flow, `versions`, with the lines and limits checked here)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Max
-from django.utils import timezone
 
 from audit.kinds import EventKind
 from audit.services import audit_record
-from core.roles import (
-    ADMINS,
-    Role,
-    has_role,
-    require,
-)
+from core.roles import ADMINS, require
 from tables import games
 from tables.engine.errors import EngineError
 from tables.models import PaytableVersion, Table
 
 from . import ServiceError
 from .figures import request_figures
-from .two_person import refuse_linked_accounts
+from .versions import VersionKind, version_approve, version_draft, version_for_table
+
+PAYTABLES = VersionKind(
+    model=PaytableVersion,
+    one="a paytable",
+    many="paytables",
+    its="its",
+    drafted=EventKind.PAYTABLE_DRAFTED,
+    approved=EventKind.PAYTABLE_APPROVED,
+    field="paytable_version",
+    wrong_game="{version} is not a {game} paytable",
+)
 
 
 def validate_limits(game: str, limits: Any) -> dict[str, dict[str, int]]:
@@ -57,10 +61,6 @@ def validate_limits(game: str, limits: Any) -> dict[str, dict[str, int]]:
     return clean
 
 
-def _require_admin(user: AbstractBaseUser, action: str) -> None:
-    require(user, ADMINS, action)
-
-
 @transaction.atomic
 def paytable_draft(
     *,
@@ -72,7 +72,7 @@ def paytable_draft(
     based_on: PaytableVersion | None = None,
 ) -> PaytableVersion:
     """A new draft version (the next version number of `name`), validated line by line."""
-    _require_admin(author, "draft a paytable")
+    require(author, ADMINS, "draft a paytable")
     try:
         paytable = games.banked(game).paytable(name, lines)
     except EngineError as err:
@@ -80,79 +80,30 @@ def paytable_draft(
     except games.UnknownGame:
         raise ServiceError(f"unknown game {game!r}", field="game") from None
     clean_limits = validate_limits(game, limits)
-    last = (
-        PaytableVersion.objects.filter(game=game, name=name).aggregate(m=Max("version"))["m"] or 0
-    )
-    version = PaytableVersion.objects.create(
+    return version_draft(
+        PAYTABLES,
+        author=author,
         game=game,
         name=name,
-        version=last + 1,
-        lines=paytable.as_data(),
-        limits=clean_limits,
-        drafted_by=author,
+        content={"lines": paytable.as_data(), "limits": clean_limits},
         based_on=based_on,
     )
-    audit_record(
-        actor=author,
-        kind=EventKind.PAYTABLE_DRAFTED,
-        obj=version,
-        data={
-            "game": game,
-            "name": name,
-            "version": version.version,
-            "lines": version.lines,
-            "limits": version.limits,
-        },
-    )
-    return version
 
 
 @transaction.atomic
 def paytable_approve(*, version: PaytableVersion, approver: AbstractBaseUser) -> PaytableVersion:
-    """Approve a draft: a second admin, never its author, nor an account its author created
-    or changed, nor the one who created or changed its author's account (one person with a
-    second account is still one person: `two_person`). The security role never approves. An
-    approved version is final."""
-    if has_role(approver, Role.SECURITY):
-        raise PermissionDenied("the security role does not approve paytables")
-    _require_admin(approver, "approve a paytable")
-    version = PaytableVersion.objects.select_for_update().get(pk=version.pk)
-    if version.is_approved:
-        raise ServiceError(f"{version} is already approved", code="already_approved", status=409)
-    if version.drafted_by_id == approver.pk:
-        raise PermissionDenied("a paytable must be approved by a second admin, not its author")
-    refuse_linked_accounts(drafter=version.drafted_by, approver=approver, what=str(version))
-    version.status = PaytableVersion.Status.APPROVED
-    version.approved_by = approver  # type: ignore[assignment]
-    version.approved_at = timezone.now()
-    version.save(update_fields=["status", "approved_by", "approved_at"])
-    audit_record(
-        actor=approver,
-        kind=EventKind.PAYTABLE_APPROVED,
-        obj=version,
-        data={
-            "game": version.game,
-            "name": version.name,
-            "version": version.version,
-            "drafted_by": version.drafted_by.get_username(),
-        },
-    )
-    request_figures(version)  # the theoretical figures, computed by a worker once committed
+    """Approve a draft: a second admin, never its author, nor an account linked to its
+    author's (`versions`); then its theoretical figures are computed by a worker once
+    committed. An approved version is final."""
+    version = version_approve(PAYTABLES, version=version, approver=approver)
+    request_figures(version)
     return version
 
 
 @transaction.atomic
 def paytable_assign(*, table: Table, version: PaytableVersion, by: AbstractBaseUser) -> Table:
     """Put an approved version in force at a table, for rounds that start from now on."""
-    _require_admin(by, "assign a paytable")
-    table = Table.objects.select_for_update().get(pk=table.pk)
-    version = PaytableVersion.objects.get(pk=version.pk)  # the stored status, not a stale copy
-    if not version.is_approved:
-        raise ServiceError(f"{version} is not approved yet", field="paytable_version")
-    if version.game != table.game:
-        raise ServiceError(
-            f"{version} is not a {table.get_game_display()} paytable", field="paytable_version"
-        )
+    table, version = version_for_table(PAYTABLES, table=table, version=version, by=by)
     previous = table.paytable_version
     table.paytable_version = version
     table.save(update_fields=["paytable_version"])

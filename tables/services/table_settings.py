@@ -1,7 +1,6 @@
 """Table settings of player-vs-player games (players, ante, bet sizes, raise cap, rake):
-drafted by one admin, approved by another (never its author, nor an account its author created
-or changed, nor one that created or changed its author's), then assigned to a table, for hands
-that open from then on. Like paytables."""
+drafted by one admin, approved by another, then assigned to a table, for hands that open from
+then on (the approved versions' one flow, `versions`, with the values checked by the game)."""
 
 from __future__ import annotations
 
@@ -9,19 +8,27 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Max
-from django.utils import timezone
 
 from audit.kinds import EventKind
 from audit.services import audit_record
-from core.roles import ADMINS, Role, has_role, require
+from core.roles import ADMINS, require
 from tables import games
 from tables.models import Table, TableSettingsAssignment, TableSettingsVersion
 
 from . import ServiceError
-from .two_person import refuse_linked_accounts
+from .versions import VersionKind, version_approve, version_draft, version_for_table
+
+TABLE_SETTINGS = VersionKind(
+    model=TableSettingsVersion,
+    one="table settings",
+    many="table settings",
+    its="their",
+    drafted=EventKind.TABLE_SETTINGS_DRAFTED,
+    approved=EventKind.TABLE_SETTINGS_APPROVED,
+    field="settings_version",
+    wrong_game="{version} is not for {game}",
+)
 
 
 @transaction.atomic
@@ -45,25 +52,14 @@ def table_settings_draft(
     if not name:
         raise ServiceError("the settings need a name", field="name")
     clean = pvp.check_settings(values)
-    last = (
-        TableSettingsVersion.objects.filter(game=game, name=name).aggregate(m=Max("version"))["m"]
-        or 0
-    )
-    version = TableSettingsVersion.objects.create(
+    return version_draft(
+        TABLE_SETTINGS,
+        author=author,
         game=game,
         name=name,
-        version=last + 1,
-        values=clean,
-        drafted_by=author,
+        content={"values": clean},
         based_on=based_on,
     )
-    audit_record(
-        actor=author,
-        kind=EventKind.TABLE_SETTINGS_DRAFTED,
-        obj=version,
-        data={"game": game, "name": name, "version": version.version, "values": clean},
-    )
-    return version
 
 
 @transaction.atomic
@@ -71,34 +67,8 @@ def table_settings_approve(
     *, version: TableSettingsVersion, approver: AbstractBaseUser
 ) -> TableSettingsVersion:
     """Approve a draft: a second admin, never its author, nor an account linked to its
-    author's by a creation or change either way (`two_person`). An approved version is final."""
-    if has_role(approver, Role.SECURITY):
-        raise PermissionDenied("the security role does not approve table settings")
-    require(approver, ADMINS, "approve table settings")
-    version = TableSettingsVersion.objects.select_for_update().get(pk=version.pk)
-    if version.is_approved:
-        raise ServiceError(f"{version} is already approved", code="already_approved", status=409)
-    if version.drafted_by_id == approver.pk:
-        raise PermissionDenied(
-            "table settings must be approved by a second admin, not their author"
-        )
-    refuse_linked_accounts(drafter=version.drafted_by, approver=approver, what=str(version))
-    version.status = TableSettingsVersion.Status.APPROVED
-    version.approved_by = approver  # type: ignore[assignment]
-    version.approved_at = timezone.now()
-    version.save(update_fields=["status", "approved_by", "approved_at"])
-    audit_record(
-        actor=approver,
-        kind=EventKind.TABLE_SETTINGS_APPROVED,
-        obj=version,
-        data={
-            "game": version.game,
-            "name": version.name,
-            "version": version.version,
-            "drafted_by": version.drafted_by.get_username(),
-        },
-    )
-    return version
+    author's by a creation or change either way (`versions`). An approved version is final."""
+    return version_approve(TABLE_SETTINGS, version=version, approver=approver)
 
 
 @transaction.atomic
@@ -106,15 +76,7 @@ def table_settings_assign(
     *, table: Table, version: TableSettingsVersion, by: AbstractBaseUser
 ) -> TableSettingsAssignment:
     """Put an approved version in force at a table, for hands opened from now on."""
-    require(by, ADMINS, "assign table settings")
-    table = Table.objects.select_for_update().get(pk=table.pk)
-    version = TableSettingsVersion.objects.get(pk=version.pk)
-    if not version.is_approved:
-        raise ServiceError(f"{version} is not approved yet", field="settings_version")
-    if version.game != table.game:
-        raise ServiceError(
-            f"{version} is not for {table.get_game_display()}", field="settings_version"
-        )
+    table, version = version_for_table(TABLE_SETTINGS, table=table, version=version, by=by)
     previous = TableSettingsAssignment.objects.filter(table=table).order_by("-id").first()
     assignment = TableSettingsAssignment.objects.create(
         table=table, settings_version=version, by=by

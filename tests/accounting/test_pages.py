@@ -49,7 +49,7 @@ def _url(page: str, floor: dict[str, Any]) -> str:
         "tablet_chips": reverse("accounting:tablet", args=[floor["SC-1"].pk]),
         "tablet": reverse("tablet:home"),
         "audit_trail": reverse("audit:events"),
-        "dashboard": reverse("audit:dashboard"),
+        "dashboard": reverse("reports:dashboard"),
     }[page]
 
 

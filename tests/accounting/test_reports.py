@@ -65,7 +65,7 @@ def test_the_csv_and_the_page_carry_the_count(pit: dict[str, Any], clock: Clock)
     run_day(pit, clock, missing_in="22:00")
     boss = signed_in(pit, "pitboss")
     query = {"by": "shift", "period": "day", "day": DAY.isoformat()}
-    response = boss.get(reverse("audit:reports_csv"), query)
+    response = boss.get(reverse("reports:reports_csv"), query)
     rows = list(csv.DictReader(io.StringIO(response.content.decode())))
     by_shift = {r["shift"]: r for r in rows}
     assert by_shift["22:00"]["variance"] == "-25.00"
@@ -73,16 +73,16 @@ def test_the_csv_and_the_page_carry_the_count(pit: dict[str, Any], clock: Clock)
     assert by_shift["TOTAL"]["variance"] == "-25.00"
     assert by_shift["06:00"]["drop"] == by_shift["06:00"]["expected_drop"] == "950.00"
     assert {"fills", "credits", "count_win", "hold_percent_drop"} <= set(rows[0])
-    page = boss.get(reverse("audit:reports"), query).content.decode()
+    page = boss.get(reverse("reports:reports"), query).content.decode()
     assert "Hold % of drop" in page and 'data-variance="-2500"' in page
     # Grouped by dealer the count has no columns (a drop box belongs to no dealer).
-    by_dealer = boss.get(reverse("audit:reports_csv"), {**query, "by": "dealer"})
+    by_dealer = boss.get(reverse("reports:reports_csv"), {**query, "by": "dealer"})
     assert "variance" not in by_dealer.content.decode().splitlines()[0]
 
 
 def test_the_dashboard_shows_the_open_variance_alerts(pit: dict[str, Any], clock: Clock) -> None:
     run_day(pit, clock, missing_in="14:00")
-    page = signed_in(pit, "auditor").get(reverse("audit:dashboard")).content.decode()
+    page = signed_in(pit, "auditor").get(reverse("reports:dashboard")).content.decode()
     assert "Variance -$25.00 at SC-1, gaming day 2026-11-20, shift 14:00" in page
 
 

@@ -122,12 +122,12 @@ def play(dealer: APIClient, boss: APIClient, table: int, n: int, fault: str) -> 
         StaleReport.objects.get_or_create(
             gaming_day=gaming_day_of(timezone.now()), table_id=table, defaults={"full": True}
         )
-        for client, page in ((dealer, f"/tablet/table/{table}/"), (boss, "/audit/dashboard/")):
+        for client, page in ((dealer, f"/tablet/table/{table}/"), (boss, "/reports/dashboard/")):
             client.get(page)  # once before: the timings below are the lock's, not a first visit
         with SqliteLock(float(os.environ["CASINO_SQLITE_BUSY_TIMEOUT"]) - 1):
             call(dealer, "read the table page (lock held)", "GET", f"/tablet/table/{table}/")
             call(dealer, "read the tables (lock held)", "GET", "/api/tables/")
-            call(boss, "read the dashboard (lock held)", "GET", "/audit/dashboard/")
+            call(boss, "read the dashboard (lock held)", "GET", "/reports/dashboard/")
             opened = call(dealer, "open (lock held)", "POST", url, body)
     elif fault == "pg-kill" and n == 1:
         kill_own_backend()

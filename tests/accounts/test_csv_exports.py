@@ -72,8 +72,8 @@ def test_the_report_and_rounds_exports_defuse_formula_names(floor: Any) -> None:
     # The rounds' gaming day (it starts at 06:00: before then it is yesterday's), not the date.
     day = gaming_day_of(timezone.now()).isoformat()
     for url in (
-        f"/audit/reports.csv?by=dealer&day={day}",
-        f"/audit/tables/{floor['PY-1'].pk}/rounds.csv?day={day}",
+        f"/reports/hold.csv?by=dealer&day={day}",
+        f"/reports/tables/{floor['PY-1'].pk}/rounds.csv?day={day}",
     ):
         table = rows(client.get(url))
         cells = [cell for row in table for cell in row]

@@ -146,13 +146,13 @@ def test_the_charts_refuse_a_day_at_the_edge_of_the_calendar(
     floor: dict[str, Any], period: str, day: str
 ) -> None:
     client = page_for(floor["pitboss"])
-    response = client.get("/audit/dashboard/charts.json", {"day": day, "period": period})
+    response = client.get("/reports/dashboard/charts.json", {"day": day, "period": period})
     error = refused(response)
     assert error["field"] == "day"
-    assert client.get("/audit/dashboard/", {"day": day, "period": period}).status_code == 200
-    assert client.get("/audit/reports/", {"day": day, "period": period}).status_code == 200
+    assert client.get("/reports/dashboard/", {"day": day, "period": period}).status_code == 200
+    assert client.get("/reports/", {"day": day, "period": period}).status_code == 200
     table = floor["SC-1"].pk
-    assert client.get(f"/audit/tables/{table}/rounds/", {"day": day}).status_code == 400
+    assert client.get(f"/reports/tables/{table}/rounds/", {"day": day}).status_code == 400
 
 
 def test_the_charts_refuse_a_period_they_do_not_know(floor: dict[str, Any]) -> None:
@@ -166,7 +166,7 @@ def test_the_charts_refuse_a_period_they_do_not_know(floor: dict[str, Any]) -> N
 
 def test_the_charts_still_answer_for_an_ordinary_day(floor: dict[str, Any]) -> None:
     response = page_for(floor["pitboss"]).get(
-        "/audit/dashboard/charts.json", {"day": "2026-03-01", "period": "ytd"}
+        "/reports/dashboard/charts.json", {"day": "2026-03-01", "period": "ytd"}
     )
     assert response.status_code == 200
 

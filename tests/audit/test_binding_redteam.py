@@ -276,7 +276,7 @@ def test_a_hold_summary_deleted_or_forged_with_sql(played: dict[str, Any]) -> No
 
 @pytest.mark.xfail(
     strict=True,
-    reason="HoldAlertRule (audit_holdalertrule) is not bound: an alert band disabled or widened "
+    reason="HoldAlertRule (reports_holdalertrule) is not bound: an alert band disabled or widened "
     "with SQL silences the hold alerts (its events say otherwise)",
 )
 def test_a_hold_alert_rule_disabled_with_sql(played: dict[str, Any]) -> None:

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.browser
 
 PAGES = {
     "dealer": ["/tablet/", "/"],
-    "pitboss": ["/audit/dashboard/", "/audit/", "/admin/", "/accounting/"],
+    "pitboss": ["/reports/dashboard/", "/audit/", "/admin/", "/accounting/"],
     "auditor": ["/accounting/reconciliation/"],
     "cage": ["/accounting/"],
     "security": ["/admin/auth/user/", "/admin/auth/user/add/", "/api/docs/"],
@@ -38,6 +38,6 @@ def test_no_page_violates_the_content_security_policy(new_page: Any, username: s
         page.wait_for_load_state("networkidle")
         if path == "/api/docs/":
             page.wait_for_selector(".swagger-ui .info", timeout=10_000)
-        if path == "/audit/dashboard/":
+        if path == "/reports/dashboard/":
             page.wait_for_selector("canvas")
     assert not violations, violations

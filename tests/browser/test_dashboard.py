@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from reports.templatetags.audit_money import dollars
+from reports.templatetags.reports_money import dollars
 from tables import games
 from tables.models import Hand, Round, Table
 from tables.simulation import dealer_for, play_hand, play_round
@@ -50,11 +50,11 @@ def play(n: int, seed: int = 4) -> dict[str, list[Round | Hand]]:
 
 
 def sign_in(page: Any, username: str = "pitboss") -> None:
-    page.goto("/accounts/login/?next=/audit/dashboard/")
+    page.goto("/accounts/login/?next=/reports/dashboard/")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", "demo")
     page.click("button[type=submit]")
-    page.wait_for_url("**/audit/dashboard/")
+    page.wait_for_url("**/reports/dashboard/")
 
 
 def chart_drawn(page: Any, canvas_id: str) -> int:
@@ -91,20 +91,20 @@ def test_a_pit_boss_watches_the_floor_and_drills_down_to_a_round(
 
     # The floor refreshes itself: a round settled meanwhile shows after 30 seconds.
     more = play(1, seed=8)
-    with page.expect_response("**/audit/dashboard/floor/"):
+    with page.expect_response("**/reports/dashboard/floor/"):
         page.clock.fast_forward("00:31")
     expect()(floor.locator("[data-table='SC-1'] .pace")).to_have_text("4")
     total = sum(r.house_win_cents for r in played["SC-1"] + more["SC-1"])
     expect()(floor.locator("[data-table='SC-1'] .win-today")).to_have_text(dollars(total))
     # And the charts poll their figures once a minute, updating the same Chart instances.
-    with page.expect_response("**/audit/dashboard/charts.json*") as charts:
+    with page.expect_response("**/reports/dashboard/charts.json*") as charts:
         page.clock.fast_forward("00:31")
     assert charts.value.ok
     expect()(page.locator("#chart-status")).to_contain_text("Charts updated")
     assert chart_drawn(page, "chart-by-table") == Table.objects.count()  # RI-1, MG-1 too
 
     page.locator("[data-table='SC-1'] a.tile-link").click()
-    page.wait_for_url("**/audit/tables/*/rounds/?day=*")
+    page.wait_for_url("**/reports/tables/*/rounds/?day=*")
     rows = page.locator("table.rounds tbody tr")
     expect()(rows).to_have_count(4)
     page.screenshot(path=shots_dir / "drill-down-1280x800.png", full_page=True)
@@ -113,7 +113,7 @@ def test_a_pit_boss_watches_the_floor_and_drills_down_to_a_round(
     page.wait_for_url(f"**/audit/rounds/{newest.pk}/")
     expect()(page.locator("h1")).to_contain_text(f"Round SC-1 #{newest.number}")
 
-    page.goto("/audit/reports/?by=table&period=day")
+    page.goto("/reports/?by=table&period=day")
     expect()(page.locator("table.report:not(.by-wager) tfoot")).to_contain_text("Total")
     page.screenshot(path=shots_dir / "reports-1280x800.png", full_page=True)
 
@@ -132,10 +132,10 @@ def test_the_dashboard_on_a_phone(
     page.locator("[data-table='LB-1'] a.tile-link").click()
     expect()(page.locator("table.rounds tbody tr")).to_have_count(2)
     page.screenshot(path=shots_dir / "drill-down-390x844.png", full_page=True)
-    page.goto("/audit/reports/?by=dealer&period=mtd")
+    page.goto("/reports/?by=dealer&period=mtd")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # the table scrolls
     page.screenshot(path=shots_dir / "reports-390x844.png", full_page=True)
-    page.goto("/audit/alerts/")
+    page.goto("/reports/alerts/")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
@@ -145,5 +145,5 @@ def test_a_dealer_is_refused_the_dashboard(new_page: Callable[..., Any], live_se
     page.fill("input[name=username]", "dealer")
     page.fill("input[name=password]", "demo")
     page.click("button[type=submit]")
-    response = page.goto("/audit/dashboard/")
+    response = page.goto("/reports/dashboard/")
     assert response is not None and response.status == 403

@@ -58,7 +58,7 @@ def test_a_failed_run_on_the_dashboard_then_verified_and_acknowledged(
 
     for phone in (False, True):
         page = new_page(phone=phone)
-        sign_in(page, "pitboss", "/audit/dashboard/")
+        sign_in(page, "pitboss", "/reports/dashboard/")
         panel = page.locator("#record-panel")
         assert "alerting" in (panel.get_attribute("class") or "")
         assert "NOT whole" in panel.inner_text()
@@ -96,7 +96,7 @@ def test_a_failed_run_on_the_dashboard_then_verified_and_acknowledged(
     failed.refresh_from_db()
     assert failed.acknowledged_at is not None
 
-    page.goto("/audit/dashboard/")
+    page.goto("/reports/dashboard/")
     # the auditor's own run (the chain is still broken) is the one alert left
     assert page.locator("#record-panel .record-failure").count() == 1
     assert page.locator(f'#record-panel [data-run="{failed.pk}"]').count() == 0

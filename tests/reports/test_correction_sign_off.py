@@ -134,7 +134,7 @@ def test_a_correction_paying_the_jackpot_waits_and_moves_the_meter_when_approved
     controls.round_cancel(round=live, by=f["dealer2"], reason="misdeal")
 
     # the dashboard lists it; the pit boss who entered it cannot approve it, a dealer neither
-    assert "correction of round #" in boss.get("/audit/dashboard/floor/").content.decode()
+    assert "correction of round #" in boss.get("/reports/dashboard/floor/").content.decode()
     api = APIClient()
     api.force_authenticate(f["pitboss"])
     refused = api.post(f"/api/rounds/{corrected.pk}/approve/", {}, format="json")

@@ -22,7 +22,7 @@ from audit.models import AuditEvent
 from reports.alerts import alert_rule_save, applicable_rule, breach
 from reports.models import HoldAlertRule, StaleReport
 from reports.reporting import hold_percent, rebuild_stale
-from reports.templatetags.audit_money import dollars, percent
+from reports.templatetags.reports_money import dollars, percent
 from tables.models import Round, SettlementLine, Table
 from tables.services.corrections import round_void
 from tables.services.sessions import dealer_sign_in
@@ -111,16 +111,16 @@ def played(floor: dict[str, Any], clock: Clock) -> dict[str, list[Round]]:
 
 
 DASHBOARD_URLS = [
-    "/audit/dashboard/",
-    "/audit/dashboard/floor/",
-    "/audit/dashboard/charts.json",
-    "/audit/reports/",
-    "/audit/reports/?by=dealer&period=mtd",
-    "/audit/reports.csv",
-    "/audit/reports.csv?by=shift&period=ytd",
-    "/audit/tables/{table}/rounds/",
-    "/audit/tables/{table}/rounds.csv",
-    "/audit/alerts/",
+    "/reports/dashboard/",
+    "/reports/dashboard/floor/",
+    "/reports/dashboard/charts.json",
+    "/reports/",
+    "/reports/?by=dealer&period=mtd",
+    "/reports/hold.csv",
+    "/reports/hold.csv?by=shift&period=ytd",
+    "/reports/tables/{table}/rounds/",
+    "/reports/tables/{table}/rounds.csv",
+    "/reports/alerts/",
 ]
 
 
@@ -137,26 +137,59 @@ def test_who_sees_the_dashboard(floor: dict[str, Any], url: str, user: str, stat
 def test_anonymous_is_sent_to_sign_in(floor: dict[str, Any], url: str) -> None:
     response = Client().get(url.format(table=floor["SC-1"].pk))
     assert response.status_code == 302
-    assert response["Location"].startswith("/accounts/login/?next=/audit/")
+    assert response["Location"].startswith("/accounts/login/?next=/reports/")
+
+
+@pytest.mark.parametrize(
+    ("former", "now"),
+    [
+        ("/audit/dashboard/", "/reports/dashboard/"),
+        ("/audit/dashboard/floor/", "/reports/dashboard/floor/"),
+        ("/audit/dashboard/charts.json?period=ytd", "/reports/dashboard/charts.json?period=ytd"),
+        ("/audit/reports/?by=dealer&period=mtd", "/reports/?by=dealer&period=mtd"),
+        ("/audit/reports.csv?by=shift", "/reports/hold.csv?by=shift"),
+        (
+            "/audit/tables/{table}/rounds/?day=2026-03-10",
+            "/reports/tables/{table}/rounds/?day=2026-03-10",
+        ),
+        ("/audit/tables/{table}/rounds.csv", "/reports/tables/{table}/rounds.csv"),
+        ("/audit/alerts/", "/reports/alerts/"),
+        ("/audit/alerts/7/", "/reports/alerts/7/"),
+        ("/audit/alerts/7/active/", "/reports/alerts/7/active/"),
+    ],
+)
+def test_the_reports_former_addresses_redirect_for_good(
+    floor: dict[str, Any], former: str, now: str
+) -> None:
+    """The reports' pages live under /reports/; their former addresses under /audit/ (the
+    trail's) redirect permanently, the query kept, a form's POST still a POST (308)."""
+    table = floor["SC-1"].pk
+    c = client_for("pitboss")
+    for method in (c.get, c.post):
+        response = method(former.format(table=table))
+        assert response.status_code == 308
+        assert response["Location"] == now.format(table=table)
+    if "/alerts/7/" not in former:  # no such rule: only its address is checked
+        assert c.get(former.format(table=table), follow=True).status_code == 200
 
 
 def test_a_refused_dashboard_is_in_the_trail(floor: dict[str, Any]) -> None:
-    client_for("dealer").get("/audit/dashboard/")
+    client_for("dealer").get("/reports/dashboard/")
     refused = AuditEvent.objects.filter(kind="permission.refused", actor_name="dealer").last()
-    assert refused is not None and refused.data["path"] == "/audit/dashboard/"
+    assert refused is not None and refused.data["path"] == "/reports/dashboard/"
 
 
 def test_a_signed_out_floor_poll_sends_the_whole_page_to_sign_in(floor: dict[str, Any]) -> None:
     response = Client().get(
-        "/audit/dashboard/floor/",
+        "/reports/dashboard/floor/",
         headers={
             "HX-Request": "true",
-            "HX-Current-URL": "http://testserver/audit/dashboard/?period=mtd&day=2026-03-01",
+            "HX-Current-URL": "http://testserver/reports/dashboard/?period=mtd&day=2026-03-01",
         },
     )
     assert response.status_code == 200
     assert response["HX-Redirect"] == (
-        "/accounts/login/?next=/audit/dashboard/%3Fperiod%3Dmtd%26day%3D2026-03-01"
+        "/accounts/login/?next=/reports/dashboard/%3Fperiod%3Dmtd%26day%3D2026-03-01"
     )
 
 
@@ -164,7 +197,7 @@ def test_the_floor_shows_dealers_pace_and_todays_win_from_the_settlements(
     played: dict[str, list[Round]], floor: dict[str, Any]
 ) -> None:
     assert StaleReport.objects.filter(gaming_day=TODAY).count() == 2
-    page = client_for("pitboss").get("/audit/dashboard/").content.decode()
+    page = client_for("pitboss").get("/reports/dashboard/").content.decode()
     assert not StaleReport.objects.exists()  # the floor rebuilt today's stale reports first
 
     sc, lb, py = tile(page, "SC-1"), tile(page, "LB-1"), tile(page, "PY-1")
@@ -189,12 +222,12 @@ def test_the_floor_shows_dealers_pace_and_todays_win_from_the_settlements(
 
 def test_the_floor_refreshes_itself_with_htmx(played: dict[str, list[Round]]) -> None:
     c = client_for("auditor")
-    page = c.get("/audit/dashboard/").content.decode()
-    assert 'hx-get="/audit/dashboard/floor/"' in page
+    page = c.get("/reports/dashboard/").content.decode()
+    assert 'hx-get="/reports/dashboard/floor/"' in page
     assert 'hx-trigger="every 30s"' in page
     assert "vendor/chartjs/chart.umd.min.js" in page and "js/dashboard.js" in page
     assert "cdn" not in page.lower()
-    partial = c.get("/audit/dashboard/floor/", headers={"HX-Request": "true"}).content.decode()
+    partial = c.get("/reports/dashboard/floor/", headers={"HX-Request": "true"}).content.decode()
     assert partial.lstrip().startswith('<section id="floor"') and "<html" not in partial
     assert 'hx-trigger="every 30s"' in partial  # swapped outerHTML: it keeps polling
     assert 'data-table="SC-1"' in partial
@@ -203,7 +236,7 @@ def test_the_floor_refreshes_itself_with_htmx(played: dict[str, list[Round]]) ->
 def test_the_charts_have_hold_and_win_by_table_and_by_day(
     played: dict[str, list[Round]],
 ) -> None:
-    data = client_for("pitboss").get("/audit/dashboard/charts.json?period=day").json()
+    data = client_for("pitboss").get("/reports/dashboard/charts.json?period=day").json()
     by_table = data["by_table"]
     assert by_table["labels"] == ["LB-1", "MG-1", "PY-1", "RI-1", "SC-1"]
     for name, win, hold in zip(
@@ -237,7 +270,7 @@ def test_an_alert_shows_when_a_tables_hold_leaves_its_band(
         min_handle_cents=0,
     )
     c = client_for("pitboss")
-    page = c.get("/audit/dashboard/floor/").content.decode()
+    page = c.get("/reports/dashboard/floor/").content.decode()
     assert "Hold low" not in page and "Hold high" not in page
     # ...and one for SC-1 alone that its hold is above: SC-1's rule wins over the global one.
     alert_rule_save(
@@ -248,7 +281,7 @@ def test_an_alert_shows_when_a_tables_hold_leaves_its_band(
         max_hold_percent=hold - Decimal("100"),
         min_handle_cents=day["handle_cents"],
     )
-    page = c.get("/audit/dashboard/floor/").content.decode()
+    page = c.get("/reports/dashboard/floor/").content.decode()
     assert "Hold high" in tile(page, "SC-1")
     assert "Hold" not in tile(page, "LB-1").split("<dl")[0]
     assert re.search(r'class="stat alerting">.*?<span class="stat-value">1</span>', page, re.S)
@@ -263,7 +296,7 @@ def test_an_alert_shows_when_a_tables_hold_leaves_its_band(
         max_hold_percent=rule.max_hold_percent,
         min_handle_cents=day["handle_cents"] + 1,
     )
-    assert "Hold high" not in c.get("/audit/dashboard/floor/").content.decode()
+    assert "Hold high" not in c.get("/reports/dashboard/floor/").content.decode()
 
 
 def test_the_rule_for_a_table_then_its_game_then_every_table(floor: dict[str, Any]) -> None:
@@ -287,7 +320,7 @@ def test_a_default_alert_rule_watches_every_table_out_of_the_box(floor: dict[str
     rule = HoldAlertRule.objects.get()
     assert rule.table is None and not rule.game and rule.is_active
     assert (rule.min_hold_percent, rule.max_hold_percent) == (Decimal("-20.00"), Decimal("60.00"))
-    page = client_for("pitboss").get("/audit/alerts/").content.decode()
+    page = client_for("pitboss").get("/reports/alerts/").content.decode()
     assert "Every table" in page and "-20.00% to 60.00%" in page
 
 
@@ -295,7 +328,7 @@ def test_a_pit_boss_adds_changes_and_deactivates_alert_rules(floor: dict[str, An
     HoldAlertRule.objects.all().delete()  # from a floor without the default rule
     c = client_for("pitboss")
     response = c.post(
-        "/audit/alerts/",
+        "/reports/alerts/",
         {
             "table": floor["SC-1"].pk,
             "min_hold_percent": "5",
@@ -310,28 +343,28 @@ def test_a_pit_boss_adds_changes_and_deactivates_alert_rules(floor: dict[str, An
     assert created.data["rule"]["max_hold_percent"] == "35.00" and created.actor_name == "pitboss"
 
     again = c.post(
-        "/audit/alerts/",
+        "/reports/alerts/",
         {"table": floor["SC-1"].pk, "min_hold_percent": "1", "max_hold_percent": "2"},
     )
     assert again.status_code == 400 and "already watches SC-1" in again.content.decode()
     backwards = c.post(
-        "/audit/alerts/", {"game": "pyramid", "min_hold_percent": "9", "max_hold_percent": "2"}
+        "/reports/alerts/", {"game": "pyramid", "min_hold_percent": "9", "max_hold_percent": "2"}
     )
     assert backwards.status_code == 400 and HoldAlertRule.objects.count() == 1
 
-    assert c.get(f"/audit/alerts/{rule.pk}/").status_code == 200
+    assert c.get(f"/reports/alerts/{rule.pk}/").status_code == 200
     c.post(
-        f"/audit/alerts/{rule.pk}/",
+        f"/reports/alerts/{rule.pk}/",
         {"game": "lowball", "min_hold_percent": "10", "max_hold_percent": "40", "min_handle": ""},
     )
     rule.refresh_from_db()
     assert (rule.table, rule.game, rule.min_hold_percent) == (None, "lowball", Decimal("10"))
     assert AuditEvent.objects.get(kind="hold_alert.changed").data["before"]["table"] == "SC-1"
 
-    c.post(f"/audit/alerts/{rule.pk}/active/", {"active": "0"})
+    c.post(f"/reports/alerts/{rule.pk}/active/", {"active": "0"})
     rule.refresh_from_db()
     assert not rule.is_active and AuditEvent.objects.filter(kind="hold_alert.deactivated")
-    assert "Inactive" in c.get("/audit/alerts/").content.decode()
+    assert "Inactive" in c.get("/reports/alerts/").content.decode()
 
 
 def test_an_auditor_reads_the_alert_rules_but_cannot_change_them(floor: dict[str, Any]) -> None:
@@ -345,12 +378,12 @@ def test_an_auditor_reads_the_alert_rules_but_cannot_change_them(floor: dict[str
         min_handle_cents=0,
     )
     c = client_for("auditor")
-    page = c.get("/audit/alerts/").content.decode()
+    page = c.get("/reports/alerts/").content.decode()
     assert "Every table" in page and "5.00% to 30.00%" in page and "New rule" not in page
     data = {"game": "pyramid", "min_hold_percent": "1", "max_hold_percent": "2"}
-    assert c.post("/audit/alerts/", data).status_code == 403
-    assert c.get(f"/audit/alerts/{rule.pk}/").status_code == 403
-    assert c.post(f"/audit/alerts/{rule.pk}/active/", {"active": "0"}).status_code == 403
+    assert c.post("/reports/alerts/", data).status_code == 403
+    assert c.get(f"/reports/alerts/{rule.pk}/").status_code == 403
+    assert c.post(f"/reports/alerts/{rule.pk}/active/", {"active": "0"}).status_code == 403
     rule.refresh_from_db()
     assert rule.is_active and HoldAlertRule.objects.count() == 1
 
@@ -394,7 +427,7 @@ def test_reports_agree_to_the_cent_with_the_settlements_for_every_grouping_and_p
             status=Round.Status.VOIDED, gaming_day__gte=start, gaming_day__lte=TODAY
         ).count()
         for by in GROUPINGS:
-            response = c.get("/audit/reports/", {"by": by, "period": period, "day": "2026-03-10"})
+            response = c.get("/reports/", {"by": by, "period": period, "day": "2026-03-10"})
             assert response.status_code == 200
             report = response.context["report"]
             total = report["total"]
@@ -407,13 +440,13 @@ def test_reports_agree_to_the_cent_with_the_settlements_for_every_grouping_and_p
             page = response.content.decode()
             assert dollars(total["win_cents"]) in page and percent(total["hold_percent"]) in page
     # The groupings split what they should: by dealer, each dealer's own rounds.
-    report = c.get("/audit/reports/", {"by": "dealer", "period": "ytd", "day": "2026-03-10"})
+    report = c.get("/reports/", {"by": "dealer", "period": "ytd", "day": "2026-03-10"})
     for row in report.context["report"]["rows"]:
         mine = settled_lines(
             round__dealer__username=row["dealer__username"], round__gaming_day__gte="2026-01-01"
         )
         assert row["win_cents"] == mine["win_cents"]
-    by_shift = c.get("/audit/reports/", {"by": "shift", "period": "ytd", "day": "2026-03-10"})
+    by_shift = c.get("/reports/", {"by": "shift", "period": "ytd", "day": "2026-03-10"})
     assert {r["shift"] for r in by_shift.context["report"]["rows"]} == {"14:00", "22:00"}
 
 
@@ -422,8 +455,8 @@ def test_every_report_exports_as_csv_matching_the_page(history: list[Round]) -> 
     for by in GROUPINGS:
         for period in PERIOD_STARTS:
             params = {"by": by, "period": period, "day": "2026-03-10"}
-            page = c.get("/audit/reports/", params).context["report"]
-            response = c.get("/audit/reports.csv", params)
+            page = c.get("/reports/", params).context["report"]
+            response = c.get("/reports/hold.csv", params)
             assert response.status_code == 200
             assert response["Content-Type"].startswith("text/csv")
             assert f"hold-by-{by}-{period}-2026-03-10.csv" in response["Content-Disposition"]
@@ -446,7 +479,7 @@ def test_every_report_exports_as_csv_matching_the_page(history: list[Round]) -> 
             assert cents(total["handle"]) == page["total"]["handle_cents"]
             assert int(total["voids"]) == page["total"]["voids"]
     everything = settled_lines(round__gaming_day__gte="2026-01-01")
-    response = c.get("/audit/reports.csv", {"by": "game", "period": "ytd", "day": "2026-03-10"})
+    response = c.get("/reports/hold.csv", {"by": "game", "period": "ytd", "day": "2026-03-10"})
     total = list(csv.DictReader(io.StringIO(response.content.decode())))[-1]
     assert int(Decimal(total["win"]) * 100) == everything["win_cents"]
 
@@ -461,21 +494,21 @@ def test_names_in_a_csv_never_open_as_spreadsheet_formulas(
     dealer_sign_in(dealer=sly, table=floor["PY-1"])
     play_round(floor["PY-1"], sly, random.Random(1))
     c = client_for("pitboss")
-    report = c.get("/audit/reports.csv", {"by": "dealer", "day": "2026-03-10"}).content.decode()
+    report = c.get("/reports/hold.csv", {"by": "dealer", "day": "2026-03-10"}).content.decode()
     assert "\n'+cmd," in report.replace("\r\n", "\n")
-    rounds = c.get(f"/audit/tables/{floor['PY-1'].pk}/rounds.csv?day=2026-03-10").content
+    rounds = c.get(f"/reports/tables/{floor['PY-1'].pk}/rounds.csv?day=2026-03-10").content
     assert ",'+cmd," in rounds.decode()
 
 
 def test_bad_report_parameters(floor: dict[str, Any]) -> None:
     c = client_for("pitboss")
-    assert c.get("/audit/reports.csv", {"by": "colour"}).status_code == 400
-    assert c.get("/audit/reports.csv", {"day": "10/03/2026"}).status_code == 400
-    page = c.get("/audit/reports/", {"by": "colour", "period": "mtd"})
+    assert c.get("/reports/hold.csv", {"by": "colour"}).status_code == 400
+    assert c.get("/reports/hold.csv", {"day": "10/03/2026"}).status_code == 400
+    page = c.get("/reports/", {"by": "colour", "period": "mtd"})
     assert page.status_code == 200 and "not understood" in page.content.decode()
     assert page.context["query"]["by"] == "table" and page.context["query"]["period"] == "mtd"
-    assert c.get(f"/audit/tables/{floor['SC-1'].pk}/rounds/?day=soon").status_code == 400
-    assert c.get("/audit/tables/999999/rounds/").status_code == 404
+    assert c.get(f"/reports/tables/{floor['SC-1'].pk}/rounds/?day=soon").status_code == 400
+    assert c.get("/reports/tables/999999/rounds/").status_code == 404
 
 
 def test_drill_down_from_the_floor_to_a_tables_rounds_to_a_round_record(
@@ -483,8 +516,8 @@ def test_drill_down_from_the_floor_to_a_tables_rounds_to_a_round_record(
 ) -> None:
     c = client_for("pitboss")
     sc1 = floor["SC-1"]
-    floor_page = c.get("/audit/dashboard/").content.decode()
-    link = f"/audit/tables/{sc1.pk}/rounds/?day=2026-03-10"
+    floor_page = c.get("/reports/dashboard/").content.decode()
+    link = f"/reports/tables/{sc1.pk}/rounds/?day=2026-03-10"
     assert f'href="{link}"' in tile(floor_page, "SC-1")
     page = c.get(link).content.decode()
     for r in played["SC-1"]:
@@ -499,11 +532,13 @@ def test_drill_down_from_the_floor_to_a_tables_rounds_to_a_round_record(
     # Another day has none of them; its CSV has a line per round of the day.
     assert (
         "No rounds at SC-1"
-        in c.get(f"/audit/tables/{sc1.pk}/rounds/?day=2026-03-09").content.decode()
+        in c.get(f"/reports/tables/{sc1.pk}/rounds/?day=2026-03-09").content.decode()
     )
     lines = list(
         csv.DictReader(
-            io.StringIO(c.get(f"/audit/tables/{sc1.pk}/rounds.csv?day=2026-03-10").content.decode())
+            io.StringIO(
+                c.get(f"/reports/tables/{sc1.pk}/rounds.csv?day=2026-03-10").content.decode()
+            )
         )
     )
     assert sorted(int(x["number"]) for x in lines) == sorted(r.number for r in played["SC-1"])
@@ -512,14 +547,11 @@ def test_drill_down_from_the_floor_to_a_tables_rounds_to_a_round_record(
 
 def test_a_report_row_opens_the_drill_down(history: list[Round], floor: dict[str, Any]) -> None:
     c = client_for("auditor")
-    by_day = c.get("/audit/reports/", {"by": "gaming_day", "period": "ytd", "day": "2026-03-10"})
+    by_day = c.get("/reports/", {"by": "gaming_day", "period": "ytd", "day": "2026-03-10"})
+    assert 'href="/reports/?by=table&amp;period=day&amp;day=2026-02-14"' in by_day.content.decode()
+    by_table = c.get("/reports/", {"by": "table", "period": "day", "day": "2026-02-14"})
     assert (
-        'href="/audit/reports/?by=table&amp;period=day&amp;day=2026-02-14"'
-        in by_day.content.decode()
-    )
-    by_table = c.get("/audit/reports/", {"by": "table", "period": "day", "day": "2026-02-14"})
-    assert (
-        f'href="/audit/tables/{floor["PY-1"].pk}/rounds/?day=2026-02-14"'
+        f'href="/reports/tables/{floor["PY-1"].pk}/rounds/?day=2026-02-14"'
         in by_table.content.decode()
     )
 

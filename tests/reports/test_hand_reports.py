@@ -109,10 +109,10 @@ def test_the_dashboard_shows_the_hands_and_the_rake(hands: dict[str, Any]) -> No
     assert charts["by_table"]["hold_percent"][i] is None
     client = Client()
     client.force_login(hands["pitboss"])
-    page = client.get("/audit/dashboard/floor/").content.decode()
+    page = client.get("/reports/dashboard/floor/").content.decode()
     assert "Hands today" in page and "$3.00" in page
     report = client.get(
-        f"/audit/reports.csv?by=table&period=day&day={hands['day'].isoformat()}"
+        f"/reports/hold.csv?by=table&period=day&day={hands['day'].isoformat()}"
     ).content.decode()
     rows = list(csv.DictReader(io.StringIO(report)))
     ri = next(r for r in rows if r["table"] == "RI-1")
@@ -126,11 +126,11 @@ def test_the_tables_day_lists_its_hands_and_a_pit_boss_voids_one_from_its_record
     one = hands["hands"][0]
     auditor = Client()
     auditor.force_login(hands["auditor"])
-    page = auditor.get(f"/audit/tables/{ri.pk}/rounds/?day={day.isoformat()}").content.decode()
+    page = auditor.get(f"/reports/tables/{ri.pk}/rounds/?day={day.isoformat()}").content.decode()
     assert 'id="hands-finished">2<' in page and 'id="hands-rake">$3.00<' in page
     assert f"/audit/hands/{one.pk}/" in page
     record = auditor.get(f"/audit/hands/{one.pk}/").content.decode()
-    assert "hand.opened" in record and "hand.finished" in record and "player 0 check" in record
+    assert "Hand opened" in record and "Hand finished" in record and "player 0 check" in record
     assert "Void this hand" not in record
     auditor.post(f"/audit/hands/{one.pk}/void/", {"reason": "x"})
     one.refresh_from_db()

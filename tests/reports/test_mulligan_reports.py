@@ -62,7 +62,7 @@ def test_the_rake_of_finished_mulligan_games_is_the_houses_win(floor: dict[str, 
     assert (tile.hands, tile.rake_cents, tile.win_cents) == (2, 120, 120)
     client = Client()
     client.force_login(floor["pitboss"])
-    page = client.get("/audit/dashboard/floor/").content.decode()
+    page = client.get("/reports/dashboard/floor/").content.decode()
     assert "MG-1" in page and "$1.20" in page
     # A game's record page shows it in the replay contract's form, which replays the same.
     record = client.get(f"/audit/hands/{one.pk}/")

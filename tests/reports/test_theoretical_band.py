@@ -170,7 +170,7 @@ def test_the_dashboard_shows_the_theoretical_win_and_band(
     dealer_sign_in(dealer=floor["dealer"], table=floor["PY-1"])
     play_pyramid(floor, {1: ("10.00", "Ah Kd 2c")}, "Qs Jd 3h")
     client.force_login(floor["pitboss"])
-    page = client.get(reverse("audit:dashboard_floor")).content.decode()
+    page = client.get(reverse("reports:dashboard_floor")).content.decode()
     assert "Theoretical win" in page and "95% band (optimal play)" in page
 
 

@@ -156,7 +156,7 @@ def test_a_dealer_cannot_void(settled: Round) -> None:
     ("username", "home"),
     [
         ("dealer", "/tablet/"),
-        ("pitboss", "/audit/dashboard/"),
+        ("pitboss", "/reports/dashboard/"),
         ("auditor", "/audit/"),
         ("admin", "/admin/"),
     ],

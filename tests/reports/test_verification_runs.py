@@ -92,14 +92,14 @@ def test_a_tampered_record_fails_shows_on_the_dashboard_and_needs_a_note(
     assert failed.data["problems"] == run.problems
 
     auditor, pitboss = client_for("auditor"), client_for("pitboss")
-    dashboard = pitboss.get("/audit/dashboard/")
+    dashboard = pitboss.get("/reports/dashboard/")
     text = page_text(dashboard)
     assert 'class="card record-panel alerting"' in dashboard.content.decode()
     assert "1 not acknowledged" in text
     assert f"Verification {run.pk} on" in text and "NOT whole" in text
     assert "acknowledge with a note" in text
     assert re.search(r'id="record-stat">.*?Not whole', dashboard.content.decode())
-    floor_part = page_text(pitboss.get("/audit/dashboard/floor/"))
+    floor_part = page_text(pitboss.get("/reports/dashboard/floor/"))
     assert "The record Not whole" in floor_part  # the refreshed summary keeps the alert
 
     url = f"/audit/record/runs/{run.pk}/acknowledge/"
@@ -110,7 +110,7 @@ def test_a_tampered_record_fails_shows_on_the_dashboard_and_needs_a_note(
     run.refresh_from_db()
     assert run.acknowledged_at is None and run.acknowledgement_note == ""
     assert not AuditEvent.objects.filter(kind="record.failure_acknowledged").exists()
-    assert "1 not acknowledged" in page_text(pitboss.get("/audit/dashboard/"))
+    assert "1 not acknowledged" in page_text(pitboss.get("/reports/dashboard/"))
 
     done = auditor.post(url, {"note": "Row 3 restored from the backup; DBA access reviewed."})
     assert done.status_code == 303
@@ -123,7 +123,7 @@ def test_a_tampered_record_fails_shows_on_the_dashboard_and_needs_a_note(
     assert ack.data["note"] == run.acknowledgement_note
     assert ack.data["problem_count"] == len(run.problems)
 
-    after = page_text(pitboss.get("/audit/dashboard/"))
+    after = page_text(pitboss.get("/reports/dashboard/"))
     assert "not acknowledged" not in after and "acknowledge with a note" not in after
     record_page = page_text(auditor.get("/audit/record/"))
     assert "Acknowledged by auditor" in record_page
@@ -217,19 +217,19 @@ def test_a_dealer_cannot_start_one_through_the_service(floor: dict[str, Any]) ->
 
 def test_never_verified_and_overdue_are_warnings(floor: dict[str, Any], settings: Any) -> None:
     c = client_for("pitboss")
-    page = c.get("/audit/dashboard/").content.decode()
+    page = c.get("/reports/dashboard/").content.decode()
     assert 'class="card record-panel warning"' in page
     assert "Never verified: no verification of the record has finished yet" in page_text(
-        c.get("/audit/dashboard/")
+        c.get("/reports/dashboard/")
     )
     run = verify_now(trigger="nightly")
-    fresh = page_text(c.get("/audit/dashboard/"))
+    fresh = page_text(c.get("/reports/dashboard/"))
     assert "Never verified" not in fresh and "more than a day ago" not in fresh
     assert re.search(r"Last verified .* whole · [\d,]+ events and [\d,]+ bound rows checked", fresh)
     VerificationRun.objects.filter(pk=run.pk).update(
         finished_at=timezone.now() - timedelta(days=1, minutes=1)
     )
-    stale = page_text(c.get("/audit/dashboard/"))
+    stale = page_text(c.get("/reports/dashboard/"))
     assert "Last verified more than a day ago" in stale and "The record Overdue" in stale
 
 
@@ -240,7 +240,7 @@ def test_counts_and_times_read_as_a_person_reads_them(floor: dict[str, Any], set
         trigger="nightly", started_at=at, finished_at=at, events=1_234_567, rows=89_012, ok=True
     )
     c = client_for("auditor")
-    text = page_text(c.get("/audit/dashboard/"))
+    text = page_text(c.get("/reports/dashboard/"))
     assert "1,234,567 events and 89,012 bound rows checked" in text
     assert "Thu 15 Jan 2026, 04:31 EST" in text
     record = page_text(c.get("/audit/record/"))

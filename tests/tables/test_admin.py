@@ -14,8 +14,10 @@ from django.test import Client
 from django.urls import reverse
 
 from audit.models import AuditEvent
+from core.money import dollars
 from tables.engine.paytables import named
 from tables.models import (
+    Hand,
     MeterEntry,
     PaytableVersion,
     Pit,
@@ -755,6 +757,17 @@ def test_rounds_lines_and_sign_ins_are_read_only_and_searchable(floor: Any) -> N
     assert client.post(delete, {"post": "yes"}).status_code == 403
     lines = client.get(reverse("admin:tables_settlementline_changelist"), {"q": "SC-1"})
     assert lines.status_code == 200 and lines.context["cl"].result_count > 0
+    # hands are listed, found and shown as rounds are
+    hand = Hand.objects.filter(status="finished").first()
+    assert hand is not None
+    assert client.get(reverse("admin:tables_hand_add")).status_code == 403
+    found = client.get(reverse("admin:tables_hand_changelist"), {"q": hand.table.name})
+    assert hand in found.context["cl"].result_list
+    url = reverse("admin:tables_hand_change", args=[hand.pk])
+    page = client.get(url)
+    assert page.status_code == 200 and 'name="_save"' not in page.content.decode()
+    assert dollars(hand.pot_cents) in page.content.decode()
+    assert client.post(url, {"number": 99}).status_code == 403
 
 
 def test_a_dealer_is_sent_to_the_admin_login(floor: Any) -> None:

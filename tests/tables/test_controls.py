@@ -206,12 +206,12 @@ def test_pending_approvals_show_on_the_dashboard_and_a_pit_boss_approves_there(
         svc.round_settle(round=r, dealer=f["dealer2"])
     boss = Client()
     boss.force_login(f["pitboss"])
-    floor = boss.get("/audit/dashboard/floor/").content.decode()
+    floor = boss.get("/reports/dashboard/floor/").content.decode()
     assert f'data-round="{r.pk}"' in floor and "Approve and pay" in floor
     assert "seat 1 wins the progressive jackpot" in floor.lower()
     auditor = Client()
     auditor.force_login(f["auditor"])
-    assert "Approve and pay" not in auditor.get("/audit/dashboard/").content.decode()
+    assert "Approve and pay" not in auditor.get("/reports/dashboard/").content.decode()
     assert auditor.post(f"/audit/rounds/{r.pk}/approve/").status_code == 403
     r.refresh_from_db()
     assert r.status == "open"
@@ -219,7 +219,7 @@ def test_pending_approvals_show_on_the_dashboard_and_a_pit_boss_approves_there(
     assert done.status_code == 303
     r.refresh_from_db()
     assert r.status == "settled" and r.approved_by == f["pitboss"]
-    assert f'data-round="{r.pk}"' not in boss.get("/audit/dashboard/floor/").content.decode()
+    assert f'data-round="{r.pk}"' not in boss.get("/reports/dashboard/floor/").content.decode()
 
 
 def test_a_paid_jackpot_is_a_dashboard_alert_and_the_hold_reads_both_ways(
@@ -237,10 +237,10 @@ def test_a_paid_jackpot_is_a_dashboard_alert_and_the_hold_reads_both_ways(
     r = controls.round_approve(round=r, by=f["pitboss"])
     boss = Client()
     boss.force_login(f["pitboss"])
-    floor = boss.get("/audit/dashboard/floor/").content.decode()
+    floor = boss.get("/reports/dashboard/floor/").content.decode()
     assert 'id="large-payouts"' in floor and "seat 1 wins the progressive jackpot" in floor.lower()
     day = r.gaming_day.isoformat()
-    csv = boss.get(f"/audit/reports.csv?by=table&period=day&day={day}&table=LB-1")
+    csv = boss.get(f"/reports/hold.csv?by=table&period=day&day={day}&table=LB-1")
     rows = [line.split(",") for line in csv.content.decode().splitlines()]
     header, row = rows[0], dict(zip(rows[0], rows[1], strict=True))
     assert "hold_percent_without_jackpots" in header
@@ -250,7 +250,7 @@ def test_a_paid_jackpot_is_a_dashboard_alert_and_the_hold_reads_both_ways(
     assert Decimal(row["hold_percent_without_jackpots"]) == hold_percent(
         win + jackpot_paid, r.handle_cents
     )
-    page = boss.get(f"/audit/reports/?by=table&period=day&day={day}").content.decode()
+    page = boss.get(f"/reports/?by=table&period=day&day={day}").content.decode()
     assert "Hold % without jackpots" in page and "Gaming day: gaming day" not in page
 
 

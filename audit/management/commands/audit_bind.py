@@ -12,8 +12,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from audit.binding import bind_rows, unbound_rows
+from audit.binding import unbound_rows
 from audit.kinds import EventKind
+from audit.services import bind_rows
 
 
 class Command(BaseCommand):

@@ -51,9 +51,8 @@ from django.db import connection, connections, transaction
 from django.db.models import F, Max, Q
 from django.utils import timezone
 
-from audit.binding import bind_rows
 from audit.kinds import EventKind
-from audit.services import audit_record
+from audit.services import audit_record, bind_rows
 from core.roles import Role
 from reports.models import StaleReport
 from tables import games
@@ -373,7 +372,7 @@ class InsertWriter(Writer):
 
 def bind_history(ids: list[int], seed: int) -> None:
     """Put the batch's rounds and lines on the record as synthetic history (one event per
-    `audit.binding.ROWS_PER_EVENT` rows), so that `verify_audit` checks them like any other."""
+    `audit.services.ROWS_PER_EVENT` rows), so that `verify_audit` checks them like any other."""
     rounds = Round.objects.filter(pk__in=ids).order_by("pk")
     lines = SettlementLine.objects.filter(round_id__in=ids).order_by("pk")
     bind_rows(
