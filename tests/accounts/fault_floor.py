@@ -143,11 +143,11 @@ def play(dealer: APIClient, boss: APIClient, table: int, n: int, fault: str) -> 
         # refused page's and API call's record waits briefly, then answers 503 too.
         with SqliteLock(float(os.environ["CASINO_SQLITE_BUSY_TIMEOUT"]) + 1.5):
             call(dealer, "read the round (lock held long)", "GET", f"{url}{rid}/")
-            call(dealer, "a refused page (lock held long)", "GET", "/audit/dashboard/")
+            call(dealer, "a refused page (lock held long)", "GET", "/reports/dashboard/")
             call(dealer, "a refused API call (lock held long)", "GET", "/api/variance-alerts/")
             call(dealer, "deal (lock held past the timeout)", "POST", f"{url}{rid}/deal/", deal)
             call(boss, "read the rounds (lock held long)", "GET", url)
-        call(dealer, "a refused page (lock free)", "GET", "/audit/dashboard/")
+        call(dealer, "a refused page (lock free)", "GET", "/reports/dashboard/")
     if fault == "pg-kill" and n == 2:
         # The server ends the connection inside the deal's transaction (before its event is
         # appended): the step answers 503 and nothing of it is saved.

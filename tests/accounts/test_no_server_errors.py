@@ -94,9 +94,9 @@ def test_a_filter_past_64_bits_is_refused_naming_it(floor: dict[str, Any], path:
     [
         "/audit/",
         "/audit/events.csv",
-        "/audit/dashboard/",
-        "/audit/reports/",
-        "/audit/reports.csv",
+        "/reports/dashboard/",
+        "/reports/",
+        "/reports/hold.csv",
         "/accounting/",
         "/accounting/reconciliation/",
     ],
@@ -157,11 +157,11 @@ def test_the_charts_refuse_a_day_at_the_edge_of_the_calendar(
 
 def test_the_charts_refuse_a_period_they_do_not_know(floor: dict[str, Any]) -> None:
     client = page_for(floor["pitboss"])
-    response = client.get("/audit/dashboard/charts.json", {"day": "0001-01-01", "period": "year"})
+    response = client.get("/reports/dashboard/charts.json", {"day": "0001-01-01", "period": "year"})
     assert refused(response)["field"] in ("day", "period")
-    response = client.get("/audit/dashboard/charts.json", {"day": "2026-03-01", "period": "year"})
+    response = client.get("/reports/dashboard/charts.json", {"day": "2026-03-01", "period": "year"})
     assert refused(response)["field"] == "period"
-    assert client.get("/audit/dashboard/", {"period": "year"}).status_code == 200
+    assert client.get("/reports/dashboard/", {"period": "year"}).status_code == 200
 
 
 def test_the_charts_still_answer_for_an_ordinary_day(floor: dict[str, Any]) -> None:
@@ -263,7 +263,7 @@ def test_nothing_was_audited_for_a_refused_number(floor: dict[str, Any]) -> None
 @pytest.mark.parametrize(
     ("who", "method", "path"),
     [
-        ("dealer", "get", "/audit/dashboard/"),  # the page's 403 (audit.middleware)
+        ("dealer", "get", "/reports/dashboard/"),  # the page's 403 (audit.middleware)
         ("dealer", "get", "/accounting/reconciliation/"),  # a page's own 403 page
         ("dealer", "get", "/api/variance-alerts/"),  # the API's 403 (its error handler)
         ("pitboss", "get", "/admin/tables/amountlimit/add/"),  # the admin's 403

@@ -256,7 +256,7 @@ def test_the_pit_boss_sees_the_sign_off_the_record_the_correction_and_the_report
     no_sideways_scroll(page)
     page.screenshot(path=str(shots / "desk-round-void-waiting.png"), full_page=True)
     waiting.screenshot(path=str(shots / "desk-void-waiting-refused.png"))
-    page.goto("/audit/dashboard/")
+    page.goto("/reports/dashboard/")
     listed = page.locator(f'#voids-waiting [data-round="{r.pk}"]')
     expect()(listed).to_contain_text("another pit boss must approve its void")
     page.locator("#voids-waiting").screenshot(path=str(shots / "desk-dashboard-void-waiting.png"))

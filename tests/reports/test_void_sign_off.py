@@ -335,7 +335,7 @@ def test_the_dashboard_shows_each_button_only_to_who_may_press_it(f: dict[str, A
     asked = (
         f"You asked for the void of round LB-1 #{first.number}; another pit boss must approve it."
     )
-    for path in ("/audit/dashboard/", "/audit/dashboard/floor/"):
+    for path in ("/reports/dashboard/", "/reports/dashboard/floor/"):
         shown = text(page(f["sly"]).get(path))
         assert "Void requested by pitboss2 at" in shown and REASON in shown
         assert "Approve void" not in shown and "Approve and pay" not in shown
@@ -351,7 +351,7 @@ def test_the_dashboard_shows_each_button_only_to_who_may_press_it(f: dict[str, A
     posted = page(f["pitboss3"]).post(
         f"/audit/rounds/{first.pk}/void/approve/", {"back": "dashboard"}
     )
-    assert posted.status_code == 303 and posted["Location"] == "/audit/dashboard/"
+    assert posted.status_code == 303 and posted["Location"] == "/reports/dashboard/"
     first.refresh_from_db()
     assert first.status == "voided"
 

@@ -106,7 +106,7 @@ def test_the_dealer_pit_boss_cannot_approve_its_own_round_on_any_path(
     unchanged(r, meter, value, entries)
 
     # the round's record page and the dashboard: no button for sly, the reason instead
-    for url in (f"/audit/rounds/{r.pk}/", "/audit/dashboard/"):
+    for url in (f"/audit/rounds/{r.pk}/", "/reports/dashboard/"):
         shown = text(page.get(url))
         assert "Approve and pay" not in shown and f"{words}." in shown
 
