@@ -9,7 +9,8 @@ import re
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.tables.test_api import dealer_at, ok  # noqa: F401  (fixture)
+from tests.helpers import ok
+from tests.tables.test_api import dealer_at  # noqa: F401  (fixture)
 
 ROUND_TABLE = re.compile(r'\b(FROM|UPDATE|INTO) "?tables_round"?[\s(]')
 
