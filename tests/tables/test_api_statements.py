@@ -1,6 +1,5 @@
 """A play step through the API reads its round once for the access check and once under the
-service's lock, writes it once, and answers without reading it again (issue 16: the round
-was read five times a step, its lines three times)."""
+service's lock, writes it once, and answers without reading it again (nor its lines)."""
 
 from __future__ import annotations
 
