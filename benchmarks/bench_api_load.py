@@ -606,8 +606,8 @@ def drain_queue(broker: str, timeout: float = 120.0) -> bool:
 
 def project_server() -> dict[str, Any]:
     """The server set-up of the tree measured: its gunicorn.conf.py (worker class, workers,
-    threads), or, in a tree without one (before issue 16), the set-up this benchmark used then:
-    gthread, 2 x cores + 1 workers of 4 threads."""
+    threads), or, in a tree without one, the benchmark's own default: gthread, 2 x cores + 1
+    workers of 4 threads."""
     cpus = usable_cpus()
     path = ROOT / "gunicorn.conf.py"
     if not path.exists():

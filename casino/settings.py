@@ -146,7 +146,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.boo
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django turns psycopg's prepared statements off (for connection poolers in transaction
     # mode); with none in front of us, a statement a connection has run this many times is
-    # prepared, and PostgreSQL no longer parses and plans it again (the same dozen statements
+    # prepared, and PostgreSQL does not parse and plan it again (the same dozen statements
     # make every step of a round). 0 turns it off (behind PgBouncer in transaction mode).
     _prepare = env.int("DATABASE_PREPARE_THRESHOLD", default=5)
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
@@ -329,7 +329,7 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_TASK_TIME_LIMIT = 300
 # A worker keeps its database connection from task to task, as the web keeps one from request
 # to request: Celery's Django fix-up would otherwise close it around every task, so each report
-# rebuild started a new PostgreSQL backend (measured: a sixth of the machine's CPU under load).
+# rebuild would start a new PostgreSQL backend, a costly process start under load.
 # The fix-up still closes it after this many tasks, and casino.celery closes it sooner when it
 # is older than CONN_MAX_AGE or broken, as Django does between requests.
 CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)

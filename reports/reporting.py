@@ -397,8 +397,8 @@ def _add(summary: HoldSummary, figures: dict[str, Any]) -> None:
 def _planned_each_time() -> Iterator[None]:
     """PostgreSQL plans the fold's reads for their batch each time, not once for any batch
     (psycopg's prepared statements): a plan kept from a morning's few rounds, before the
-    tables' statistics were gathered, read every round of the day (measured: 15 ms a fold at
-    2,500 rounds, where planned for the batch it reads its few rows in 0.1 ms)."""
+    tables' statistics are gathered, reads every round of the day, where planned for the batch
+    it reads its few rows (figures in docs/benchmarks.md)."""
     raw = getattr(connection.connection, "prepare_threshold", False)
     if raw is False:  # not psycopg (SQLite)
         yield

@@ -22,7 +22,7 @@ from core.cache import CacheUnavailable
 from core.errors import ServiceError
 from tables import games
 from tables.engine import contract
-from tables.engine.paytables import Paytable
+from tables.engine.paytable_types import Paytable
 from tables.engine.progressive import Award, JackpotSplit, MeterConfig
 from tables.engine.settlement import Settlement
 from tables.games.base import engine_call

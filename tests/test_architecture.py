@@ -87,43 +87,25 @@ def project_modules() -> Iterator[tuple[str, Path]]:
             yield ".".join(parts), path
 
 
-def _is_type_checking(node: ast.AST) -> bool:
-    test = node.test if isinstance(node, ast.If) else None
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
-def _run_nodes(tree: ast.AST) -> Iterator[ast.AST]:
-    """Every node that can run: all but the bodies of `if TYPE_CHECKING:` (names only the type
-    checker reads; with `from __future__ import annotations` no annotation is evaluated)."""
-    for child in ast.iter_child_nodes(tree):
-        yield child
-        if _is_type_checking(child):
-            assert isinstance(child, ast.If)
-            for branch in child.orelse:
-                yield branch
-                yield from _run_nodes(branch)
-        else:
-            yield from _run_nodes(child)
-
-
-def imports_of(module: str, path: Path, *, run_only: bool = False) -> Iterator[str]:
-    """Every import of the module (`run_only`: leaving out those only the type checker reads)."""
-    tree = ast.parse(path.read_text(), str(path))
-    nodes = list(_run_nodes(tree)) if run_only else list(ast.walk(tree))
+def _imported_from(module: str, path: Path, node: ast.ImportFrom) -> str:
+    """The module a `from ... import` names, relative imports resolved."""
+    if not node.level:
+        return node.module or ""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    for node in nodes:
+    base = package.split(".")
+    base = base[: len(base) - node.level + 1]
+    return ".".join([*base, node.module] if node.module else base)
+
+
+def imports_of(module: str, path: Path) -> Iterator[str]:
+    """Every import of the module: at module level, inside functions and under `if
+    TYPE_CHECKING:` alike."""
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield alias.name
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - node.level + 1]
-                target = ".".join([*base, node.module] if node.module else base)
-            else:
-                target = node.module or ""
+            target = _imported_from(module, path, node)
             for alias in node.names:  # `from tables import games` imports tables.games
                 yield f"{target}.{alias.name}"
 
@@ -300,15 +282,15 @@ def test_the_registry_loads_the_installed_games() -> None:
 
 
 def import_graph() -> dict[str, set[str]]:
-    """Each project module and the project modules it imports, at module level or inside a
-    function (every import that can run), `from pkg import name` as the module `pkg.name` where
-    there is one. A module importing its own package is no edge: Python runs the package first,
-    and the package's code never waits on it."""
+    """Each project module and the project modules it imports, at module level, inside a
+    function or for the type checker only (`if TYPE_CHECKING:`), `from pkg import name` as the
+    module `pkg.name` where there is one. A module importing its own package is no edge:
+    Python runs the package first, and the package's code never waits on it."""
     modules = dict(project_modules())
     graph: dict[str, set[str]] = {}
     for module, path in modules.items():
         targets = set()
-        for name in imports_of(module, path, run_only=True):
+        for name in imports_of(module, path):
             while name and name not in modules:
                 name = name.rpartition(".")[0]
             if name and name != module and not _within(module, name):
@@ -353,8 +335,11 @@ def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_imports_have_no_cycle() -> None:
-    """No circle of imports, counting those inside functions: a Celery task imports the service
-    it calls, and the service sends it by name (`casino.enqueue`), never by importing it."""
+    """No circle of imports, counting those inside functions and those only the type checker
+    reads: a Celery task imports the service it calls, and the service sends it by name
+    (`casino.enqueue`), never by importing it; the engine's registry names the types of what a
+    game registers (cards, paytables, strategies, edge figures) from modules that never look a
+    game up."""
     graph = import_graph()
     assert "reports.reporting" in graph["reports.tasks"]
     assert "tables.services.figures" in graph["tables.tasks"]
@@ -363,6 +348,69 @@ def test_imports_have_no_cycle() -> None:
         " <-> ".join(f"{m} (imports {', '.join(sorted(graph[m] & set(c)))})" for m in c)
         for c in cycles
     )
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_imports(module: str, path: Path, modules: dict[str, Path]) -> Iterator[str]:
+    """Each private name (`_name`) the module takes from another project module: `from x
+    import _name`, or `x._name` where `x` names a project module it imported."""
+    tree = ast.parse(path.read_text(), str(path))
+    module_names: dict[str, str] = {}  # a local name -> the project module it stands for
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            source = _imported_from(module, path, node)
+            for alias in node.names:
+                full = f"{source}.{alias.name}"
+                if _private(alias.name) and is_project(source) and source != module:
+                    yield f"{module}:{node.lineno} from {source} import {alias.name}"
+                elif full in modules:
+                    module_names[alias.asname or alias.name] = full
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname and alias.name in modules:
+                    module_names[alias.asname] = alias.name
+                elif alias.asname is None and is_project(alias.name):
+                    module_names[alias.name.partition(".")[0]] = alias.name.partition(".")[0]
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Attribute) and _private(node.attr)):
+            continue
+        parts = []
+        value: ast.expr = node.value
+        while isinstance(value, ast.Attribute):
+            parts.append(value.attr)
+            value = value.value
+        if not isinstance(value, ast.Name) or value.id not in module_names:
+            continue
+        owner = ".".join([module_names[value.id], *reversed(parts)])
+        if owner in modules and owner != module:
+            yield f"{module}:{node.lineno} {owner}.{node.attr}"
+
+
+def test_no_private_name_is_imported_across_modules() -> None:
+    """A name with a leading underscore is its module's own: no other module of the project
+    imports it or reads it off the module (make it public, or move it where it is used)."""
+    modules = dict(project_modules())
+    found = [
+        line for module, path in modules.items() for line in private_imports(module, path, modules)
+    ]
+    assert not found, "\n".join(sorted(found))
+
+
+def test_the_private_name_check_finds_both_forms(tmp_path: Path) -> None:
+    modules = {"tables.a": tmp_path / "a.py", "tables.b": tmp_path / "b.py"}
+    modules["tables.a"].write_text("_x = 1\n\n\ndef _own() -> int:\n    return _x\n")
+    modules["tables.b"].write_text(
+        "from tables import a\nfrom tables.a import _x\nfrom .a import _own\n\ny = a._x\n"
+    )
+    assert list(private_imports("tables.a", modules["tables.a"], modules)) == []
+    assert list(private_imports("tables.b", modules["tables.b"], modules)) == [
+        "tables.b:2 from tables.a import _x",
+        "tables.b:3 from tables.a import _own",
+        "tables.b:5 tables.a._x",
+    ]
 
 
 def _tasks_sent_by_name() -> Iterator[tuple[str, str]]:

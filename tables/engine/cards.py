@@ -3,6 +3,7 @@ round's ledger that knows where each card is, so a card can never be used twice.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 from typing import Final, NamedTuple
 
@@ -172,3 +173,24 @@ class CardLedger:
     def remaining(self) -> list[Card]:
         """The undealt deck, in deck order."""
         return [c for c in DECK if c not in self._where]
+
+
+class Shoe:
+    """One shuffled 52-card deck; dealing removes cards, so none is dealt twice."""
+
+    __slots__ = ("_cards",)
+
+    def __init__(self, rng: random.Random) -> None:
+        self._cards = list(DECK)
+        rng.shuffle(self._cards)
+
+    def deal(self, count: int) -> tuple[Card, ...]:
+        """The next `count` cards off the deck."""
+        if count > len(self._cards):
+            raise ValueError(f"only {len(self._cards)} cards left, cannot deal {count}")
+        dealt = tuple(self._cards[-count:]) if count else ()
+        del self._cards[len(self._cards) - count :]
+        return dealt
+
+    def __len__(self) -> int:
+        return len(self._cards)

@@ -19,7 +19,8 @@ from . import registry
 from .cards import CARD_TEXT, Card, format_cards, parse_cards, plain_cards
 from .errors import EngineError, Refusal
 from .money import format_breakage, format_cents, known_cents, parse_cents
-from .paytables import Paytable, resolve
+from .paytable_types import Paytable
+from .paytables import resolve
 from .progressive import DEFAULT_AWARDS_CENTS, FIXED_AWARDS, Award, JackpotSplit, MeterConfig
 from .settlement import DealerAction, Line, Result, SeatResult, Settlement
 

@@ -1,5 +1,7 @@
 """The games' rules, as the games register them: the engine's drivers (`contract`, `entry`,
-`simulate`, `strategies`, `house_edge`, `replay`) ask here and never name a game.
+`paytables`, `simulate`, `house_edge`, `replay`) ask here and never name a game. The types the
+rules are written in come from modules that never ask here (`cards`, `paytable_types`,
+`strategies`, `edge_report`, ...), so no import, not even the type checker's, leads back.
 
 A house-banked game registers a `BankedRules` (how its round is read and settled, checked
 while entered, advised, dealt at random, played by each named strategy, and its wagers'
@@ -24,13 +26,12 @@ from .errors import EngineError, Refusal
 if TYPE_CHECKING:
     from decimal import Decimal
 
-    from .cards import Card, CardLedger
+    from .cards import Card, CardLedger, Shoe
     from .edge_rake import RakeRun
-    from .house_edge import WagerEdge
-    from .paytables import Paytable, PaytableForm
+    from .edge_report import WagerEdge
+    from .paytable_types import Paytable, PaytableForm
     from .progressive import MeterConfig
     from .settlement import Settlement
-    from .simulate import Shoe
     from .strategies import Mix, Strategy
 
 # The package that lists and registers the installed games (its `INSTALLED`).

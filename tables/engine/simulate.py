@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from . import registry, strategies
-from .cards import DECK, Card
+from .cards import Shoe
 from .strategies import Strategy
 
 MAX_SEATS: Final = 7
@@ -38,27 +38,6 @@ def __getattr__(name: str) -> Any:
     if name == "PAYTABLES":
         return {g: registry.banked_rules(g).paytables for g in registry.banked_names()}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-class Shoe:
-    """One shuffled 52-card deck; dealing removes cards, so none is dealt twice."""
-
-    __slots__ = ("_cards",)
-
-    def __init__(self, rng: random.Random) -> None:
-        self._cards = list(DECK)
-        rng.shuffle(self._cards)
-
-    def deal(self, count: int) -> tuple[Card, ...]:
-        """The next `count` cards off the deck."""
-        if count > len(self._cards):
-            raise ValueError(f"only {len(self._cards)} cards left, cannot deal {count}")
-        dealt = tuple(self._cards[-count:]) if count else ()
-        del self._cards[len(self._cards) - count :]
-        return dealt
-
-    def __len__(self) -> int:
-        return len(self._cards)
 
 
 def _seat_numbers(rng: random.Random, seats: int | None) -> list[int]:

@@ -17,7 +17,6 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Final, Generic, TypeVar
 
-from . import registry
 from .cards import Card
 from .errors import EngineError, Refusal
 
@@ -74,11 +73,3 @@ def typical(
     description: str, main: Callable[[Sequence[Card]], T], slip: Callable[[Sequence[Card]], T]
 ) -> Mix[T]:
     return Mix(description, ((1 - TYPICAL_SLIP, main), (TYPICAL_SLIP, slip)))
-
-
-def describe(game: str, strategy: Strategy) -> str:
-    """What `strategy` means in `game`."""
-    rules = registry.banked(game)
-    if rules is None:
-        raise KeyError(game)
-    return rules.describe(strategy)

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 
 from .cards import Card, CardLedger
 from .errors import EngineError, Refusal
-from .paytables import Paytable
+from .paytable_types import Paytable
 
 MAX_SEAT = 7
 

@@ -24,7 +24,7 @@ from core.errors import ServiceError
 from tables import display as show
 from tables.engine.cards import parse_cards
 from tables.engine.errors import EngineError
-from tables.engine.paytables import Paytable
+from tables.engine.paytable_types import Paytable
 from tables.engine.progressive import MeterConfig
 from tables.engine.settlement import Settlement
 

@@ -10,7 +10,8 @@ from typing import Any
 
 from tables.engine import contract, entry, registry
 from tables.engine import simulate as engine_simulate
-from tables.engine.paytables import Paytable, make_paytable
+from tables.engine.paytable_types import Paytable
+from tables.engine.paytables import make_paytable
 from tables.engine.progressive import MeterConfig
 from tables.engine.settlement import Settlement
 

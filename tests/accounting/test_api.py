@@ -11,7 +11,7 @@ import pytest
 from accounting.models import Slip, VarianceAlert
 from accounting.rules import MORNING_COUNT_REASON
 from audit.models import AuditEvent
-from tests.tables.test_api import client_for
+from tests.helpers import client_for
 
 from .conftest import Clock, play
 

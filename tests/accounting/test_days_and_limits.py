@@ -21,7 +21,7 @@ from core.errors import ServiceError
 from tables.models import AmountLimit
 from tables.services.limits import limit_cents, limit_set
 from tests.audit.tamper import raw, run_verify
-from tests.tables.test_api import client_for
+from tests.helpers import client_for
 
 from .conftest import Clock
 

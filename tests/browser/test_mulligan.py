@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 
 from tables.games.mulligan.game import Variant
 from tables.models import Hand
-from tests.tables.mulligan_floor import mulligan_table
+from tests.games.mulligan.floor import mulligan_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.services]
 

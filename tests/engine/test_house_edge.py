@@ -11,9 +11,10 @@ from math import comb
 import pytest
 
 from tables.engine import contract
+from tables.engine.edge_report import Method, WagerEdge
 from tables.engine.edge_stats import exact_figures
 from tables.engine.errors import EngineError
-from tables.engine.house_edge import Method, WagerEdge, edge_for_lines, house_edge
+from tables.engine.house_edge import edge_for_lines, house_edge
 from tables.engine.paytables import make_paytable, named
 from tables.engine.progressive import MeterConfig
 from tables.engine.simulate import random_round

@@ -133,7 +133,7 @@ def test_lowball_flush_compares_highest_card_down() -> None:
 
 
 def test_the_lookup_tables_agree_with_the_evaluators_on_every_hand() -> None:
-    """`poker_value` and `low_value` look the value up (issue 16); the tables must give
+    """`poker_value` and `low_value` look the value up in tables; the tables must give
     exactly what the evaluators compute, for every hand in two orders."""
     from tables.engine import rankings
 

@@ -37,16 +37,15 @@ from audit.models import AuditEvent
 from core.errors import ServiceError
 from tables import games
 from tables.display import card_text
-from tables.engine.cards import RANKS, Card, CardLedger, parse_cards
+from tables.engine.cards import RANKS, Card, CardLedger, Shoe, parse_cards
+from tables.engine.edge_report import Method, WagerEdge
 from tables.engine.edge_stats import Sampler
 from tables.engine.errors import EngineError, Refusal
-from tables.engine.house_edge import Method, WagerEdge
 from tables.engine.money import parse_odds
-from tables.engine.paytables import Paytable, PaytableForm
+from tables.engine.paytable_types import Paytable, PaytableForm
 from tables.engine.progressive import MeterConfig
 from tables.engine.rankings import poker_value
 from tables.engine.settlement import DealerAction, DealerResult, Line, SeatResult, Settlement
-from tables.engine.simulate import Shoe
 from tables.engine.strategies import Strategy
 from tables.engine.validation import check_count
 from tables.games.base import engine_call

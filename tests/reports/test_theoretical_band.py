@@ -1,4 +1,4 @@
-"""Theoretical win and its 95% band beside the actual (issue 14): the band worked by hand on a
+"""Theoretical win and its 95% band beside the actual: the band worked by hand on a
 small day, the alert on the chain outside the band and not inside, `hold_report --json` and the
 dashboard, and simulated play with a named strategy landing in the band on nearly every
 table-day."""

@@ -25,6 +25,7 @@ from tables.models import (
     Round,
     Table,
 )
+from tests.helpers import form_errors, messages_of, signed_in
 
 ADD_URL = reverse("admin:tables_paytableversion_add")
 CHANGELIST_URL = reverse("admin:tables_paytableversion_changelist")
@@ -33,12 +34,6 @@ CHANGELIST_URL = reverse("admin:tables_paytableversion_changelist")
 def without_bound(data: dict[str, Any]) -> dict[str, Any]:
     """An event's data without the rows it binds (tests/audit/test_binding.py checks those)."""
     return {k: v for k, v in data.items() if k != "bound"}
-
-
-def signed_in(username: str) -> Client:
-    client = Client()
-    assert client.login(username=username, password="demo")
-    return client
 
 
 def second_chance_draft(name: str = "house", **overrides: str) -> dict[str, str]:
@@ -61,14 +56,6 @@ def second_chance_draft(name: str = "house", **overrides: str) -> dict[str, str]
 
 def draft_via_admin(client: Client, name: str = "house", **overrides: str) -> Any:
     return client.post(f"{ADD_URL}?game=second_chance", second_chance_draft(name, **overrides))
-
-
-def messages_of(response: Any) -> list[str]:
-    return [str(m) for m in response.context["messages"]]
-
-
-def form_errors(response: Any) -> dict[str, list[str]]:
-    return dict(response.context["adminform"].form.errors)
 
 
 def approve_action(client: Client, *versions: PaytableVersion) -> Any:

@@ -29,30 +29,9 @@ from tables.models import (
 )
 from tables.services.paytables import paytable_approve, paytable_assign, paytable_draft
 from tables.services.sessions import dealer_sign_in
+from tests.helpers import client_for, ok, refused
 
-# --- fixtures and helpers (test_api_roles.py uses them too) ----------------------------------
-
-
-def client_for(user: Any | None) -> APIClient:
-    """A client signed in with a session (None: anonymous)."""
-    client = APIClient()
-    if user is not None:
-        client.force_login(user)
-    return client
-
-
-def ok(response: Any, status: int = 200) -> dict[str, Any]:
-    assert response.status_code == status, (response.status_code, response.content)
-    return response.json()  # type: ignore[no-any-return]
-
-
-def refused(response: Any, status: int, code: str | None = None) -> dict[str, Any]:
-    """The error shape {"error": {"code", "message", "field"}} with this status (and code)."""
-    assert response.status_code == status, (response.status_code, response.content)
-    error = response.json()["error"]
-    assert set(error) == {"code", "message", "field"} and error["message"]
-    assert code is None or error["code"] == code, error
-    return error  # type: ignore[no-any-return]
+# --- fixtures and helpers (test_api_representation.py and test_api_statements.py use them too) --
 
 
 def play_to_confirm(

@@ -20,7 +20,8 @@ from tables.services.controls import round_cancel
 from tables.services.corrections import round_void
 from tables.services.sessions import dealer_sign_in
 from tables.simulation import play_round
-from tests.tables.test_api import dealer_at, ok, play_to_confirm  # noqa: F401  (fixture)
+from tests.helpers import ok
+from tests.tables.test_api import dealer_at, play_to_confirm  # noqa: F401  (fixture)
 
 
 def as_sent(data: Any) -> Any:

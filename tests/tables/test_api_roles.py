@@ -19,8 +19,7 @@ from tables.models import DealerSession, Hand, PaytableVersion, ProgressiveMeter
 from tables.services import hands as hand_svc
 from tables.services import rounds as svc
 from tables.services.sessions import dealer_sign_in
-
-from .test_api import client_for
+from tests.helpers import client_for
 
 pytestmark = pytest.mark.django_db
 

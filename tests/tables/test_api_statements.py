@@ -1,6 +1,5 @@
 """A play step through the API reads its round once for the access check and once under the
-service's lock, writes it once, and answers without reading it again (issue 16: the round
-was read five times a step, its lines three times)."""
+service's lock, writes it once, and answers without reading it again (nor its lines)."""
 
 from __future__ import annotations
 
@@ -9,7 +8,8 @@ import re
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.tables.test_api import dealer_at, ok  # noqa: F401  (fixture)
+from tests.helpers import ok
+from tests.tables.test_api import dealer_at  # noqa: F401  (fixture)
 
 ROUND_TABLE = re.compile(r'\b(FROM|UPDATE|INTO) "?tables_round"?[\s(]')
 

@@ -16,9 +16,8 @@ from tables.games.mulligan.game import Variant
 from tables.models import Hand, HandPlayer
 from tables.services.limits import limit_set
 from tables.services.sessions import dealer_sign_in
-
-from .mulligan_floor import mulligan_table
-from .test_api import client_for, ok, refused
+from tests.games.mulligan.floor import mulligan_table
+from tests.helpers import client_for, ok, refused
 
 pytestmark = pytest.mark.django_db
 

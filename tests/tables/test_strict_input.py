@@ -16,8 +16,7 @@ from tables.models import Hand, HandPlayer, Round
 from tables.services import rounds as svc
 from tables.services.limits import limit_set
 from tables.services.sessions import dealer_sign_in
-
-from .test_api import client_for, ok, refused
+from tests.helpers import client_for, ok, refused
 
 pytestmark = pytest.mark.django_db
 

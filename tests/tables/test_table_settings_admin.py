@@ -11,8 +11,12 @@ from django.urls import reverse
 from audit.models import AuditEvent
 from tables.models import Pit, Table, TableSettingsVersion
 from tables.selectors import settings_in_force
-
-from .test_admin import form_errors, messages_of, signed_in
+from tests.helpers import (
+    form_errors,
+    messages_of,
+    signed_in,
+    table_settings_approve_action,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -34,14 +38,6 @@ def draft_post(name: str = "heads-up", **overrides: str) -> dict[str, str]:
     return data
 
 
-def approve(client: Any, version: TableSettingsVersion) -> Any:
-    return client.post(
-        CHANGELIST_URL,
-        {"action": "approve_drafts", "_selected_action": [version.pk], "index": 0},
-        follow=True,
-    )
-
-
 def test_admin_drafts_a_second_admin_approves_and_it_is_put_in_force(floor: Any) -> None:
     admin = signed_in("admin")
     page = admin.get(f"{ADD_URL}?game=rhode_island")
@@ -60,11 +56,11 @@ def test_admin_drafts_a_second_admin_approves_and_it_is_put_in_force(floor: Any)
         "rake_cap_cents": 150,
     }
     assert AuditEvent.objects.filter(kind="table_settings.drafted", object_id=str(version.pk))
-    refused = approve(admin, version)
+    refused = table_settings_approve_action(admin, version)
     assert any("was not approved" in m for m in messages_of(refused))
     version.refresh_from_db()
     assert version.status == "draft"
-    approve(signed_in("admin2"), version)
+    table_settings_approve_action(signed_in("admin2"), version)
     version.refresh_from_db()
     assert version.status == "approved" and version.approved_by == floor["admin2"]
 

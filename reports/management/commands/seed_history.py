@@ -59,7 +59,7 @@ from tables import games
 from tables.engine import contract
 from tables.engine.errors import EngineError
 from tables.engine.money import format_cents, parse_cents
-from tables.engine.paytables import Paytable
+from tables.engine.paytable_types import Paytable
 from tables.engine.progressive import MeterConfig
 from tables.engine.strategies import STRATEGY_NAMES
 from tables.gaming_day import day_bounds, gaming_day_of, shift_of

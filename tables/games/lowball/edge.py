@@ -31,7 +31,7 @@ from typing import Final
 from tables.engine.cards import Card
 from tables.engine.edge_fast import HANDS, card_numbers, cards_of, index, table
 from tables.engine.edge_stats import Sampler
-from tables.engine.paytables import Paytable
+from tables.engine.paytable_types import Paytable
 from tables.engine.progressive import Award, MeterConfig
 from tables.engine.rankings import low_value
 from tables.engine.strategies import Mix

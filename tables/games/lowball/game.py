@@ -16,7 +16,7 @@ from typing import Final
 from tables.engine.cards import Card
 from tables.engine.errors import EngineError, Refusal
 from tables.engine.money import format_cents
-from tables.engine.paytables import Paytable
+from tables.engine.paytable_types import Paytable
 from tables.engine.progressive import Award, MeterConfig, apply_round
 from tables.engine.rankings import Category, low_value
 from tables.engine.settlement import (

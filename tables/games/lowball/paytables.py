@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from tables.engine.paytables import Paytable, PaytableForm, build_paytable
+from tables.engine.paytable_types import Paytable, PaytableForm, build_paytable
 
 from .game import NAME
 

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from math import comb
 from typing import Any, Final
 
-from tables.engine.cards import Card, CardLedger, format_cards
+from tables.engine.cards import Card, CardLedger, Shoe, format_cards
 from tables.engine.contract import (
     cards_at,
     dealer_entry,
@@ -28,14 +28,15 @@ from tables.engine.contract import (
     stake,
 )
 from tables.engine.edge_fast import HANDS
+from tables.engine.edge_report import Method, WagerEdge
 from tables.engine.edge_stats import stratified_figures
 from tables.engine.entry import entered_cards
-from tables.engine.house_edge import Method, WagerEdge, money_text, refuse
-from tables.engine.paytables import Paytable
+from tables.engine.house_edge import money_text, refuse
+from tables.engine.paytable_types import Paytable
 from tables.engine.progressive import MeterConfig
 from tables.engine.registry import BankedGameRules, BankedRules
 from tables.engine.settlement import Settlement
-from tables.engine.simulate import Shoe, random_wager
+from tables.engine.simulate import random_wager
 from tables.engine.strategies import Mix, Strategy, pure, typical
 
 from . import edge as edge_lowball

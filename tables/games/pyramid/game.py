@@ -13,7 +13,7 @@ from typing import Final
 
 from tables.engine.cards import Card
 from tables.engine.errors import EngineError, Refusal
-from tables.engine.paytables import Paytable
+from tables.engine.paytable_types import Paytable
 from tables.engine.settlement import DealerAction, DealerResult, Line, SeatResult, Settlement
 from tables.engine.validation import check_count, check_stake, describe, open_ledger
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final
 
-from tables.engine.cards import Card, CardLedger, format_cards, parse_card, parse_cards
+from tables.engine.cards import Card, CardLedger, Shoe, format_cards, parse_card, parse_cards
 from tables.engine.contract import (
     cards_at,
     dealer_entry,
@@ -25,14 +25,14 @@ from tables.engine.contract import (
     seat_wagers,
     stake,
 )
+from tables.engine.edge_report import Method, WagerEdge
 from tables.engine.edge_stats import Outcome, Sampler, exact_figures
 from tables.engine.errors import EngineError, Refusal
-from tables.engine.house_edge import Method, WagerEdge
-from tables.engine.paytables import Paytable
+from tables.engine.paytable_types import Paytable
 from tables.engine.progressive import MeterConfig
 from tables.engine.registry import BankedGameRules, BankedRules
 from tables.engine.settlement import Settlement
-from tables.engine.simulate import Shoe, random_wager
+from tables.engine.simulate import random_wager
 from tables.engine.strategies import Mix, Strategy, pure, typical
 
 from . import edge as edge_pyramid

@@ -26,7 +26,7 @@ from typing import Final
 from tables.engine.cards import Card
 from tables.engine.edge_fast import HANDS, cards_of, index, poker_categories, poker_scores, table
 from tables.engine.edge_stats import Outcome, Sampler
-from tables.engine.paytables import Paytable
+from tables.engine.paytable_types import Paytable
 from tables.engine.rankings import POKER_ORDER, Category, poker_value
 from tables.engine.strategies import Mix
 

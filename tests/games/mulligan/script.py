@@ -57,6 +57,17 @@ def to_a_fold(game: MulliganGame) -> Posted:
     return Posted("swap", a, offer_of=game.offers[0].owner)
 
 
+def as_step(posted: Posted) -> dict[str, Any]:
+    """A step as the services take it (the API's body)."""
+    step: dict[str, Any] = {"do": posted.do, "player": posted.player}
+    for key in ("card", "chips", "offer_of"):
+        if getattr(posted, key) is not None:
+            step[key] = getattr(posted, key)
+    if posted.do == "mulligan":
+        step["draws"] = list(posted.draws)
+    return step
+
+
 def as_form(posted: Posted, step: int) -> dict[str, Any]:
     """A posted action as the tablet's form sends it."""
     form: dict[str, Any] = {"step": step, "do": posted.do, "player": posted.player}

@@ -10,7 +10,8 @@ from math import comb
 
 from tables.engine import strategies
 from tables.engine.edge_fast import HANDS, card_numbers, cards_of
-from tables.engine.house_edge import Method, house_edge
+from tables.engine.edge_report import Method
+from tables.engine.house_edge import house_edge
 from tables.engine.rankings import poker_value
 from tables.engine.strategies import Strategy
 from tables.games.second_chance import edge as edge_second_chance

@@ -10,8 +10,7 @@ import pytest
 
 from tables.models import Hand
 from tables.services.sessions import dealer_sign_in
-
-from .test_api import client_for, ok, refused
+from tests.helpers import client_for, ok, refused
 
 pytestmark = pytest.mark.django_db
 

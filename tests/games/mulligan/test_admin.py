@@ -9,9 +9,7 @@ import pytest
 from django.urls import reverse
 
 from tables.models import TableSettingsVersion
-
-from .test_admin import form_errors, signed_in
-from .test_table_settings_admin import approve
+from tests.helpers import form_errors, signed_in, table_settings_approve_action
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +55,7 @@ def test_mulligan_settings_are_drafted_checked_and_approved(floor: Any) -> None:
         "rake_percent": "2.5",
         "rake_cap_cents": 1000,
     }
-    approve(signed_in("admin2"), version)
+    table_settings_approve_action(signed_in("admin2"), version)
     version.refresh_from_db()
     assert version.is_approved
     listing = signed_in("admin2").get(reverse("admin:tables_tablesettingsversion_changelist"))

@@ -39,11 +39,3 @@ def test_simulate_rounds_plays_whole_hands_at_a_poker_table(floor: dict[str, Any
         assert steps.filter(kind="hand.step").count() == 1 + actions + board
     assert any(h.result["showdown"] for h in hands)
     assert any(not h.result["showdown"] for h in hands)
-
-
-def test_simulate_rounds_all_plays_banked_tables_and_poker_tables(floor: dict[str, Any]) -> None:
-    out = io.StringIO()
-    call_command("simulate_rounds", "--all", "--rounds", "2", "--seed", "5", stdout=out)
-    summary = json.loads(out.getvalue())
-    assert set(summary["tables"]) == {"LB-1", "PY-1", "RI-1", "SC-1", "MG-1"}
-    assert summary["rounds"] == 6 and summary["hands"] == 4

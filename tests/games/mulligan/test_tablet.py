@@ -16,9 +16,8 @@ from audit.models import AuditEvent
 from tables.games.mulligan.game import Variant
 from tables.games.mulligan.play import draw_order, from_record
 from tables.models import Hand
+from tests.games.mulligan.floor import mulligan_table
 from tests.games.mulligan.script import BURN, HANDS_4, to_a_fold, to_the_deck
-
-from .mulligan_floor import mulligan_table
 
 V = Variant
 pytestmark = pytest.mark.django_db

@@ -14,8 +14,7 @@ from tables.games.mulligan import game as mulligan_game
 from tables.models import Hand
 from tables.services.sessions import dealer_sign_in
 from tests.games.mulligan.script import HANDS_4
-
-from .test_api import client_for, ok, refused
+from tests.helpers import client_for, ok, refused
 
 pytestmark = pytest.mark.django_db
 

@@ -18,8 +18,7 @@ from tables.games.mulligan.replay import replay_mulligan
 from tables.services.hand_play import hand_play
 from tables.services.hands import hand_open, hand_void
 from tables.services.sessions import dealer_sign_in
-from tests.games.mulligan.script import HANDS_4, to_the_deck
-from tests.tables.test_mulligan_services import _step
+from tests.games.mulligan.script import HANDS_4, as_step, to_the_deck
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +32,7 @@ def _game(floor: dict[str, Any]) -> Any:
         _, game = from_record(hand.record)
         if game.is_over:
             break
-        hand = hand_play(hand=hand, dealer=floor["dealer"], step=_step(to_the_deck(game)))
+        hand = hand_play(hand=hand, dealer=floor["dealer"], step=as_step(to_the_deck(game)))
     hand.refresh_from_db()
     return hand
 

@@ -22,22 +22,11 @@ from tables.games.mulligan.terms import allowed_combinations
 from tables.models import Hand
 from tables.services.hand_play import hand_play
 from tables.services.hands import hand_open
-from tests.games.mulligan.script import BURN, HANDS_4, to_a_fold, to_the_deck
-
-from .mulligan_floor import mulligan_table
+from tests.games.mulligan.floor import mulligan_table
+from tests.games.mulligan.script import BURN, HANDS_4, as_step, to_a_fold, to_the_deck
 
 V = Variant
 pytestmark = pytest.mark.django_db
-
-
-def _step(posted) -> dict[str, Any]:
-    step: dict[str, Any] = {"do": posted.do, "player": posted.player}
-    for key in ("card", "chips", "offer_of"):
-        if getattr(posted, key) is not None:
-            step[key] = getattr(posted, key)
-    if posted.do == "mulligan":
-        step["draws"] = list(posted.draws)
-    return step
 
 
 def open_and_deal(floor, table, players=4, buy_in=4000):
@@ -60,7 +49,7 @@ def play_to_end(floor, hand, policy):
         _, game = rebuilt
         if game.is_over:
             break
-        hand = hand_play(hand=hand, dealer=floor["dealer"], step=_step(policy(game)))
+        hand = hand_play(hand=hand, dealer=floor["dealer"], step=as_step(policy(game)))
     hand.refresh_from_db()
     return hand
 
