@@ -59,6 +59,7 @@ def _label(key: str) -> str:
         "corrects_round": "Corrects round id",
         "applied_discard": "Discarded",
         "draw_count": "Cards to draw",
+        "text": "Step",
     }
     return words.get(key, key.replace("_", " ").capitalize())
 
@@ -72,6 +73,8 @@ def readable(data: Any, prefix: str = "") -> list[dict[str, Any]]:
     for key, value in data.items():
         if key in HIDDEN_KEYS or value in (None, "", [], {}):
             continue
+        if key == "step" and isinstance(value, dict) and data.get("text"):
+            continue  # a hand's step as entered (players numbered from 0): `text` says it
         label = f"{prefix} · {_label(str(key))}" if prefix else _label(str(key))
         if str(key).isdigit():
             label = f"{prefix} · Seat {key}" if prefix else f"Seat {key}"

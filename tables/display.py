@@ -7,7 +7,7 @@ Amounts arrive as the contract's decimal strings ("10.00") and leave as dollars 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any, Protocol
 
@@ -306,3 +306,48 @@ def draw_headline(advice: Mapping[str, Any]) -> list[dict[str, Any]]:
     else:
         parts += [{"text": f"{'two' if left == 2 else left} of"}, {"cards": cards(either)}]
     return [*parts, {"text": f", then {draw}"}]
+
+
+_PLAYER_WORD = re.compile(r"\b([Pp])layer (\d+)\b")
+_PLAYERS_LIST = re.compile(r"\b([Pp])layers ((?:\d+)(?:(?:, | and )\d+)*)\b")
+_CARD_WORD = re.compile(r"(?<![\w'])(10|[2-9TJQKA])([cdhs])(?![\w'])")
+
+
+def seat_of(player: int, seats: Sequence[int] | None) -> int:
+    """A player's seat at the table (`seats`: the seat of each player in order); without the
+    seats, the player's place counted from 1."""
+    if seats is not None and 0 <= player < len(seats):
+        return seats[player]
+    return player + 1
+
+
+def seat_word(player: int, seats: Sequence[int] | None) -> str:
+    """`1, [2, 5]` -> `"Seat 5"`."""
+    return f"Seat {seat_of(player, seats)}"
+
+
+def floor_words(text: str, seats: Sequence[int] | None, *, card_codes: bool = True) -> str:
+    """An engine's sentence as the floor says it: a player it numbers from 0 named by their
+    seat ("player 0" -> "Seat 3", "players 0 and 2" -> "seats 3 and 5") and (`card_codes`)
+    a card code as the card ("Kh" -> "K♥"); a refusal that quotes what was typed keeps it
+    (`card_codes=False`)."""
+
+    def known(n: int) -> bool:
+        return seats is None or 0 <= n < len(seats)
+
+    def players(m: re.Match[str]) -> str:
+        if not all(known(int(n)) for n in re.findall(r"\d+", m.group(2))):
+            return m.group()
+        listed = re.sub(r"\d+", lambda d: str(seat_of(int(d.group()), seats)), m.group(2))
+        return ("Seats " if m.group(1) == "P" else "seats ") + listed
+
+    def player(m: re.Match[str]) -> str:
+        n = int(m.group(2))
+        return seat_word(n, seats) if known(n) else m.group()
+
+    # A player the hand does not have ("there is no player 7") is left as the caller wrote it.
+    text = _PLAYERS_LIST.sub(players, text)
+    text = _PLAYER_WORD.sub(player, text)
+    if card_codes:
+        text = _CARD_WORD.sub(lambda m: card_text([m.group(1) + m.group(2)]), text)
+    return text

@@ -133,6 +133,15 @@ def format_cards(cards: Iterable[Card]) -> list[str]:
     return [str(c) for c in cards]
 
 
+_SUIT_SIGN: Final = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
+def card_words(card: Card) -> str:
+    """A card as the floor writes it in a sentence: `Card(12, "c")` -> `"Q♣"`, a ten `"10♥"`
+    (the contracts keep the codes, `str(card)`)."""
+    return ("10" if card.rank == 10 else RANK_CHAR[card.rank]) + _SUIT_SIGN[card.suit]
+
+
 class CardLedger:
     """Where every card of the round is: each card may be placed once (hand, discard, draw)."""
 

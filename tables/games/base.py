@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
@@ -438,13 +438,32 @@ class PlayerVsPlayerGame(GameDefinition):
         """A new hand's record: the settings, the stacks in player order, who acts first."""
         raise NotImplementedError
 
-    def apply(self, record: Mapping[str, Any], step: Mapping[str, Any]) -> dict[str, Any]:
-        """The record with one more step (refused: ServiceError naming the card, player or
-        action; the record given is not changed)."""
+    def apply(
+        self,
+        record: Mapping[str, Any],
+        step: Mapping[str, Any],
+        *,
+        seats: Sequence[int] | None = None,
+    ) -> dict[str, Any]:
+        """The record with one more step (refused: ServiceError naming the card, the seat or
+        the action as the floor says them, `seats` being each player's seat in order; the
+        record given is not changed)."""
         raise NotImplementedError
 
-    def step_text(self, record: Mapping[str, Any], step: Mapping[str, Any]) -> str:
-        """One step in words, for the audit trail ("player 1 raises 20")."""
+    def floor_words(self, text: str, seats: Sequence[int] | None) -> str:
+        """A sentence of the game's engine as the floor says it: its players (numbered from 0)
+        by their seats, its cards as cards (`tables.display.floor_words`)."""
+        return show.floor_words(text, seats)
+
+    def step_text(
+        self,
+        record: Mapping[str, Any],
+        step: Mapping[str, Any],
+        *,
+        seats: Sequence[int] | None = None,
+    ) -> str:
+        """One step in words, for the audit trail ("Seat 3 raises $20.00"; `seats`: each
+        player's seat in order)."""
         return json_text(step)
 
     def replay_record(self, record: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -486,8 +505,11 @@ class PlayerVsPlayerGame(GameDefinition):
     # The refusal fields the hand's form shows beside an input (others go on top).
     tablet_fields: ClassVar[frozenset[str]] = frozenset()
 
-    def posted_step(self, post: Mapping[str, Any]) -> dict[str, Any]:
-        """The step a tablet form posted, in the services' form (refused: ServiceError)."""
+    def posted_step(
+        self, post: Mapping[str, Any], *, seats: Sequence[int] | None = None
+    ) -> dict[str, Any]:
+        """The step a tablet form posted, in the services' form (refused: ServiceError naming
+        the seat, `seats` being each player's seat in order)."""
         raise NotImplementedError
 
     def tablet_view(

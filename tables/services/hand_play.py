@@ -68,10 +68,12 @@ def hand_play(
             dict(step),
         )
         hand_assertion_failed(hand=hand, dealer=dealer, step=step, error=err)
+        seats = list(hand.players.order_by("position").values_list("seat", flat=True))
+        said = games.player_vs_player(hand.game).floor_words(err.message, seats)
         raise ServiceError(
             f"The system refused this action: its check of the game ({err.assertion}) failed: "
-            f"{err.message}. This is a bug in the system, not the players' mistake; it is "
-            "logged and on the audit trail, and nothing changed. Call the pit boss.",
+            f"{said}. This is a bug in the system, not the players' "
+            "mistake; it is logged and on the audit trail, and nothing changed. Call the pit boss.",
             field="step",
             code="assertion_failed",
             status=500,

@@ -171,8 +171,10 @@ def hand_act(*, hand: Hand, dealer: AbstractBaseUser, step: Mapping[str, Any]) -
     game = games.player_vs_player(hand.game)
     if not isinstance(step, Mapping):
         raise ServiceError("a step must be an object", field="step")
-    record = game.apply(hand.record, step)
-    text = game.step_text(hand.record, step)
+    # The game speaks of its players by their seats (the record numbers them from 0).
+    seats = list(hand.players.order_by("position").values_list("seat", flat=True))
+    record = game.apply(hand.record, step, seats=seats)
+    text = game.step_text(hand.record, step, seats=seats)
     hand.record = record
     hand.save(update_fields=["record"])
     audit_record(

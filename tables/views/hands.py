@@ -176,7 +176,9 @@ def hand_step(request: HttpRequest, table_id: int) -> HttpResponse:
                 "this form was for another hand: the table has moved on", field="hand", status=409
             )
         # hand_play: a game assertion that fails is refused, logged and audited (a bug).
-        hand_play(hand=hand, dealer=request.user, step=game.posted_step(request.POST), finish=False)
+        seats = list(hand.players.order_by("position").values_list("seat", flat=True))
+        posted = game.posted_step(request.POST, seats=seats)
+        hand_play(hand=hand, dealer=request.user, step=posted, finish=False)
 
     return _attempt(request, table, step)
 

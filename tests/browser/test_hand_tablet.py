@@ -97,7 +97,7 @@ def test_a_whole_hand_on_the_tablet_and_the_phone(
     page.fill("#id-hole-1", "Ah")  # the same card twice: refused at the field
     page.fill("#id-hole-2", "Qc")
     page.click("#hole-form button[type=submit]")
-    expect()(page.locator("#hole-form .field-error").first).to_contain_text("Ah")
+    expect()(page.locator("#hole-form .field-error").first).to_contain_text("A♥")
     assert Hand.objects.get(status="open").record["hole"] == []
     shot("2-refused-hole-card")
     page.fill("#id-hole-1", "Kc")

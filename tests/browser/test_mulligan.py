@@ -95,14 +95,14 @@ def test_a_whole_game_on_the_tablet_and_the_table_display_under_secret_offers(
         tablet.fill(f"#id-hand_{p}", cards)
     shoot("deal")
     tablet.click("#deal-form button[type=submit]")
-    headline(tablet, "Turn 1: player 0 is the auctioneer: skip, fold or auction a card")
+    headline(tablet, "Turn 1: Seat 1 is the auctioneer: skip, fold or auction a card")
 
     # Player 0 auctions 8s with $2.00; players 1 and 2 offer face down.
     auction(tablet, "8s", "2")
-    headline(tablet, "offers due from players 1, 2")
+    headline(tablet, "offers due from seats 2, 3")
     offer(tablet, 1, "7c")
     offer(tablet, 2, "2c", "0.50")
-    headline(tablet, "every offer is in; player 0 swaps with one or mulligans")
+    headline(tablet, "every offer is in; Seat 1 swaps with one or mulligans")
     assert {"7c", "2c"} <= shown_cards(tablet)  # the house sees every offer
     shoot("secret-offers")
     # The players' display: the auctioned card and chips, never the Secret Offers, no hand.
@@ -121,11 +121,11 @@ def test_a_whole_game_on_the_tablet_and_the_table_display_under_secret_offers(
     tablet.fill("#id-draw_2", "Qc")
     tablet.click("#mulligan-form button[type=submit]")
     expect()(tablet.locator(".t-alert")).to_contain_text(
-        "Ah drawn by player 1 is already in player 2's hand"
+        "A♥ drawn by Seat 2 is already in Seat 3's hand"
     )
     tablet.fill("#id-draw_1", "Jc")
     tablet.click("#mulligan-form button[type=submit]")
-    headline(tablet, "Turn 2: player 1 is the auctioneer")
+    headline(tablet, "Turn 2: Seat 2 is the auctioneer")
     display.reload()
     assert shown_cards(display) == {"8s", "7c", "2c"}  # discarded: face up at last
     expect()(display.locator("[data-pot]")).to_have_text("$2.50")
@@ -135,21 +135,21 @@ def test_a_whole_game_on_the_tablet_and_the_table_display_under_secret_offers(
     offer(tablet, 2, "Ah")
     offer(tablet, 0, "3d")
     tablet.locator("form:has(input[name=offer_of][value='2']) button").click()
-    headline(tablet, "Turn 3: player 2 is the auctioneer")
+    headline(tablet, "Turn 3: Seat 3 is the auctioneer")
     display.reload()
     assert "A♥" not in display.content()  # the swapped offer stays secret
     # Player 2 folds; player 0 folds: the game ends, the system names the winner.
     tablet.locator("form:has(input[name=do][value=fold]) button").click()
-    headline(tablet, "Turn 4: player 0 is the auctioneer")
+    headline(tablet, "Turn 4: Seat 1 is the auctioneer")
     tablet.locator("form:has(input[name=do][value=fold]) button").click()
     # Player 0's 3d 4d 5d 6d Tc (a low straight) beats a pair of queens and a pair of nines.
-    headline(tablet, "The game is over (by a fold): player 0 wins")
-    expect()(tablet.locator(".mg-result h2")).to_have_text("Player 0 wins with low straight")
+    headline(tablet, "The game is over (by a fold): Seat 1 wins")
+    expect()(tablet.locator(".mg-result h2")).to_have_text("Seat 1 wins with low straight")
     expect()(tablet.locator(".mg-result")).to_contain_text("Pot $2.50, house rake $0.25")
     shoot("over")
     for seat in display.locator(".mg-seat").all():  # every hand shown at the end
         expect()(seat.locator(".pc:not(.back)")).to_have_count(5)
-    expect()(display.locator(".mg-result h2")).to_contain_text("Player 0 wins")
+    expect()(display.locator(".mg-result h2")).to_contain_text("Seat 1 wins")
     tablet.set_viewport_size(PHONE)
     tablet.screenshot(path=str(shots_dir / "mulligan-over-390.png"), full_page=True)
     tablet.set_viewport_size(SMALL)

@@ -130,7 +130,7 @@ def test_the_tables_day_lists_its_hands_and_a_pit_boss_voids_one_from_its_record
     assert 'id="hands-finished">2<' in page and 'id="hands-rake">$3.00<' in page
     assert f"/audit/hands/{one.pk}/" in page
     record = auditor.get(f"/audit/hands/{one.pk}/").content.decode()
-    assert "Hand opened" in record and "Hand finished" in record and "player 0 check" in record
+    assert "Hand opened" in record and "Hand finished" in record and "Seat 1 checks" in record
     assert "Void this hand" not in record
     auditor.post(f"/audit/hands/{one.pk}/void/", {"reason": "x"})
     one.refresh_from_db()

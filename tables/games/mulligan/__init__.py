@@ -20,10 +20,12 @@ Its templates are in `templates/games/` here (the tablet's panel, the players' d
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final
 
+from core.errors import ServiceError
 from core.money import dollars
+from tables import display as show
 from tables.engine.cards import DECK
 
 from ..base import DemoTable, HandOutcome, PlayerVsPlayerGame, StepField
@@ -51,6 +53,15 @@ from .terms import (
     variants_label,
 )
 from .view import HOUSE, game_view
+
+
+def _seat_named(player: Any, seats: Sequence[int] | None) -> str | None:
+    """A step's player (a number, or the digits a form posts) by their seat: "Seat 3"."""
+    if isinstance(player, str) and player.strip().isascii() and player.strip().isdigit():
+        player = int(player.strip())
+    if isinstance(player, int) and not isinstance(player, bool):
+        return show.seat_word(player, seats)
+    return None
 
 
 class Mulligan(PlayerVsPlayerGame):
@@ -157,8 +168,24 @@ class Mulligan(PlayerVsPlayerGame):
     ) -> dict[str, Any]:
         return floor.setup_record(self.terms(values), stacks, first)
 
-    def apply(self, record: Mapping[str, Any], step: Mapping[str, Any]) -> dict[str, Any]:
-        return floor.apply_step(record, step)
+    def apply(
+        self,
+        record: Mapping[str, Any],
+        step: Mapping[str, Any],
+        *,
+        seats: Sequence[int] | None = None,
+    ) -> dict[str, Any]:
+        """`play.apply_step`, its refusals naming each player by their seat and each card as
+        the card (a refusal of what was typed quotes it as typed)."""
+        try:
+            return floor.apply_step(record, step)
+        except ServiceError as err:
+            raise ServiceError(
+                show.floor_words(err.message, seats, card_codes=err.code != "bad_card"),
+                field=err.field,
+                code=err.code,
+                status=err.status,
+            ) from None
 
     def game_of(self, record: Mapping[str, Any]) -> tuple[Played, MulliganGame] | None:
         return floor.from_record(record)
@@ -167,9 +194,16 @@ class Mulligan(PlayerVsPlayerGame):
         """The contract's record of the game so far (`replay`), kept beside the floor's."""
         return dict(record.get("replay") or {})
 
-    def step_text(self, record: Mapping[str, Any], step: Mapping[str, Any]) -> str:
+    def step_text(
+        self,
+        record: Mapping[str, Any],
+        step: Mapping[str, Any],
+        *,
+        seats: Sequence[int] | None = None,
+    ) -> str:
         do = step.get("do")
-        p = step.get("player")
+        who = step.get("player")
+        p = _seat_named(who, seats) or "The player"
         if do == "deal":
             n = len(step.get("hands") or ())
             burn = " and 13 burnt face down" if step.get("burn") else ""
@@ -178,12 +212,23 @@ class Mulligan(PlayerVsPlayerGame):
         with_chips = f" with {dollars(int(chips))}" if isinstance(chips, int) and chips else ""
         if do in ("auction", "offer"):
             verb = "auctions" if do == "auction" else "offers"
-            return f"player {p} {verb} {step.get('card')}{with_chips}"
+            return f"{p} {verb} {show.card_text([step.get('card')])}{with_chips}"
         if do == "swap":
-            return f"player {p} swaps with player {step.get('offer_of')}'s offer"
+            of = step.get("offer_of")
+            whose = _seat_named(of, seats) or "another player"
+            return f"{p} swaps with {whose}'s offer"
         if do == "mulligan":
-            return f"player {p} mulligans; draws {' '.join(map(str, step.get('draws') or ()))}"
-        return f"player {p} {do}s"
+            draws = step.get("draws") or ()
+            if isinstance(draws, Mapping):
+                drawn = ", ".join(
+                    f"{show.seat_word(int(k), seats)} {show.card_text([v])}"
+                    for k, v in draws.items()
+                    if str(k).isdigit()
+                )
+            else:
+                drawn = show.card_text(list(draws))
+            return f"{p} mulligans; draws {drawn}"
+        return f"{p} {do}s"
 
     def outcome(self, record: Mapping[str, Any]) -> HandOutcome | None:
         rebuilt = floor.from_record(record)
@@ -250,7 +295,9 @@ class Mulligan(PlayerVsPlayerGame):
 
     # --- the tablet -----------------------------------------------------------------------
 
-    def posted_step(self, post: Mapping[str, Any]) -> dict[str, Any]:
+    def posted_step(
+        self, post: Mapping[str, Any], *, seats: Sequence[int] | None = None
+    ) -> dict[str, Any]:
         return floor.posted_form(post)
 
     def tablet_view(

@@ -10,7 +10,7 @@ Secret Offer or a hidden hand cannot reach the page. Pure presentation: nothing 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.money import dollars
@@ -64,8 +64,14 @@ def chips_text(cents: int | None) -> str:
     return "" if cents is None else dollars(cents)
 
 
+def _seat(player: int, seats: Sequence[int] | None) -> str:
+    """A player (numbered from 0 by the game) as the floor names them: "Seat 3"."""
+    return show.seat_word(player, seats)
+
+
 def _common(view: GameView, game: MulliganGame, seats: list[int] | None = None) -> dict[str, Any]:
-    """What the tablet and the display share: seats, ring, piles, pot, headline, result."""
+    """What the tablet and the display share: seats, ring, piles, pot, headline, result; a
+    player named by their seat (`seats`: each player's seat in order)."""
     chips = Variant.CHIPS in view.variants
     over = view.result is not None
     result = view.result
@@ -77,7 +83,8 @@ def _common(view: GameView, game: MulliganGame, seats: list[int] | None = None) 
         rows.append(
             {
                 "player": s.player,
-                "seat": None if seats is None else seats[s.player],
+                "seat": show.seat_of(s.player, seats),
+                "name": _seat(s.player, seats),
                 "active": s.active,
                 "folded": not s.active and not over,
                 "cards_held": s.cards_held,
@@ -107,48 +114,55 @@ def _common(view: GameView, game: MulliganGame, seats: list[int] | None = None) 
         "phase": view.phase.value,
         "turn": view.turn,
         "auctioneer": view.auctioneer,
+        "auctioneer_name": _seat(view.auctioneer, seats),
         "seats": rows,
         "lot": None if lot is None else {"card": _card(lot.card), "chips": chips_text(lot.chips)},
         "offers": [
-            {"owner": r.owner, "card": _card(r.card), "chips": chips_text(r.chips)}
+            {
+                "owner": r.owner,
+                "name": _seat(r.owner, seats),
+                "card": _card(r.card),
+                "chips": chips_text(r.chips),
+            }
             for r in view.ring
             if not r.auctioned
         ],
-        "awaiting": list(game.awaiting_offers),
+        "awaiting": [_seat(p, seats) for p in game.awaiting_offers],
         "deck_count": view.deck_count,
         "burn_count": view.burn_count,
         "discard": _cards(view.discard),
         "pot": chips_text(view.pot),
-        "headline": headline(game),
+        "headline": headline(game, seats),
         "over": over,
-        "result": None if result is None else _result(game),
+        "result": None if result is None else _result(game, seats),
     }
 
 
-def headline(game: MulliganGame) -> str:
-    """Whose turn it is and what comes next, in one sentence (public: names no hidden card)."""
-    a = game.auctioneer
+def headline(game: MulliganGame, seats: Sequence[int] | None = None) -> str:
+    """Whose turn it is and what comes next, in one sentence (public: names no hidden card),
+    each player named by their seat (`seats`: each player's seat in order)."""
+    a = _seat(game.auctioneer, seats)
     if game.phase is Phase.OVER:
         assert game.winner is not None
         how = "by a fold" if game.ended_by and game.ended_by.value == "fold" else "by the deck"
-        return f"The game is over ({how}): player {game.winner} wins"
+        return f"The game is over ({how}): {_seat(game.winner, seats)} wins"
     if game.phase is Phase.TURN:
-        if game.must_fold(a):
-            return f"Turn {game.turn}: player {a} is the auctioneer and, short of chips, must fold"
-        return f"Turn {game.turn}: player {a} is the auctioneer: skip, fold or auction a card"
+        if game.must_fold(game.auctioneer):
+            return f"Turn {game.turn}: {a} is the auctioneer and, short of chips, must fold"
+        return f"Turn {game.turn}: {a} is the auctioneer: skip, fold or auction a card"
     lot = game.lot
     assert lot is not None
     if game.phase is Phase.OFFERS:
-        owed = ", ".join(str(p) for p in game.awaiting_offers)
+        owed = ", ".join(str(show.seat_of(p, seats)) for p in game.awaiting_offers)
         plural = "s" if len(game.awaiting_offers) > 1 else ""
         return (
-            f"Turn {game.turn}: player {a} auctions {lot.card}; "
-            f"offers due from player{plural} {owed}"
+            f"Turn {game.turn}: {a} auctions {show.card_text([str(lot.card)])}; "
+            f"offers due from seat{plural} {owed}"
         )
-    return f"Turn {game.turn}: every offer is in; player {a} swaps with one or mulligans"
+    return f"Turn {game.turn}: every offer is in; {a} swaps with one or mulligans"
 
 
-def _result(game: MulliganGame) -> dict[str, Any]:
+def _result(game: MulliganGame, seats: Sequence[int] | None = None) -> dict[str, Any]:
     assert game.winner is not None and game.ended_by is not None
     winner_value = mulligan_value(game.hands[game.winner])
     return {
@@ -159,6 +173,7 @@ def _result(game: MulliganGame) -> dict[str, Any]:
             else "ended by the deck: too few cards left for every active player after a mulligan"
         ),
         "winner": game.winner,
+        "winner_name": _seat(game.winner, seats),
         "winning_hand": CATEGORY_LABEL[winner_value.category.value],
         "value_hand": _cards(winner_value.value_hand),
         "pot": chips_text(game.pot),
@@ -176,35 +191,40 @@ def display(game: MulliganGame, seats: list[int] | None = None) -> dict[str, Any
     return context
 
 
-def history(played: Played) -> list[dict[str, Any]]:
+def history(played: Played, seats: Sequence[int] | None = None) -> list[dict[str, Any]]:
     """The game so far in words, for the dealer (the house sees every card): each action, the
-    draws after a mulligan in the order drawn."""
+    draws after a mulligan in the order drawn; each player named by their seat."""
     game = new_game(played.setup())
     lines: list[dict[str, Any]] = []
     cards: list[Card]
     for action in played.actions:
         before = game
         game = apply(game, action)
-        p = action.player
+        p = _seat(action.player, seats)
         if isinstance(action, Skip):
-            text, cards = f"Player {p} skips", []
+            text, cards = f"{p} skips", []
         elif isinstance(action, Fold):
-            text, cards = f"Player {p} folds", []
+            text, cards = f"{p} folds", []
         elif isinstance(action, Auction):
             chips = f" with {chips_text(action.chips)}" if before.stacks is not None else ""
-            text, cards = f"Player {p} auctions{chips}", [action.card]
+            text, cards = f"{p} auctions{chips}", [action.card]
         elif isinstance(action, Offer):
             chips = f" with {chips_text(action.chips)}" if before.stacks is not None else ""
-            text, cards = f"Player {p} offers{chips}", [action.card]
+            text, cards = f"{p} offers{chips}", [action.card]
         elif isinstance(action, Swap):
             taken = before.offer_of(action.offer_of)
             assert taken is not None and before.lot is not None
-            text = f"Player {p} swaps {before.lot.card} for player {action.offer_of}'s offer"
+            text = (
+                f"{p} swaps {show.card_text([str(before.lot.card)])} for "
+                f"{_seat(action.offer_of, seats)}'s offer"
+            )
             cards = [taken.card]
         else:
             order = draw_order(before)
-            draws = ", ".join(f"player {q} draws {game.hands[q][-1]}" for q in order)
-            text = f"Player {p} mulligans: the ring goes to the discard pile; {draws}"
+            draws = ", ".join(
+                f"{_seat(q, seats)} draws {show.card_text([str(game.hands[q][-1])])}" for q in order
+            )
+            text = f"{p} mulligans: the ring goes to the discard pile; {draws}"
             cards = []
         lines.append({"turn": before.turn, "text": text, "cards": _cards(tuple(cards))})
     return lines
@@ -216,7 +236,7 @@ def tablet(game: MulliganGame, played: Played, seats: list[int] | None = None) -
     context = _common(view, game, seats)
     context["viewer"] = "house"
     context["step"] = len(played.actions)  # a form posted for another step is stale
-    context["history"] = history(played)
+    context["history"] = history(played, seats)
     context["deck"] = _cards(view.deck)
     context["burn"] = _cards(view.burn)
     forms: dict[str, Any] = {}
@@ -226,6 +246,7 @@ def tablet(game: MulliganGame, played: Played, seats: list[int] | None = None) -
         if ActionKind.AUCTION in option.kinds or option.kinds == frozenset({ActionKind.FOLD}):
             forms["turn"] = {
                 "player": p,
+                "name": _seat(p, seats),
                 "must_fold": option.kinds == frozenset({ActionKind.FOLD}),
                 "stack": chips_text(None if game.stacks is None else game.stacks[p]),
                 "table_minimum": chips_text(game.setup.table_minimum),
@@ -236,16 +257,30 @@ def tablet(game: MulliganGame, played: Played, seats: list[int] | None = None) -
             }
         elif ActionKind.OFFER in option.kinds:
             forms.setdefault("offers", []).append(
-                {"player": p, "cards": hand, "chips_max": chips_text(option.chips_max)}
+                {
+                    "player": p,
+                    "name": _seat(p, seats),
+                    "cards": hand,
+                    "chips_max": chips_text(option.chips_max),
+                }
             )
         elif ActionKind.SWAP in option.kinds:
             forms["decision"] = {
                 "player": p,
+                "name": _seat(p, seats),
                 "swap_with": [
-                    {"player": o.owner, "card": _card(o.card), "chips": chips_text(o.chips)}
+                    {
+                        "player": o.owner,
+                        "name": _seat(o.owner, seats),
+                        "card": _card(o.card),
+                        "chips": chips_text(o.chips),
+                    }
                     for o in game.offers
                 ],
-                "draws": [{"player": q, "field": f"draw_{q}"} for q in draw_order(game)],
+                "draws": [
+                    {"player": q, "name": _seat(q, seats), "field": f"draw_{q}"}
+                    for q in draw_order(game)
+                ],
             }
     context["forms"] = forms
     return context

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from tables.engine.cards import Card
+from tables.engine.cards import Card, card_words
 from tables.engine.errors import EngineError, Refusal
 from tables.engine.paytable_types import Paytable
 from tables.engine.settlement import DealerAction, DealerResult, Line, SeatResult, Settlement
@@ -133,7 +133,8 @@ def player_setting(cards: Sequence[Card]) -> Setting:
 def house_way_advice(cards: Sequence[Card]) -> str:
     """The dealer's setting, in words for the tablet."""
     s = dealer_setting(cards)
-    return f"Set {s.two_card[0]} {s.two_card[1]} as the two-card hand and {s.one_card} alone."
+    two, one = " ".join(card_words(c) for c in s.two_card), card_words(s.one_card)
+    return f"Set {two} as the two-card hand and {one} alone."
 
 
 def settle(round_: Round, paytable: Paytable) -> Settlement:

@@ -24,7 +24,7 @@ from core.errors import ServiceError
 from core.money import dollars
 from tables import display as show
 from tables.engine.cards import DECK, Card, parse_card
-from tables.engine.errors import EngineError
+from tables.engine.errors import EngineError, Refusal
 
 from ..base import DemoTable, HandOutcome, PlayerVsPlayerGame, StepField
 from .game import (
@@ -49,10 +49,25 @@ _ROUND_NAMES = {"hole": "first round", "flop": "flop round", "turn": "turn round
 _CHIPS = re.compile(r"\b(\d+) chips?\b")
 
 
-def _refuse(err: EngineError, field: str | None = None) -> ServiceError:
-    """The engine's refusal for the floor, where a chip is a cent: amounts said in dollars."""
+def _refuse(
+    err: EngineError, field: str | None = None, seats: Sequence[int] | None = None
+) -> ServiceError:
+    """The engine's refusal for the floor, where a chip is a cent: amounts said in dollars,
+    a player (numbered from 0 by the engine) named by their seat, a card as the card (a
+    refusal of what was typed quotes it as typed)."""
     message = _CHIPS.sub(lambda m: dollars(int(m.group(1))), err.message)
+    message = show.floor_words(message, seats, card_codes=err.code is not Refusal.BAD_CARD)
     return ServiceError(message, field=field or err.field, code=err.code.value)
+
+
+def _in_seats(err: ServiceError, seats: Sequence[int] | None) -> ServiceError:
+    """A refusal of the game's own, its players named by their seats."""
+    return ServiceError(
+        show.floor_words(err.message, seats),
+        field=err.field,
+        code=err.code,
+        status=err.status,
+    )
 
 
 def _whole(values: Mapping[str, Any], key: str, least: int, most: int | None = None) -> int:
@@ -240,7 +255,21 @@ class RhodeIsland(PlayerVsPlayerGame):
             raise _refuse(err, "players") from None
         return record
 
-    def apply(self, record: Mapping[str, Any], step: Mapping[str, Any]) -> dict[str, Any]:
+    def apply(
+        self,
+        record: Mapping[str, Any],
+        step: Mapping[str, Any],
+        *,
+        seats: Sequence[int] | None = None,
+    ) -> dict[str, Any]:
+        try:
+            return self._apply(record, step, seats)
+        except ServiceError as err:
+            raise _in_seats(err, seats) from None
+
+    def _apply(
+        self, record: Mapping[str, Any], step: Mapping[str, Any], seats: Sequence[int] | None
+    ) -> dict[str, Any]:
         unknown = set(step) - _STEP_KEYS
         if unknown:
             raise ServiceError(f"a step has no field {sorted(unknown)[0]!r}", field="step")
@@ -261,7 +290,7 @@ class RhodeIsland(PlayerVsPlayerGame):
                     "a step is the hole cards, an action, the flop or the turn", field="step"
                 )
         except EngineError as err:
-            raise _refuse(err) from None
+            raise _refuse(err, seats=seats) from None
         return _record_of(hand, record)
 
     def _deal_hole(
@@ -271,7 +300,7 @@ class RhodeIsland(PlayerVsPlayerGame):
             raise ServiceError("the hole cards are already dealt", field="hole")
         n = len(record["stacks"])
         if not isinstance(given, list | tuple) or len(given) != n:
-            raise ServiceError(f"enter {n} hole cards, one per player", field="hole")
+            raise ServiceError(f"enter {n} hole cards, one per seat", field="hole")
         cards = [parse_card(c, where=f"player {i}'s hole card") for i, c in enumerate(given)]
         built = RhodeIslandHand(setup_of(record), cards)
         return _record_of(built, record)
@@ -287,16 +316,26 @@ class RhodeIsland(PlayerVsPlayerGame):
             raise ServiceError(f"player must be a player number, not {player!r}", field="player")
         hand.act(move.strip().lower(), player=player)
 
-    def step_text(self, record: Mapping[str, Any], step: Mapping[str, Any]) -> str:
+    def step_text(
+        self,
+        record: Mapping[str, Any],
+        step: Mapping[str, Any],
+        *,
+        seats: Sequence[int] | None = None,
+    ) -> str:
         if "hole" in step:
-            return "hole cards " + " ".join(str(c) for c in step["hole"])
+            return "Hole cards " + ", ".join(
+                f"{show.seat_word(i, seats)} {show.card_text([c])}"
+                for i, c in enumerate(step["hole"])
+            )
         if "flop" in step:
-            return f"flop {step['flop']}"
+            return f"Flop {show.card_text([step['flop']])}"
         if "turn" in step:
-            return f"turn {step['turn']}"
+            return f"Turn {show.card_text([step['turn']])}"
         hand = rebuild(record)
         who = step.get("player", hand.to_act if hand else None)
-        return f"player {who} {step.get('action')}"
+        seat = show.seat_word(who, seats) if isinstance(who, int) else "The player to act"
+        return f"{seat} {str(step.get('action', '')).strip().lower()}s"
 
     def outcome(self, record: Mapping[str, Any]) -> HandOutcome | None:
         try:
@@ -406,7 +445,9 @@ class RhodeIsland(PlayerVsPlayerGame):
         | {f"player {i}'s hole card" for i in range(MAX_PLAYERS)}
     )
 
-    def posted_step(self, post: Mapping[str, Any]) -> dict[str, Any]:
+    def posted_step(
+        self, post: Mapping[str, Any], *, seats: Sequence[int] | None = None
+    ) -> dict[str, Any]:
         kind = post.get("step")
         if kind == "hole":
             hole = []
@@ -416,7 +457,8 @@ class RhodeIsland(PlayerVsPlayerGame):
                 card = (post.get(f"hole-{i}") or "").strip()
                 if not card:
                     raise ServiceError(
-                        f"enter player {i}'s hole card", field=f"player {i}'s hole card"
+                        f"enter {show.seat_word(i, seats)}'s hole card",
+                        field=f"player {i}'s hole card",
                     )
                 hole.append(card)
             return {"hole": hole}

@@ -76,7 +76,7 @@ def test_refusals_through_the_api_change_nothing(api: dict[str, Any]) -> None:
     hand = ok(post_step(api, hand, {"do": "deal", "hands": HANDS_4[:2]}))
     before = (Hand.objects.get(pk=hand["id"]).record, AuditEvent.objects.count())
     for step, words in (
-        ({"do": "skip", "player": 1}, "it is player 0's turn"),
+        ({"do": "skip", "player": 1}, "it is Seat 1's turn"),
         ({"do": "auction", "player": 0, "card": "2c", "chips": 50}, "at least 100"),
         ({"do": "auction", "player": 0, "card": "2c", "chips": 100, "at": 5}, "out of date"),
         ({"do": "deal", "hands": HANDS_4[:2]}, "already dealt"),

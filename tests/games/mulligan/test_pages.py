@@ -64,7 +64,7 @@ def test_the_display_under_secret_offers_never_shows_an_offer_nor_a_hand():
         assert shown_cards(html) == {"8s"}  # the auctioned card only
         assert "7c" not in html and "2c" not in html
         assert "7♣" not in html and "2♣" not in html
-        assert "Player 2's offer" in html and "face down" in html
+        assert "Seat 3's offer" in html and "face down" in html
     # Swapped: the offer went to the auctioneer's hand, still unseen by the table.
     played, game = play(played, game, Posted("swap", 1, offer_of=2))
     html = render_display(game)
@@ -115,14 +115,14 @@ def test_at_the_end_every_hand_is_shown_with_the_winner_the_system_decided():
         played, game = play(played, game, to_the_deck(game))
     for html in (render_display(game), render_tablet(game, played)):
         assert {str(c) for h in game.hands for c in h} <= shown_cards(html)
-        assert f"Player {game.winner} wins" in html
+        assert f"Seat {game.winner + 1} wins" in html
         assert "ended by the deck" in html
 
 
 def test_the_tablet_says_whose_turn_and_offers_only_what_they_may_do():
     played, game = deal(MulliganTerms(), hands=HANDS_3, first=1)
     html = render_tablet(game, played)
-    assert "Turn 1: player 1 is the auctioneer" in html
+    assert "Turn 1: Seat 2 is the auctioneer" in html
     assert re.findall(r'name="do" value="(\w+)"', html) == ["auction", "skip", "fold"]
     assert set(re.findall(r'name="card" value="(\w+)"', html)) == set(HANDS_3[1].split())
 

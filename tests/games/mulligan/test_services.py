@@ -125,8 +125,8 @@ def test_a_chipless_auctioneer_must_fold(floor):
 @pytest.mark.parametrize(
     ("step", "words"),
     [
-        ({"do": "skip", "player": 0}, "it is player 1's turn, not player 0's"),
-        ({"do": "auction", "player": 1, "card": "Ah"}, "player 1 does not hold Ah"),
+        ({"do": "skip", "player": 0}, "it is Seat 2's turn, not Seat 1's"),
+        ({"do": "auction", "player": 1, "card": "Ah"}, "Seat 2 does not hold A♥"),
         ({"do": "auction", "player": 1, "card": "Zz"}, "'Zz'"),
         ({"do": "swap", "player": 1, "offer_of": 2}, "cannot swap before every offer is in"),
         ({"do": "deal", "hands": HANDS_4}, "already dealt"),

@@ -91,14 +91,14 @@ def test_a_whole_game_on_the_tablet_ends_both_ways(floor, variants, policy):
     assert 'id="buyins-form"' in page
     client.post(url(table, "hand/open/"), {f"seat-{n}-buy_in": "40" for n in (1, 2, 3, 4)})
     page = client.get(url(table)).content.decode()
-    assert 'id="deal-form"' in page and "Player 0 · seat 1 · auctions first" in page
+    assert 'id="deal-form"' in page and "Seat 1 · auctions first" in page
     assert ('id="id-burn"' in page) is (V.HIGH_RISK in variants)
     hand = Hand.objects.get(table=table)
     form = {"hand": hand.pk, "do": "deal", "burn": BURN if V.HIGH_RISK in variants else ""}
     form.update({f"hand_{n}": HANDS_4[n] for n in range(4)})
     assert client.post(url(table, "hand/step/"), form).status_code == 303
     page = client.get(url(table)).content.decode()
-    assert "Turn 1: player 0 is the auctioneer: skip, fold or auction a card" in page
+    assert "Turn 1: Seat 1 is the auctioneer: skip, fold or auction a card" in page
     assert forms_on(page) == ["auction", "skip", "fold"]
     for _ in range(400):
         hand, (played, game) = game_at(table)
@@ -107,14 +107,14 @@ def test_a_whole_game_on_the_tablet_ends_both_ways(floor, variants, policy):
         response = post_action(client, table, policy(game), V.CHIPS in variants)
         assert response.status_code == 303, response.content.decode()[:3000]
     page = client.get(url(table)).content.decode()
-    assert f"Player {game.winner} wins with" in page
+    assert f"Seat {game.winner + 1} wins with" in page
     ended = "ended by the deck" if policy is to_the_deck else "ended by a fold"
     assert ended in page
     shown = set(re.findall(r'data-card="(\w\w)"', page))
     assert {str(c) for h in game.hands for c in h} <= shown
     assert forms_on(page) == [] and 'id="finish-form"' in page
     display = client.get(url(table, "mulligan/display/")).content.decode()
-    assert f"Player {game.winner} wins" in display
+    assert f"Seat {game.winner + 1} wins" in display
     # The dealer confirms: the hand is finished with the pot, the rake and the payoffs.
     assert client.post(url(table, "hand/finish/")).status_code == 303
     hand.refresh_from_db()
@@ -139,14 +139,14 @@ def test_the_tablet_asks_for_the_draws_in_order_and_records_them(floor):
     r = act(client, table, do="mulligan", player=0, **draws)
     assert r.status_code == 400
     body = r.content.decode()
-    assert "Ah drawn by player 2 is already in player 0&#x27;s hand" in body
+    assert "A♥ drawn by Seat 3 is already in Seat 1&#x27;s hand" in body
     assert 'value="Jc"' in body  # the draws typed are kept
     draws["draw_2"] = "Qc"
     assert act(client, table, do="mulligan", player=0, **draws).status_code == 303
     hand, (played, game) = game_at(table)
     assert [str(c) for c in played.draws] == ["Tc", "Jc", "Qc", "Kc"]
     page = client.get(url(table)).content.decode()
-    assert "player 0 draws Tc, player 1 draws Jc, player 2 draws Qc, player 3 draws Kc" in page
+    assert "Seat 1 draws 10♣, Seat 2 draws J♣, Seat 3 draws Q♣, Seat 4 draws K♣" in page
 
 
 def test_a_refused_or_stale_action_changes_nothing(floor):
@@ -157,7 +157,7 @@ def test_a_refused_or_stale_action_changes_nothing(floor):
     before = (dict(hand.record), AuditEvent.objects.count())
     step = url(table, "hand/step/")
     for form, status, words in (
-        ({"at": 0, "do": "skip", "player": 1}, 400, "it is player 0&#x27;s turn"),
+        ({"at": 0, "do": "skip", "player": 1}, 400, "it is Seat 1&#x27;s turn"),
         ({"at": 0, "do": "auction", "player": 0, "card": "2c", "chips": "0.50"}, 400, "at least"),
         ({"at": 0, "do": "auction", "player": 0, "card": "2c", "chips": "1.005"}, 400, "the chips"),
         ({"at": 0, "do": "auction", "player": 0, "card": "2c", "chips": "999"}, 400, "holds"),
@@ -177,7 +177,7 @@ def test_a_mistyped_deal_is_refused_naming_the_card(floor):
     response = open_and_deal(client, table, hand_2="Ah 2d 3d 4d 5d")
     assert response.status_code == 400
     body = response.content.decode()
-    assert "Ah in player 2&#x27;s hand is already in player 0&#x27;s hand" in body
+    assert "A♥ in Seat 3&#x27;s hand is already in Seat 1&#x27;s hand" in body
     assert 'value="Ah 2d 3d 4d 5d"' in body  # the input is kept
     hand, rebuilt = game_at(table)
     assert rebuilt is None and hand.record["hands"] == []

@@ -86,7 +86,7 @@ def test_refusals_answer_400_naming_the_field_and_change_nothing(api: dict[str, 
     url = f"/api/hands/{hand['id']}/step/"
     c = api["c"]
     error = refused(c.post(url, {"hole": ["Ah", "Ah"]}, format="json"), 400)
-    assert "Ah" in error["message"]
+    assert "A♥" in error["message"] and "Seat 2" in error["message"]
     steps(api, hand, {"hole": ["Ah", "Kd"]})
     before = Hand.objects.get(pk=hand["id"]).record
     error = refused(c.post(url, {"action": "call"}, format="json"), 400, "illegal_action")

@@ -169,7 +169,7 @@ def test_refused_steps_name_the_fault_and_change_nothing(ri: dict[str, Any]) -> 
         with pytest.raises(ServiceError, match=words):
             svc.hand_act(hand=hand, dealer=d, step=step)
     hand = play(hand, d, {"action": "bet"}, {"action": "call"})
-    with pytest.raises(ServiceError, match="Kd"):
+    with pytest.raises(ServiceError, match="K♦ in the flop .* \\(Seat 2's hole card\\)"):
         svc.hand_act(hand=hand, dealer=d, step={"flop": "Kd"})  # already a hole card
     with pytest.raises(ServiceError, match="not over"):
         svc.hand_finish(hand=hand, dealer=d)
