@@ -13,9 +13,8 @@ from django.test import Client
 from tables.display import floor_words
 from tables.models import Hand
 from tables.services.sessions import dealer_sign_in
+from tests.games.mulligan.floor import mulligan_table
 from tests.games.mulligan.script import HANDS_3
-
-from .mulligan_floor import mulligan_table
 
 pytestmark = pytest.mark.django_db
 INDEX = re.compile(r"\b[Pp]layers? \d")
