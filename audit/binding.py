@@ -301,10 +301,15 @@ def _live_rows(spec: Spec) -> Iterator[tuple[str, dict[str, Any]]]:
 
 
 def _differences(stored: dict[str, Any], live: dict[str, Any]) -> list[str]:
+    """Each bound field whose live value is not the recorded one, compared in canonical JSON
+    (so `True` is not `1`). A field the record does not hold reads as null: a nullable field
+    added to a model's bound fields after its rows were recorded is null in those rows, as the
+    migration that added it left them, and says what the record says; any other value in it is
+    a difference."""
     names = list(live) + [name for name in stored if name not in live]
     out = []
     for name in names:
-        if stored.get(name) != live.get(name):
+        if json_text(stored.get(name)) != json_text(live.get(name)):
             out.append(f"{name} is {live.get(name)!r} but the record says {stored.get(name)!r}")
     return out
 
@@ -332,8 +337,13 @@ def check_rows() -> tuple[int, list[RowProblem]]:
                     RowProblem(spec.table, pk, f"event #{seen[0]} records its deletion")
                 )
             elif seen[1] != _digest(live):
-                stored = _event_content(seen[0], spec.label, pk) or {}
-                for what in _differences(stored, live) or ["its content differs"]:
+                stored = _event_content(seen[0], spec.label, pk)
+                if not isinstance(stored, dict):
+                    problems.append(
+                        RowProblem(spec.table, pk, f"its content differs (event #{seen[0]})")
+                    )
+                    continue
+                for what in _differences(stored, live):
                     problems.append(RowProblem(spec.table, pk, f"{what} (event #{seen[0]})"))
         problems += _storage_problems(spec)
         for pk, (seq, digest) in recorded.items():

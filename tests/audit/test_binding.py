@@ -193,6 +193,22 @@ def test_an_event_carries_the_rows_canonical_content(settled: Round) -> None:
     )
 
 
+def test_a_nullable_field_bound_after_its_rows_were_recorded(
+    day: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A migration that adds a nullable field to a model's bound fields leaves it null in the
+    rows recorded before it: those rows still say what their record says; a value in it does
+    not (named by field)."""
+    spec = binding.specs()[Round]
+    later: dict[str, Any] = {}
+    monkeypatch.setitem(spec.computed, "added_later", lambda row: later.get(row.pk))
+    assert verify_record().problems == ()
+    r = Round.objects.filter(status="settled").order_by("id").first()
+    assert r is not None
+    later[r.pk] = 5
+    _broken(f"tables_round id {r.pk}: added_later is 5 but the record says None")
+
+
 # --- tampering: each is caught, naming the table, the row and the field -------------------------
 
 

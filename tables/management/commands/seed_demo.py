@@ -28,8 +28,8 @@ USERS = [
     ("dealer", Role.DEALER, False),
     ("dealer2", Role.DEALER, False),
     ("pitboss", Role.PIT_BOSS, True),
-    ("pitboss2", Role.PIT_BOSS, True),  # a void of a signed-off payout needs two more
-    ("pitboss3", Role.PIT_BOSS, True),
+    ("pitboss_b", Role.PIT_BOSS, True),  # a void of a signed-off payout needs two more
+    ("pitboss_c", Role.PIT_BOSS, True),
     ("admin", Role.ADMIN, True),
     ("admin2", Role.ADMIN, True),
     ("auditor", Role.AUDITOR, True),
