@@ -764,9 +764,9 @@ class HandViewSet(
 
     @extend_schema(
         summary="Cancel the hand as a misdeal (the dealer signed in at the table), with a reason",
-        description="Before the flop (Rhode Island) or the first auction (Mulligan): the hand "
-        "is `misdeal`, nothing is paid, each buy-in is returned, and the table is free for its "
-        "next hand. Refused (409, nothing changed) after it.",
+        description="Early in the hand, as its game says (before the flop, before the first "
+        "auction): the hand is `misdeal`, nothing is paid, each buy-in is returned, and the "
+        "table is free for its next hand. Refused (409, nothing changed) after it.",
         request=HandMisdealSerializer,
         responses={200: HandSerializer, **errors(*PLAY_ERRORS)},
     )

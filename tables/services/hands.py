@@ -55,7 +55,7 @@ def _seats(hand: Hand) -> list[int]:
     return list(hand.players.order_by("position").values_list("seat", flat=True))
 
 
-def _steps(hand: Hand) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def hand_steps(hand: Hand) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The hand's record as opened and the steps in force, in order, from its audit events:
     each step entered, less each one taken back."""
     opened: dict[str, Any] | None = None
@@ -228,7 +228,7 @@ def hand_undo(*, hand: Hand, dealer: AbstractBaseUser) -> Hand:
     hand = _locked_open(hand, dealer)
     game = games.player_vs_player(hand.game)
     seats = _seats(hand)
-    opened, steps = _steps(hand)
+    opened, steps = hand_steps(hand)
     if not steps:
         raise ServiceError(
             f"{hand} has no step to take back yet", field="hand", code="nothing_to_undo", status=409

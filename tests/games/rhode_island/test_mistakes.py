@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.test import Client
 from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
@@ -175,3 +176,106 @@ def test_the_api_refuses_a_misdeal_after_the_flop(ri: dict[str, Any]) -> None:
     r = api.post(f"/api/hands/{hand.pk}/undo/", {}, format="json")
     assert r.status_code == 409
     assert _state(hand) == before
+
+
+# --- the tablet ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def tablet(ri: dict[str, Any]) -> dict[str, Any]:
+    client = Client()
+    client.force_login(ri["dealer"])
+    return {**ri, "client": client, "url": f"/tablet/table/{ri['table'].pk}/"}
+
+
+def _page(t: dict[str, Any]) -> str:
+    return str(t["client"].get(t["url"]).content.decode())
+
+
+def test_the_tablet_asks_before_a_fold(tablet: dict[str, Any]) -> None:
+    t = tablet
+    hand = _open(t, {"hole": ["Ah", "7c"]}, {"action": "bet", "player": 0})
+    before = _state(hand)
+    form = {"hand": hand.pk, "step": "action", "player": "1", "action": "fold"}
+    asked = t["client"].post(t["url"] + "hand/step/", form)
+    page = asked.content.decode()
+    assert asked.status_code == 200
+    assert "Seat 3 folds: their hand is over" in page
+    assert 'name="confirmed" value="1"' in page and 'id="confirm-back"' in page
+    assert _state(hand) == before  # asked, nothing entered
+    done = t["client"].post(t["url"] + "hand/step/", {**form, "confirmed": "1"})
+    assert done.status_code == 303
+    hand.refresh_from_db()
+    assert hand.record["actions"] == ["bet", "fold"]
+    assert "Hand over" in _page(t)
+    # Any other action is entered at once (no question).
+    hand2 = _open_next(t)
+    form = {"hand": hand2.pk, "step": "action", "action": "check"}
+    assert t["client"].post(t["url"] + "hand/step/", form).status_code == 303
+
+
+def _open_next(t: dict[str, Any]) -> Hand:
+    t["client"].post(t["url"] + "hand/finish/")
+    return _open(t, {"hole": ["Ah", "7c"]})
+
+
+def test_the_tablet_undoes_after_a_confirmation(tablet: dict[str, Any]) -> None:
+    t = tablet
+    hand = _open(t, {"hole": ["Ah", "7c"]}, {"action": "bet", "player": 0})
+    page = _page(t)
+    assert 'id="undo"' in page and "Last: Seat 1 bets" in page
+    before = _state(hand)
+    asked = t["client"].post(t["url"] + "hand/undo/", {"hand": hand.pk})
+    assert asked.status_code == 200
+    assert "Take back: Seat 1 bets" in asked.content.decode()
+    assert _state(hand) == before
+    done = t["client"].post(t["url"] + "hand/undo/", {"hand": hand.pk, "confirmed": "1"})
+    assert done.status_code == 303
+    hand.refresh_from_db()
+    assert hand.record["actions"] == []
+    assert 'id="undo"' not in _page(t)  # the hole cards are not taken back
+
+
+def test_the_tablet_refuses_an_undo_and_a_misdeal_after_the_flop(tablet: dict[str, Any]) -> None:
+    t = tablet
+    hand = _open(
+        t,
+        {"hole": ["Ah", "7c"]},
+        {"action": "check", "player": 0},
+        {"action": "check", "player": 1},
+        {"flop": "Kd"},
+    )
+    page = _page(t)
+    assert 'id="undo"' not in page and 'id="misdeal"' not in page
+    before = _state(hand)
+    refused = t["client"].post(t["url"] + "hand/undo/", {"hand": hand.pk, "confirmed": "1"})
+    assert refused.status_code == 409
+    assert "the flop (K♦) has been dealt since the last action" in refused.content.decode()
+    refused = t["client"].post(t["url"] + "hand/misdeal/", {"hand": hand.pk, "reason": "late"})
+    assert refused.status_code == 409
+    assert "a misdeal is called only before the flop" in refused.content.decode()
+    assert _state(hand) == before
+
+
+def test_the_tablet_misdeal_asks_then_returns_the_buy_ins(tablet: dict[str, Any]) -> None:
+    t = tablet
+    hand = _open(t, {"hole": ["Ah", "7c"]})
+    assert 'id="misdeal"' in _page(t)
+    before = _state(hand)
+    refused = t["client"].post(t["url"] + "hand/misdeal/", {"hand": hand.pk, "reason": " "})
+    assert refused.status_code == 400
+    assert 'id="err-reason"' in refused.content.decode()
+    asked = t["client"].post(t["url"] + "hand/misdeal/", {"hand": hand.pk, "reason": "exposed"})
+    assert asked.status_code == 200
+    assert "Misdeal: exposed. Nothing is paid" in asked.content.decode()
+    assert _state(hand) == before
+    done = t["client"].post(
+        t["url"] + "hand/misdeal/", {"hand": hand.pk, "reason": "exposed", "confirmed": "1"}
+    )
+    assert done.status_code == 303
+    hand.refresh_from_db()
+    assert hand.status == Hand.Status.MISDEAL
+    page = _page(t)
+    assert "Buy-ins for the next hand" in page and "(a misdeal) are filled in" in page
+    assert 'name="seat-1-buy_in" value="100.00"' in page
+    assert verify_record().problems == ()
