@@ -239,10 +239,7 @@ def matrix_floor(floor: dict[str, Any], django_user_model: Any) -> dict[str, Any
     norole = django_user_model.objects.create_user("clerk", password="demo")
     # A fill at SC-1 requested by a second pit boss (so `pitboss` is not its creator), and a
     # variance alert to acknowledge.
-    # (the demo floor may seat a second pit boss already)
-    pitboss2 = django_user_model.objects.filter(
-        username="pitboss2"
-    ).first() or django_user_model.objects.create_user("pitboss2", password="demo")
+    pitboss2 = django_user_model.objects.create_user("pitboss2", password="demo")
     pitboss2.groups.add(Group.objects.get(name="pit_boss"))
     slip = slip_create(table=floor["SC-1"], kind="fill", by=pitboss2, chips={"25.00": 20})
     alert = VarianceAlert.objects.create(
