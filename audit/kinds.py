@@ -23,6 +23,8 @@ class EventKind(models.TextChoices):
     HAND_STEP = "hand.step", "Hand: card or action entered"
     HAND_FINISHED = "hand.finished", "Hand finished"
     HAND_VOIDED = "hand.voided", "Hand voided"
+    HAND_UNDONE = "hand.undone", "Hand: last action taken back"
+    HAND_MISDEAL = "hand.misdeal", "Hand cancelled (misdeal)"
     HAND_ASSERTION_FAILED = "hand.assertion_failed", "Hand: a game assertion failed (a bug)"
     ROUND_APPROVAL_REQUESTED = "round.approval_requested", "Sign-off requested"
     ROUND_APPROVED = "round.approved", "Payout approved by a pit boss"

@@ -319,7 +319,8 @@ def hand_record(request: HttpRequest, pk: int) -> HttpResponse:
             games.player_vs_player(hand.game).replay_record(hand.record), indent=2
         ),
         "result_json": json.dumps(hand.result, indent=2) if hand.result else "",
-        "can_void": has_role(request.user, Role.PIT_BOSS) and hand.status != Hand.Status.VOIDED,
+        "can_void": has_role(request.user, Role.PIT_BOSS)
+        and hand.status in (Hand.Status.OPEN, Hand.Status.FINISHED),
     }
     return render(request, "audit/hand.html", context)
 

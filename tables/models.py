@@ -751,12 +751,15 @@ class Hand(models.Model):
     `record` is the hand in the game's `replay` contract form, built action by action as the
     dealer enters it (the same record `manage.py replay` takes). Once finished, the pot, the
     house's rake and each player's payoff (`HandPlayer.payoff_cents`, summing to minus the
-    rake) are frozen; a finished hand changes only by its void, a voided hand never."""
+    rake) are frozen; a finished hand changes only by its void, a voided hand never. A misdeal
+    (the dealer's, early in the hand) ends an open hand with nothing paid, each buy-in returned;
+    its time, dealer and reason are kept in the void fields."""
 
     class Status(models.TextChoices):
         OPEN = "open", "Open"
         FINISHED = "finished", "Finished"
         VOIDED = "voided", "Voided"
+        MISDEAL = "misdeal", "Misdeal"
 
     # What the audit record binds (audit.binding): every event that creates or changes a row
     # carries these fields' canonical content, and verify_audit compares the row with it.
@@ -817,7 +820,8 @@ class Hand(models.Model):
                 fields=["table"], condition=Q(status="open"), name="one_open_hand_per_table"
             ),
             models.CheckConstraint(
-                condition=Q(status__in=["open", "finished", "voided"]), name="hand_status_valid"
+                condition=Q(status__in=["open", "finished", "voided", "misdeal"]),
+                name="hand_status_valid",
             ),
             models.CheckConstraint(condition=_pvp_games_valid(), name="hand_game_valid"),
             models.CheckConstraint(
@@ -828,7 +832,11 @@ class Hand(models.Model):
                     finished_at__isnull=False,
                     gaming_day__isnull=False,
                 )
-                | Q(status="voided", voided_at__isnull=False, voided_by__isnull=False)
+                | Q(
+                    status__in=["voided", "misdeal"],
+                    voided_at__isnull=False,
+                    voided_by__isnull=False,
+                )
                 & ~Q(void_reason=""),
                 name="hand_result_matches_status",
             ),

@@ -23,6 +23,8 @@ urlpatterns = [
     path("table/<int:table_id>/hand/open/", hands.hand_open, name="hand_open"),
     path("table/<int:table_id>/hand/step/", hands.hand_step, name="hand_step"),
     path("table/<int:table_id>/hand/finish/", hands.hand_finish, name="hand_finish"),
+    path("table/<int:table_id>/hand/undo/", hands.hand_undo, name="hand_undo"),
+    path("table/<int:table_id>/hand/misdeal/", hands.hand_misdeal, name="hand_misdeal"),
     # a game's own pages (PlayerVsPlayerGame.pages, e.g. the players' table display)
     path("table/<int:table_id>/<slug:game>/<slug:page>/", game_pages.game_page, name="game_page"),
 ]

@@ -695,5 +695,9 @@ def step_schema() -> Any:
     )
 
 
+class HandMisdealSerializer(StrictSerializer):
+    reason = TextField(max_length=500, help_text="Why the hand is a misdeal (e.g. a card exposed).")
+
+
 class HandVoidSerializer(StrictSerializer):
     reason = TextField(help_text="Why the hand is voided.")

@@ -74,6 +74,7 @@ from .serializers import (
     DealerSessionSerializer,
     ErrorSerializer,
     HandFilterSerializer,
+    HandMisdealSerializer,
     HandOpenSerializer,
     HandSerializer,
     HandVoidSerializer,
@@ -673,6 +674,8 @@ class HandViewSet(
         "create": DEALERS,
         "step": DEALERS,
         "finish": DEALERS,
+        "undo": DEALERS,
+        "misdeal": DEALERS,
         "void": PIT_BOSSES,
     }
     action_names = {
@@ -681,9 +684,11 @@ class HandViewSet(
         "create": "opening a hand",
         "step": "entering a card or an action",
         "finish": "finishing a hand",
+        "undo": "taking back a hand's last action",
+        "misdeal": "cancelling a hand as a misdeal",
         "void": "voiding a hand",
     }
-    bodyless = frozenset({"finish"})
+    bodyless = frozenset({"finish", "undo"})
 
     def get_queryset(self) -> Any:
         return selectors.hands()
@@ -742,6 +747,37 @@ class HandViewSet(
     @action(detail=True, methods=["post"])
     def finish(self, request: Request, pk: str | None = None) -> Response:
         hand = hand_services.hand_finish(hand=self.get_object(), dealer=request.user)
+        return self._render(hand)
+
+    @extend_schema(
+        summary="Take back the hand's last action (the dealer signed in at the table)",
+        description="While no card or street has come after it: the record is rebuilt from "
+        "the hand's steps without it. The step stays on the audit record; the undo is an "
+        "event of its own. Refused (409, nothing changed) when the last step is a card.",
+        request=None,
+        responses={200: HandSerializer, **errors(*PLAY_ERRORS)},
+    )
+    @action(detail=True, methods=["post"])
+    def undo(self, request: Request, pk: str | None = None) -> Response:
+        hand = hand_services.hand_undo(hand=self.get_object(), dealer=request.user)
+        return self._render(hand)
+
+    @extend_schema(
+        summary="Cancel the hand as a misdeal (the dealer signed in at the table), with a reason",
+        description="Early in the hand, as its game says (before the flop, before the first "
+        "auction): the hand is `misdeal`, nothing is paid, each buy-in is returned, and the "
+        "table is free for its next hand. Refused (409, nothing changed) after it.",
+        request=HandMisdealSerializer,
+        responses={200: HandSerializer, **errors(*PLAY_ERRORS)},
+    )
+    @action(detail=True, methods=["post"])
+    def misdeal(self, request: Request, pk: str | None = None) -> Response:
+        hand = self.get_object()
+        given = HandMisdealSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        hand = hand_services.hand_misdeal(
+            hand=hand, dealer=request.user, reason=given.validated_data["reason"]
+        )
         return self._render(hand)
 
     @extend_schema(

@@ -466,6 +466,31 @@ class PlayerVsPlayerGame(GameDefinition):
         player's seat in order)."""
         return json_text(step)
 
+    # --- a hand's mistakes (tables.services.hands: hand_undo, hand_misdeal) ---------------
+
+    def undo_refusal(self, step: Mapping[str, Any], *, seats: Sequence[int] | None = None) -> str:
+        """Why the hand's last step (`step`, as entered) cannot be taken back, or "" when it
+        can: a player's action can, while no card or street has come after it (a step that
+        deals a card is that card: it is not taken back)."""
+        return f"a {self.label} hand has no undo"
+
+    def misdeal_refusal(
+        self, record: Mapping[str, Any], *, seats: Sequence[int] | None = None
+    ) -> str:
+        """Why a misdeal can no longer be called on this hand, or "" while it can."""
+        return f"a {self.label} hand has no misdeal"
+
+    def confirm_question(
+        self,
+        record: Mapping[str, Any],
+        step: Mapping[str, Any],
+        *,
+        seats: Sequence[int] | None = None,
+    ) -> str:
+        """The question the tablet asks before a step that ends a player's hand (a fold), or
+        "" for a step entered at once."""
+        return ""
+
     def replay_record(self, record: Mapping[str, Any]) -> Mapping[str, Any]:
         """The hand in the `replay` contract's form (what `manage.py replay` takes): the
         record itself, unless the game keeps more beside it."""

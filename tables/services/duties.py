@@ -60,7 +60,13 @@ _DEALER_STEPS = (
     EventKind.ROUND_SETTLED,
 )
 _ROUND_KINDS = (*_DEALER_STEPS, EventKind.ROUND_CORRECTED, EventKind.ROUND_APPROVED)
-_HAND_STEPS = (EventKind.HAND_OPENED, EventKind.HAND_STEP, EventKind.HAND_FINISHED)
+_HAND_STEPS = (
+    EventKind.HAND_OPENED,
+    EventKind.HAND_STEP,
+    EventKind.HAND_UNDONE,
+    EventKind.HAND_MISDEAL,
+    EventKind.HAND_FINISHED,
+)
 
 Parts = dict[str, set[int]]
 

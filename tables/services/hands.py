@@ -7,6 +7,11 @@ and write one audit event per step in the same transaction. A refused step raise
 naming the card, player or action, and changes nothing. Finishing freezes the pot, the rake
 (the house's win) and each player's payoff, recomputed from the record by the same engine code
 `manage.py replay` runs. A pit boss voids a hand with a reason; its record stays.
+
+A dealer's mistake is fixed as at the house games' tables, on the record: `hand_undo` takes the
+last action back (the record rebuilt from the hand's steps on the audit chain without it) while
+no card or street has come after it, and `hand_misdeal` cancels the hand early (before the flop,
+before the first auction: the game says) with a reason, each buy-in returned and nothing paid.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from audit.kinds import EventKind
+from audit.models import AuditEvent
 from audit.services import audit_record
 from core.money import dollars
 from core.roles import PIT_BOSSES, require
@@ -42,6 +48,33 @@ def _locked_open(hand: Hand, dealer: AbstractBaseUser) -> Hand:
     if locked.status != Hand.Status.OPEN:
         raise ServiceError(f"{locked} is already {locked.status}", code="not_open", status=409)
     return locked
+
+
+def _seats(hand: Hand) -> list[int]:
+    """Each player's seat, in the record's order (the game names its players by them)."""
+    return list(hand.players.order_by("position").values_list("seat", flat=True))
+
+
+def hand_steps(hand: Hand) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The hand's record as opened and the steps in force, in order, from its audit events:
+    each step entered, less each one taken back."""
+    opened: dict[str, Any] | None = None
+    steps: list[dict[str, Any]] = []
+    events = AuditEvent.objects.filter(
+        object_type=Hand._meta.label_lower,
+        object_id=str(hand.pk),
+        kind__in=[EventKind.HAND_OPENED, EventKind.HAND_STEP, EventKind.HAND_UNDONE],
+    ).order_by("seq")
+    for kind, data in events.values_list("kind", "data"):
+        if kind == EventKind.HAND_OPENED:
+            opened = dict(data["record"])
+        elif kind == EventKind.HAND_STEP:
+            steps.append(dict(data["step"]))
+        elif steps:
+            steps.pop()
+    if opened is None:
+        raise ServiceError(f"{hand}: its opening is not on the audit record", field="hand")
+    return opened, steps
 
 
 def _players(table: Table, given: Any, version: TableSettingsVersion) -> list[tuple[int, int]]:
@@ -172,7 +205,7 @@ def hand_act(*, hand: Hand, dealer: AbstractBaseUser, step: Mapping[str, Any]) -
     if not isinstance(step, Mapping):
         raise ServiceError("a step must be an object", field="step")
     # The game speaks of its players by their seats (the record numbers them from 0).
-    seats = list(hand.players.order_by("position").values_list("seat", flat=True))
+    seats = _seats(hand)
     record = game.apply(hand.record, step, seats=seats)
     text = game.step_text(hand.record, step, seats=seats)
     hand.record = record
@@ -183,6 +216,78 @@ def hand_act(*, hand: Hand, dealer: AbstractBaseUser, step: Mapping[str, Any]) -
         obj=hand,
         table_name=hand.table.name,
         data={"number": hand.number, "step": dict(step), "text": text},
+    )
+    return hand
+
+
+@transaction.atomic(durable=True)
+def hand_undo(*, hand: Hand, dealer: AbstractBaseUser) -> Hand:
+    """Take back the hand's last step, a player's action, while no card or street has come
+    after it (the game says what it takes back): the record is rebuilt from the hand's steps
+    without it. The step stays on the audit record; the undo is an event of its own."""
+    hand = _locked_open(hand, dealer)
+    game = games.player_vs_player(hand.game)
+    seats = _seats(hand)
+    opened, steps = hand_steps(hand)
+    if not steps:
+        raise ServiceError(
+            f"{hand} has no step to take back yet", field="hand", code="nothing_to_undo", status=409
+        )
+    last = steps.pop()
+    why = game.undo_refusal(last, seats=seats)
+    if why:
+        raise ServiceError(
+            f"nothing was taken back: {why}", field="hand", code="not_undoable", status=409
+        )
+    record = opened
+    for step in steps:
+        record = game.apply(record, step, seats=seats)
+    text = game.step_text(record, last, seats=seats)
+    hand.record = record
+    hand.save(update_fields=["record"])
+    audit_record(
+        actor=dealer,
+        kind=EventKind.HAND_UNDONE,
+        obj=hand,
+        table_name=hand.table.name,
+        data={"number": hand.number, "step": last, "text": f"taken back: {text}"},
+    )
+    return hand
+
+
+@transaction.atomic(durable=True)
+def hand_misdeal(*, hand: Hand, dealer: AbstractBaseUser, reason: str) -> Hand:
+    """Cancel an open hand as a misdeal, early enough (the game says: before the flop, before
+    the first auction), with a reason: nothing is paid, each player keeps the buy-in, and the
+    table is free for its next hand. The dealer signed in at the table."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("say why the hand is a misdeal (e.g. a card exposed)", field="reason")
+    if len(reason) > 500:
+        raise ServiceError("the reason may have at most 500 characters", field="reason")
+    hand = _locked_open(hand, dealer)
+    game = games.player_vs_player(hand.game)
+    why = game.misdeal_refusal(hand.record, seats=_seats(hand))
+    if why:
+        raise ServiceError(
+            f"{hand} is not cancelled: {why}", field="hand", code="too_late", status=409
+        )
+    now = timezone.now()
+    Hand.objects.filter(pk=hand.pk, status=Hand.Status.OPEN).update(
+        status=Hand.Status.MISDEAL, voided_at=now, voided_by=dealer, void_reason=reason
+    )
+    hand.refresh_from_db()
+    players = list(hand.players.order_by("position"))
+    audit_record(
+        actor=dealer,
+        kind=EventKind.HAND_MISDEAL,
+        obj=hand,
+        table_name=hand.table.name,
+        data={
+            "number": hand.number,
+            "reason": reason,
+            "buy_ins_returned": [{"seat": p.seat, "buy_in_cents": p.buy_in_cents} for p in players],
+        },
     )
     return hand
 
@@ -261,6 +366,12 @@ def hand_void(*, hand: Hand, by: AbstractBaseUser, reason: str) -> Hand:
     hand = Hand.objects.select_for_update(of=("self",)).select_related("table").get(pk=hand.pk)
     if hand.status == Hand.Status.VOIDED:
         raise ServiceError(f"{hand} is already voided", code="not_voidable", status=409)
+    if hand.status == Hand.Status.MISDEAL:
+        raise ServiceError(
+            f"{hand} was cancelled as a misdeal: nothing was paid, nothing to void",
+            code="not_voidable",
+            status=409,
+        )
     require_apart_from_hand(hand, by, action="void")
     was = hand.status
     now = timezone.now()

@@ -9,6 +9,12 @@ pots, splits, the rake) before the dealer confirms. Each form posts to one view 
 calls one service (`tables.services.hands`) and redirects (303) back; a refusal re-renders the
 page with the message at the field it names and nothing saved. Game-neutral: the game parses
 its posted step (`posted_step`) and describes its hand (`view`).
+
+A dealer's mistake is fixed as at the house games' tables: "Undo last action" takes the last
+action back (while no card or street has come after it) and "Misdeal" cancels the hand early,
+with a reason. Each of those, and every action that ends a player's hand (a fold: the game's
+`confirm_question`), first shows a confirmation page (a form posted again with `confirmed`);
+"Back" returns to the hand with nothing changed.
 """
 
 from __future__ import annotations
@@ -48,8 +54,11 @@ def _buy_ins(table: Table, post: Mapping[str, Any]) -> dict[int, int]:
 
 
 def _last_buy_ins(table: Table) -> dict[int, int]:
-    """Each seat's stack after the table's last finished hand (the next hand's buy-in)."""
+    """Each seat's stack after the table's last finished hand (the next hand's buy-in); after a
+    misdeal, the buy-ins it returned."""
     last = selectors.last_hand(table)
+    if last is not None and last.status == Hand.Status.MISDEAL:
+        return {p.seat: p.buy_in_cents for p in last.players.all()}
     if last is None or last.status != Hand.Status.FINISHED:
         return {}
     return {
@@ -78,7 +87,7 @@ def render_table(
     top_errors: list[str] = []
     if error is not None:
         field = error.field or ""
-        if field in game.tablet_fields or field == "players" or field.startswith("seat "):
+        if field in (*game.tablet_fields, "players", "reason") or field.startswith("seat "):
             errors[field] = error.message
         else:
             top_errors.append(error.message)
@@ -126,8 +135,66 @@ def render_table(
     else:
         players = list(hand.players.order_by("position"))
         context["view"] = game.tablet_view(hand.record, players, posted=posted or {}, errors=errors)
+        context["mistakes"] = _mistakes(hand, game, [p.seat for p in players], errors, posted)
     status = error.status if error is not None else 200
     return render(request, "tablet/hand.html", context, status=status)
+
+
+def _mistakes(
+    hand: Hand,
+    game: Any,
+    seats: list[int],
+    errors: Mapping[str, str],
+    posted: Mapping[str, Any] | None,
+) -> dict[str, Any]:
+    """What the hand's "Undo last action" and "Misdeal" controls offer now, and why not."""
+    _opened, steps = svc.hand_steps(hand)
+    undo_why = (
+        game.undo_refusal(steps[-1], seats=seats) if steps else "no card or action entered yet"
+    )
+    return {
+        "undo": not undo_why,
+        "undo_text": game.step_text(hand.record, steps[-1], seats=seats) if steps else "",
+        "misdeal_why": game.misdeal_refusal(hand.record, seats=seats),
+        "reason": (posted or {}).get("reason", ""),
+        "reason_error": errors.get("reason", ""),
+    }
+
+
+def _confirm(
+    request: HttpRequest,
+    table: Table,
+    *,
+    title: str,
+    question: str,
+    action: str,
+    yes: str,
+    danger: bool = True,
+) -> HttpResponse:
+    """The confirmation page: what is about to be done, the form as posted (sent again with
+    `confirmed`) and a way back with nothing changed."""
+    fields = [
+        (name, value)
+        for name, values in request.POST.lists()
+        if name not in ("csrfmiddlewaretoken", "confirmed")
+        for value in values
+    ]
+    hand = selectors.open_hand(table)
+    context = {
+        "table": table,
+        "hand": hand,
+        "title": title,
+        "question": question,
+        "action": action,
+        "fields": fields,
+        "yes": yes,
+        "danger": danger,
+    }
+    return render(request, "tablet/hand_confirm.html", context)
+
+
+def _confirmed(request: HttpRequest) -> bool:
+    return request.POST.get("confirmed") == "1"
 
 
 def table_page(request: HttpRequest, table: Table) -> HttpResponse:
@@ -168,19 +235,100 @@ def hand_step(request: HttpRequest, table_id: int) -> HttpResponse:
     table = my_table(request, table_id)
     game = games.player_vs_player(table.game)
 
-    def step() -> None:
+    def step() -> HttpResponse | None:
         hand = _open_hand(request, table)
-        expected = request.POST.get("hand")
-        if expected and expected != str(hand.pk):
-            raise ServiceError(
-                "this form was for another hand: the table has moved on", field="hand", status=409
-            )
+        _same_hand(request, hand)
         # hand_play: a game assertion that fails is refused, logged and audited (a bug).
         seats = list(hand.players.order_by("position").values_list("seat", flat=True))
         posted = game.posted_step(request.POST, seats=seats)
+        question = (
+            "" if _confirmed(request) else game.confirm_question(hand.record, posted, seats=seats)
+        )
+        if question:
+            return _confirm(
+                request,
+                table,
+                title="Confirm: this ends a player's hand",
+                question=question,
+                action="tablet:hand_step",
+                yes="Yes, enter it",
+            )
         hand_play(hand=hand, dealer=request.user, step=posted, finish=False)
+        return None
 
-    return _attempt(request, table, step)
+    try:
+        asked = step()
+    except ServiceError as err:
+        return render_table(request, table, error=err, posted=request.POST)
+    return asked or see_other(table_url(table))
+
+
+@dealer_only
+@require_POST
+def hand_undo(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Take the hand's last action back, once the dealer confirms it."""
+    table = my_table(request, table_id)
+    game = games.player_vs_player(table.game)
+    try:
+        hand = _open_hand(request, table)
+        _same_hand(request, hand)
+        if not _confirmed(request):
+            seats = list(hand.players.order_by("position").values_list("seat", flat=True))
+            _opened, steps = svc.hand_steps(hand)
+            why = game.undo_refusal(steps[-1], seats=seats) if steps else ""
+            if not steps or why:
+                svc.hand_undo(hand=hand, dealer=request.user)  # refused: says what and why
+            said = game.step_text(hand.record, steps[-1], seats=seats)
+            return _confirm(
+                request,
+                table,
+                title=f"Undo the last action of hand {hand.number}?",
+                question=f"Take back: {said}. The hand goes back to before it; the undo is "
+                "on the record.",
+                action="tablet:hand_undo",
+                yes="Yes, take it back",
+            )
+        svc.hand_undo(hand=hand, dealer=request.user)
+    except ServiceError as err:
+        return render_table(request, table, error=err, posted=request.POST)
+    return see_other(table_url(table))
+
+
+@dealer_only
+@require_POST
+def hand_misdeal(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Cancel the hand as a misdeal, with a reason, once the dealer confirms it."""
+    table = my_table(request, table_id)
+    game = games.player_vs_player(table.game)
+    reason = (request.POST.get("reason") or "").strip()
+    try:
+        hand = _open_hand(request, table)
+        _same_hand(request, hand)
+        if not _confirmed(request):
+            seats = list(hand.players.order_by("position").values_list("seat", flat=True))
+            if not reason or game.misdeal_refusal(hand.record, seats=seats):
+                svc.hand_misdeal(hand=hand, dealer=request.user, reason=reason)  # refused
+            return _confirm(
+                request,
+                table,
+                title=f"Cancel hand {hand.number} as a misdeal?",
+                question=f"Misdeal: {reason}. Nothing is paid and each player gets the "
+                "buy-in back; the hand stays on the record.",
+                action="tablet:hand_misdeal",
+                yes="Yes, cancel the hand",
+            )
+        svc.hand_misdeal(hand=hand, dealer=request.user, reason=reason)
+    except ServiceError as err:
+        return render_table(request, table, error=err, posted=request.POST)
+    return see_other(table_url(table))
+
+
+def _same_hand(request: HttpRequest, hand: Hand) -> None:
+    expected = request.POST.get("hand")
+    if expected and expected != str(hand.pk):
+        raise ServiceError(
+            "this form was for another hand: the table has moved on", field="hand", status=409
+        )
 
 
 @dealer_only

@@ -138,10 +138,12 @@ def test_a_whole_game_on_the_tablet_and_the_table_display_under_secret_offers(
     headline(tablet, "Turn 3: Seat 3 is the auctioneer")
     display.reload()
     assert "A♥" not in display.content()  # the swapped offer stays secret
-    # Player 2 folds; player 0 folds: the game ends, the system names the winner.
+    # Player 2 folds; player 0 folds (each confirmed): the game ends, the system names the winner.
     tablet.locator("form:has(input[name=do][value=fold]) button").click()
+    tablet.locator("#confirm-yes").click()
     headline(tablet, "Turn 4: Seat 1 is the auctioneer")
     tablet.locator("form:has(input[name=do][value=fold]) button").click()
+    tablet.locator("#confirm-yes").click()
     # Player 0's 3d 4d 5d 6d Tc (a low straight) beats a pair of queens and a pair of nines.
     headline(tablet, "The game is over (by a fold): Seat 1 wins")
     expect()(tablet.locator(".mg-result h2")).to_have_text("Seat 1 wins with low straight")

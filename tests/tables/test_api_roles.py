@@ -71,6 +71,8 @@ EXPECTED: dict[str, tuple[int, ...]] = {
     "hands.create": (201, 403, 403, 403, 403, 403, 403, 403, 403, 401),
     "hands.step": (200, 403, 403, 403, 403, 403, 403, 403, 403, 401),
     "hands.finish": (200, 403, 403, 403, 403, 403, 403, 403, 403, 401),
+    "hands.undo": (200, 403, 403, 403, 403, 403, 403, 403, 403, 401),
+    "hands.misdeal": (200, 403, 403, 403, 403, 403, 403, 403, 403, 401),
     "hands.void": (403, 403, 200, 403, 403, 403, 403, 403, 403, 401),
     "schema": (200, 200, 200, 200, 200, 200, 200, 200, 200, 401),
     "docs": (200, 200, 200, 200, 200, 200, 200, 200, 200, 302),
@@ -111,6 +113,8 @@ HAND_AT: dict[str, str | None] = {
     "hands.retrieve": "open",
     "hands.step": "open",
     "hands.finish": "over",
+    "hands.undo": "acted",
+    "hands.misdeal": "open",
     "hands.void": "finished",
 }
 
@@ -122,6 +126,8 @@ def _hand(f: dict[str, Any], step: str) -> Hand:
         return h
     for s in ({"hole": ["Ah", "Kd"]}, {"action": "bet"}, {"action": "fold"}):
         h = hand_svc.hand_act(hand=h, dealer=dealer, step=s)
+        if step == "acted" and "action" in s:
+            return h
     if step == "over":
         return h
     return hand_svc.hand_finish(hand=h, dealer=dealer)
@@ -202,6 +208,8 @@ def _request(
         "hands.create": ("post", "/api/hands/", {"table": ri, "players": {1: 5000, 2: 5000}}),
         "hands.step": ("post", f"/api/hands/{rid}/step/", {"hole": ["Ah", "Kd"]}),
         "hands.finish": ("post", f"/api/hands/{rid}/finish/", {}),
+        "hands.undo": ("post", f"/api/hands/{rid}/undo/", {}),
+        "hands.misdeal": ("post", f"/api/hands/{rid}/misdeal/", {"reason": "a card exposed"}),
         "hands.void": ("post", f"/api/hands/{rid}/void/", {"reason": "misdeal"}),
         "schema": ("get", "/api/schema/?format=json", {}),
         "docs": ("get", "/api/docs/", {}),
@@ -348,6 +356,8 @@ ROUTE_NAME = {
     "hands.create": "api-hand-list",
     "hands.step": "api-hand-step",
     "hands.finish": "api-hand-finish",
+    "hands.undo": "api-hand-undo",
+    "hands.misdeal": "api-hand-misdeal",
     "hands.void": "api-hand-void",
     "schema": "api-schema",
     "docs": "api-docs",

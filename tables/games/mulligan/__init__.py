@@ -230,6 +230,50 @@ class Mulligan(PlayerVsPlayerGame):
             return f"{p} mulligans; draws {drawn}"
         return f"{p} {do}s"
 
+    def undo_refusal(self, step: Mapping[str, Any], *, seats: Sequence[int] | None = None) -> str:
+        """A skip, a fold, an auction, an offer or a swap is taken back while it is the last
+        step; the deal and a mulligan (cards drawn from the deck pile) are not."""
+        do = step.get("do")
+        if do == "deal":
+            return (
+                "the last step is the deal: no action to take back yet (a misdeal cancels "
+                "the game before the first auction)"
+            )
+        if do == "mulligan":
+            who = _seat_named(step.get("player"), seats) or "the auctioneer"
+            return (
+                f"the last step is {who}'s mulligan: its cards were drawn from the deck pile, "
+                "and a card drawn is not taken back"
+            )
+        return ""
+
+    def misdeal_refusal(
+        self, record: Mapping[str, Any], *, seats: Sequence[int] | None = None
+    ) -> str:
+        """A misdeal is called before the first auction."""
+        for action in record.get("actions") or ():
+            if isinstance(action, Mapping) and action.get("do") == "auction":
+                who = _seat_named(action.get("player"), seats) or "a player"
+                card = show.card_text([action.get("card")])
+                return (
+                    f"the first auction is done ({who} auctioned {card}): a misdeal is called "
+                    "only before it (the pit boss voids a game after it)"
+                )
+        return ""
+
+    def confirm_question(
+        self,
+        record: Mapping[str, Any],
+        step: Mapping[str, Any],
+        *,
+        seats: Sequence[int] | None = None,
+    ) -> str:
+        """A fold ends the player's game: the tablet asks first."""
+        if step.get("do") != "fold":
+            return ""
+        who = _seat_named(step.get("player"), seats) or "The player"
+        return f"{who} folds: they are out of this game and play no further part in it."
+
     def outcome(self, record: Mapping[str, Any]) -> HandOutcome | None:
         rebuilt = floor.from_record(record)
         if rebuilt is None or not rebuilt[1].is_over:

@@ -337,6 +337,50 @@ class RhodeIsland(PlayerVsPlayerGame):
         seat = show.seat_word(who, seats) if isinstance(who, int) else "The player to act"
         return f"{seat} {str(step.get('action', '')).strip().lower()}s"
 
+    def undo_refusal(self, step: Mapping[str, Any], *, seats: Sequence[int] | None = None) -> str:
+        """A player's action is taken back while it is the last step; the hole cards, the
+        flop and the turn (a card dealt: the next street) are not."""
+        if "action" in step:
+            return ""
+        if "hole" in step:
+            return (
+                "the last step is the hole cards: no action to take back yet (a misdeal "
+                "cancels the hand before the flop)"
+            )
+        street = "flop" if "flop" in step else "turn"
+        card = show.card_text([step.get(street)])
+        return (
+            f"the {street} ({card}) has been dealt since the last action: an action is taken "
+            "back only before the next card"
+        )
+
+    def misdeal_refusal(
+        self, record: Mapping[str, Any], *, seats: Sequence[int] | None = None
+    ) -> str:
+        """A misdeal is called before the flop."""
+        if record.get("flop"):
+            card = show.card_text([record["flop"]])
+            return (
+                f"the flop ({card}) is dealt: a misdeal is called only before the flop "
+                "(the pit boss voids a hand after it)"
+            )
+        return ""
+
+    def confirm_question(
+        self,
+        record: Mapping[str, Any],
+        step: Mapping[str, Any],
+        *,
+        seats: Sequence[int] | None = None,
+    ) -> str:
+        """A fold ends the player's hand: the tablet asks first."""
+        if str(step.get("action", "")).strip().lower() != Move.FOLD.value:
+            return ""
+        hand = rebuild(record)
+        who = step.get("player", hand.to_act if hand else None)
+        seat = show.seat_word(who, seats) if isinstance(who, int) else "The player to act"
+        return f"{seat} folds: their hand is over and what they put in stays in the pot."
+
     def outcome(self, record: Mapping[str, Any]) -> HandOutcome | None:
         try:
             hand = rebuild(record)

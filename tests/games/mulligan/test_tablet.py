@@ -64,6 +64,8 @@ def post_action(client, table, posted, dollars: bool) -> Any:
         form["offer_of"] = posted.offer_of
     for p, card in zip(draw_order(game), posted.draws, strict=False):
         form[f"draw_{p}"] = card
+    if posted.do == "fold":  # a fold ends the player's game: the tablet asks first
+        form["confirmed"] = "1"
     return client.post(url(table, "hand/step/"), form)
 
 
