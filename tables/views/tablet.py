@@ -823,9 +823,14 @@ def approve(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def cancel(request: HttpRequest, table_id: int) -> HttpResponse:
     def call(table: Table, round_: Round) -> None:
-        controls.round_cancel(
-            round=round_, by=request.user, reason=str(request.POST.get("reason", ""))
-        )
+        reason = str(request.POST.get("reason", ""))
+        if not reason.strip():  # named at its box; the cards posted with it come back as typed
+            raise Refused(
+                f'The reason ("Why") is missing: say why round {round_.number} is cancelled, '
+                'e.g. "misdeal: seat 3 got four cards". Nothing was cancelled.',
+                field="reason",
+            )
+        controls.round_cancel(round=round_, by=request.user, reason=reason)
 
     return _act(request, table_id, call)
 
