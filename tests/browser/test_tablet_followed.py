@@ -38,8 +38,8 @@ SMALL_TARGETS = """
 () => {
   const out = [];
   const seen = new Set();
-  const targets = '#tablet button, #tablet a, #tablet summary, #tablet select, ' +
-    '#tablet input[type=checkbox], #tablet input[type=radio], #tablet input[type=submit]';
+  const targets = 'body button, body a, body summary, body select, ' +
+    'body input[type=checkbox], body input[type=radio], body input[type=submit]';
   document.querySelectorAll(targets).forEach((el) => {
     let target = el;
     const style = getComputedStyle(el);
