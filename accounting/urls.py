@@ -17,4 +17,5 @@ urlpatterns = [
     path("tablet/<int:table_id>/buy-in/", views.tablet_buy_in, name="buy_in"),
     path("tablet/<int:table_id>/tray/", views.tablet_tray, name="tray"),
     path("tablet/<int:table_id>/slips/<int:slip_id>/sign/", views.tablet_sign, name="tablet_sign"),
+    path("tablet/<int:table_id>/slips/<int:slip_id>/void/", views.tablet_void, name="tablet_void"),
 ]

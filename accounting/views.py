@@ -143,6 +143,26 @@ def _slip_rows(slips: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def _void_action(user: Any, row: dict[str, Any], *, as_dealer: bool) -> str:
+    """What `user` may do about the slip's void, as the service will allow it: "ask" (nobody
+    has asked yet), "confirm" (someone else asked, and `user` did not enter the slip), "asked"
+    (`user` asked: a second person confirms), or "" (nothing: voided, or not their role, or
+    they entered a slip whose void was asked). Nobody is offered a button they would be refused.
+    The dealer's chips page acts as a dealer; the desk in the user's other roles."""
+    slip = row["slip"]
+    if slip.status == Slip.Status.VOIDED:
+        return ""
+    roles = [r for r in rules.VOID_ROLES[slip.kind] if (r == Role.DEALER) == as_dealer]
+    if not any(has_role(user, r) for r in roles):
+        return ""
+    voids = row["voids"]
+    if not voids:
+        return "ask"
+    if voids[0].by_id == user.pk:
+        return "asked"
+    return "" if slip.created_by_id == user.pk else "confirm"
+
+
 # --- the tablet ------------------------------------------------------------------------------
 
 
@@ -187,6 +207,9 @@ def _render_tablet(
             Slip.objects.filter(pk=wanted, table=table).first()
         )
     figures = selectors.shift_figures(table=table, gaming_day=day, shift=shift)
+    slips = _slip_rows(shift_slips[:30])
+    for row in slips:
+        row["void"] = _void_action(request.user, row, as_dealer=True)
     return render(
         request,
         "accounting/tablet.html",
@@ -202,7 +225,8 @@ def _render_tablet(
             "tray_kind": rules.CLOSER if rules.OPENER in live else rules.OPENER,
             "opener": live.get(rules.OPENER),
             "closer": live.get(rules.CLOSER),
-            "slips": _slip_rows(shift_slips[:30]),
+            "slips": slips,
+            "voids_to_confirm": [row for row in slips if row["void"] == "confirm"],
             "buy_ins": dollars(figures["buy_ins_cents"]),
             "notice": notice,
             "notice_amount": dollars(notice.amount_cents) if notice else "",
@@ -238,6 +262,21 @@ def tablet_sign(request: HttpRequest, table_id: int, slip_id: int) -> HttpRespon
     try:
         services.slip_sign(slip=slip, by=request.user)
     except ServiceError as err:
+        return _render_tablet(request, table, error=err.message, status=err.status)
+    return _see_other(_tablet_url(table, slip=slip.pk))
+
+
+@roles_only(Role.DEALER, what="The tablet's chips page")
+@require_POST
+def tablet_void(request: HttpRequest, table_id: int, slip_id: int) -> HttpResponse:
+    """The dealer asks for a slip's void at the table, or confirms one someone else asked."""
+    table = _dealer_table(request, table_id)
+    slip = get_object_or_404(Slip, pk=slip_id, table=table)
+    try:
+        services.slip_void(slip=slip, by=request.user, reason=request.POST.get("reason", ""))
+    except ServiceError as err:
+        if isinstance(err, SeparationOfDuties):  # recorded as a refused permission
+            audit_refused_duties(request, err)
         return _render_tablet(request, table, error=err.message, status=err.status)
     return _see_other(_tablet_url(table, slip=slip.pk))
 
@@ -291,19 +330,14 @@ def _render_desk(request: HttpRequest, *, form_error: str = "", status: int = 20
     ]
     visible = selectors.slips_visible_to(user)
     recent = _slip_rows(visible[:50])
-    voidable = {
-        row["slip"].pk
-        for row in recent
-        if row["slip"].status != Slip.Status.VOIDED
-        and any(has_role(user, r) for r in rules.VOID_ROLES[row["slip"].kind] if r != Role.DEALER)
-    }
+    for row in recent:
+        row["void"] = _void_action(user, row, as_dealer=False)
     return render(
         request,
         "accounting/desk.html",
         {
             "awaiting": awaiting,
             "recent": recent,
-            "voidable": voidable,
             "creatable": _creatable(user),
             "ready_reasons": [
                 (reason, str(Slip.Kind(kind).label))

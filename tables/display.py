@@ -208,11 +208,17 @@ def settlement(data: dict[str, Any], game: Words) -> dict[str, Any]:
             )
         seat_net = cents_of(s["net"])
         net_total += seat_net
+        awards = [
+            award_sentence(s["seat"], line, game.award_labels)
+            for line in s["lines"]
+            if line.get("award") and line["result"] == "win"
+        ]
         seat: dict[str, Any] = {
             "n": s["seat"],
             "final": cards(s["final"]),
             "hand": hand_label(game, s.get("hand"), s.get("final")),
             "lines": lines,
+            "awards": awards,
             "net": dollars(seat_net, signed=True),
             "net_class": result_class(seat_net),
             "verdict": (
@@ -240,6 +246,19 @@ def settlement(data: dict[str, Any], game: Words) -> dict[str, Any]:
     if p:
         out["progressive"] = {k: amount(v) for k, v in p.items()}
     return out
+
+
+def award_sentence(n: int, line: Mapping[str, Any], labels: Mapping[str, str] | None) -> str:
+    """A won progressive award with what it pays and the seat's net on the wager apart: "Seat 1
+    wins the progressive jackpot: $25,000.40 paid from the meter; net +$24,999.40 after the
+    $1.00 wager" (the net alone would understate what the meter pays)."""
+    stake, net = cents_of(line["stake"]), cents_of(line["net"])
+    paid = dollars(net + stake)
+    after = f"net {dollars(net, signed=True)} after the {dollars(stake)} wager"
+    if line["award"] == "jackpot":
+        return f"Seat {n} wins the progressive jackpot: {paid} paid from the meter; {after}"
+    what = award_label(line["award"], labels)
+    return f"Seat {n} wins the progressive award ({what}): {paid} paid; {after}"
 
 
 def award_label(award: str | None, labels: Mapping[str, str] | None = None) -> str:

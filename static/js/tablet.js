@@ -196,6 +196,29 @@
     var next = boxes[boxes.indexOf(box) + 1];
     if (next) { e.preventDefault(); boxInput(next).focus(); }
   });
+  // Before htmx (or the browser) sends a form: form[data-confirm] asks once, and a form
+  // [data-carry-cards] (the misdeal) carries the cards typed in the page's card boxes, so a
+  // refusal gives them back as they were entered.
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (form.hasAttribute("data-carry-cards")) {
+      all("input.carried", form).forEach(function (i) { form.removeChild(i); });
+      all(".cardfield input[name]").forEach(function (input) {
+        if (input.form === form || !input.value.trim()) { return; }
+        var copy = document.createElement("input");
+        copy.type = "hidden";
+        copy.className = "carried";
+        copy.name = input.name;
+        copy.value = input.value;
+        form.appendChild(copy);
+      });
+    }
+    var ask = form.getAttribute("data-confirm");
+    if (ask && !window.confirm(ask)) {
+      e.preventDefault();
+      e.stopPropagation();  // at the document, before the form: htmx never sends it
+    }
+  }, true);
   document.addEventListener("submit", function (e) {
     var btn = e.target.querySelector(".confirm-btn");
     if (btn) { btn.textContent = "Closing the round…"; }

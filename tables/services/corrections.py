@@ -28,7 +28,6 @@ from audit.binding import check_as_recorded
 from audit.chain import AuditDataError, check_data
 from audit.kinds import EventKind
 from audit.services import audit_record
-from core.money import dollars
 from core.roles import (
     PIT_BOSSES,
     require,
@@ -50,7 +49,13 @@ from .duties import (
     require_apart_from_round,
 )
 from .meters import meter_apply_round, meter_void_check, meter_void_round
-from .rounds import approval_reasons, payout_reasons, settlement_lines, validate_round_entry
+from .rounds import (
+    approval_reasons,
+    award_words,
+    payout_reasons,
+    settlement_lines,
+    validate_round_entry,
+)
 
 REASON_MAX = 500
 
@@ -82,7 +87,7 @@ def void_reasons(round_: Round) -> list[str]:
         jackpot = next((line for line in lines if line.award == Award.JACKPOT.value), None)
         said = f"seat {n} wins the progressive jackpot"
         if jackpot is not None and not any(r.startswith(said) for r in reasons):
-            reasons.append(f"{said}: {dollars(jackpot.net_cents)}")
+            reasons.append(award_words(n, jackpot))
     return reasons
 
 

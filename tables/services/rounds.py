@@ -516,7 +516,27 @@ class PaidLine(Protocol):
     def award(self) -> str | None: ...
 
     @property
+    def stake_cents(self) -> int: ...
+
+    @property
     def net_cents(self) -> int: ...
+
+
+def award_words(n: int, line: PaidLine) -> str:
+    """A progressive award in words that name what the meter (or the award table) pays and the
+    seat's net on the wager apart: "seat 1 wins the progressive jackpot: $25,000.40 paid from
+    the meter; net +$24,999.40 after the $1.00 wager"."""
+    paid = line.net_cents + line.stake_cents
+    if line.award == Award.JACKPOT.value:
+        return (
+            f"seat {n} wins the progressive jackpot: {dollars(paid)} paid from the meter; "
+            f"net {dollars(line.net_cents, signed=True)} after the "
+            f"{dollars(line.stake_cents)} wager"
+        )
+    return (
+        f"seat {n} wins a progressive award: {dollars(paid)} paid; "
+        f"net {dollars(line.net_cents, signed=True)} after the {dollars(line.stake_cents)} wager"
+    )
 
 
 def payout_reasons(
@@ -540,12 +560,7 @@ def payout_reasons(
                 else line.net_cents >= meter.approval_award_cents
             )
             if large:
-                what = (
-                    "the progressive jackpot"
-                    if line.award == Award.JACKPOT.value
-                    else ("a progressive award")
-                )
-                reasons.append(f"seat {n} wins {what}: {dollars(line.net_cents)}")
+                reasons.append(award_words(n, line))
         paid = sum(line.net_cents for line in lines if line.net_cents > 0)
         if paid >= threshold:
             reasons.append(f"seat {n} is paid {dollars(paid)} (sign-off from {dollars(threshold)})")

@@ -172,6 +172,9 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         return hand_page(request, table)
     if not isinstance(game, games.BankedGame):  # a game with a tablet flow of its own
         return game.tablet_page(request, table)  # type: ignore[no-any-return]
+    followed = _signed_off_elsewhere(request, table)
+    if followed is not None:  # a pit boss paid the round this tablet showed waiting
+        return see_other(reverse("tablet:round", args=[followed.pk]))
     kept = _flash(request, table_url(table))
     if kept is None:
         return _render_table(request, table)
@@ -187,6 +190,38 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 _open_round = selectors.open_round
+
+# The round this tablet last showed waiting for a pit boss's sign-off, per table: once it is
+# settled (signed off on the dashboard or another tablet) the table page shows its payout
+# before the next wagers, so the dealer is never moved on without seeing what to pay.
+AWAITING = "tablet-awaiting"
+
+
+def _awaiting_remember(request: HttpRequest, round_: Round) -> None:
+    waiting = dict(request.session.get(AWAITING) or {})
+    if waiting.get(str(round_.table_id)) != round_.pk:
+        waiting[str(round_.table_id)] = round_.pk
+        request.session[AWAITING] = waiting
+
+
+def _awaiting_forget(request: HttpRequest, table_id: int) -> None:
+    waiting = dict(request.session.get(AWAITING) or {})
+    if waiting.pop(str(table_id), None) is not None:
+        request.session[AWAITING] = waiting
+
+
+def _signed_off_elsewhere(request: HttpRequest, table: Table) -> Round | None:
+    """The round this tablet showed waiting, if it has since been settled (paid): once."""
+    pk = (request.session.get(AWAITING) or {}).get(str(table.pk))
+    if pk is None:
+        return None
+    round_ = Round.objects.filter(pk=pk, table=table).first()
+    if round_ is not None and round_.awaiting_approval:
+        return None  # still waiting
+    _awaiting_forget(request, table.pk)
+    if round_ is None or round_.status != Round.Status.SETTLED:
+        return None  # cancelled (a misdeal): nothing to pay
+    return round_
 
 
 def _table_token(table: Table) -> str:
@@ -276,6 +311,7 @@ def _render_table(
         builder(ctx, page, round_, state, data)
         ctx["cancel_reason"] = page.field("reason", name="reason", value=_value(data, "reason"))
         if round_.awaiting_approval:
+            _awaiting_remember(request, round_)
             ctx["approver"] = page.field(
                 "approver", name="approver", value=_value(data, "approver")
             )
@@ -787,9 +823,14 @@ def approve(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def cancel(request: HttpRequest, table_id: int) -> HttpResponse:
     def call(table: Table, round_: Round) -> None:
-        controls.round_cancel(
-            round=round_, by=request.user, reason=str(request.POST.get("reason", ""))
-        )
+        reason = str(request.POST.get("reason", ""))
+        if not reason.strip():  # named at its box; the cards posted with it come back as typed
+            raise Refused(
+                f'The reason ("Why") is missing: say why round {round_.number} is cancelled, '
+                'e.g. "misdeal: seat 3 got four cards". Nothing was cancelled.',
+                field="reason",
+            )
+        controls.round_cancel(round=round_, by=request.user, reason=reason)
 
     return _act(request, table_id, call)
 
@@ -811,8 +852,13 @@ def back(request: HttpRequest, table_id: int) -> HttpResponse:
 @dealer_only
 @require_GET
 def round_page(request: HttpRequest, round_id: int) -> HttpResponse:
-    round_ = get_object_or_404(Round.objects.select_related("table", "dealer"), pk=round_id)
+    round_ = get_object_or_404(
+        Round.objects.select_related("table", "dealer", "approved_by"), pk=round_id
+    )
     table = my_table(request, round_.table_id)
+    waiting = (request.session.get(AWAITING) or {}).get(str(table.pk))
+    if waiting == round_.pk and not round_.awaiting_approval:
+        _awaiting_forget(request, table.pk)  # its payout is shown: the next reload moves on
     game = games.banked(round_.game)
     summary = show.settlement(round_.settlement, game) if round_.settlement else None
     return render(
@@ -823,12 +869,30 @@ def round_page(request: HttpRequest, round_id: int) -> HttpResponse:
             "round": round_,
             "settlement": summary,
             "game_label": game.label,
+            "pay": _pay_list(summary) if round_.status == Round.Status.SETTLED else [],
             "seats": [
                 {"n": s["seat"], "summary": _decision_summary(round_.game, s)}
                 for s in round_.entry["seats"]
             ],
         },
     )
+
+
+def _pay_list(summary: dict[str, Any] | None) -> list[dict[str, str]]:
+    """What the dealer pays and takes, seat by seat ("Pay seat 2 $25,000.40"), with any
+    progressive award's words (what the meter pays and the net apart)."""
+    rows = []
+    for seat in (summary or {}).get("seats", []):
+        net = seat["net"].lstrip("+-")
+        words = (
+            f"Pay seat {seat['n']} {net}"
+            if seat["net_class"] == "win"
+            else f"Take {net} from seat {seat['n']}"
+            if seat["net_class"] == "lose"
+            else f"Seat {seat['n']}: push, nothing to pay"
+        )
+        rows.append({"words": words, "class": seat["net_class"], "awards": seat["awards"]})
+    return rows
 
 
 @login_required
@@ -840,8 +904,39 @@ def watch(request: HttpRequest, table_id: int) -> HttpResponse:
     session = selectors.open_session_at(table)
     if session is None or session.dealer_id != request.user.pk:
         notice = f"You are no longer signed in at {table}."
+    elif (paid := _paid_while_watched(table, request.GET.get("round"))) is not None:
+        # the round the page shows waiting was signed off elsewhere: follow it to its payout
+        url = reverse("tablet:round", args=[paid.pk])
+        assert paid.approved_by is not None
+        notice = (
+            f"Pit boss {paid.approved_by.get_username()} signed off round {paid.number}: "
+            "pay the players."
+        )
+        response = render(
+            request,
+            "tablet/_watch.html",
+            {"table": table, "notice": notice, "url": url, "link": "Show what to pay"},
+        )
+        response["HX-Redirect"] = url
+        return response
     elif request.GET.get("token") != _table_token(table):
         notice = "This round was changed on another tablet."
     else:
         return HttpResponse(status=204)
-    return render(request, "tablet/_watch.html", {"table": table, "notice": notice})
+    return render(
+        request,
+        "tablet/_watch.html",
+        {"table": table, "notice": notice, "url": table_url(table), "link": "Reload the table"},
+    )
+
+
+def _paid_while_watched(table: Table, posted: str | None) -> Round | None:
+    """The round a waiting page watches (`?round=`), if it has since been settled."""
+    pk = _int(posted)
+    if pk is None:
+        return None
+    return (
+        Round.objects.select_related("approved_by")
+        .filter(pk=pk, table=table, status=Round.Status.SETTLED)
+        .first()
+    )

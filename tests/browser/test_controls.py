@@ -207,8 +207,11 @@ def test_open_round_is_above_the_fold_and_a_misdeal_cancels(
     page.click("details.misdeal summary")
     page.fill("#id-reason", "misdeal: seat 1 got four cards")
     page.screenshot(path=str(shots / "tablet-misdeal.png"), full_page=True)
+    asked: list[str] = []  # the misdeal asks once before anything is sent
+    page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     page.click("#cancel-form button[type=submit]")
     expect()(page.locator(".t-steps li.now")).to_have_text("Wagers")
+    assert len(asked) == 1 and asked[0].startswith("Cancel round 1 as a misdeal?")
     assert Round.objects.get(table__name="SC-1").status == "cancelled"
 
 
