@@ -29,7 +29,7 @@ from .alerts import applicable_rule, breach
 from .models import HoldAlertRule, StaleReport
 from .reporting import hold_percent, rebuild
 from .selectors import FIGURES, hold_rows
-from .theory import Theory, theory_by_table
+from .theory import Theory, rake_theory_by_table, theory_by_table
 
 log = logging.getLogger(__name__)
 
@@ -140,8 +140,9 @@ def floor_status(*, now: datetime, gaming_day: date) -> Floor:
         for f in FIGURES:  # one row per (table, game): a table that changed game adds up
             figures[row["table__name"]][f] += row[f] or 0
     theories: dict[str, Theory] = defaultdict(Theory)
-    for (name, _game), part in theory_by_table(day=gaming_day).items():
-        theories[name].add(part)
+    for parts in (theory_by_table(day=gaming_day), rake_theory_by_table(day=gaming_day)):
+        for (name, _game), part in parts.items():
+            theories[name].add(part)
     rules = list(HoldAlertRule.objects.filter(is_active=True))
     floor = Floor(gaming_day=gaming_day, now=now)
     for table in Table.objects.select_related("pit").order_by("pit__name", "name"):

@@ -18,6 +18,7 @@ from .replay import replay_mulligan
 
 NAME: Final = "mulligan"
 DEFAULT_SAMPLES: Final = 1_000  # games
+SIMULATED_CHIPS: Final = 20  # each player's chips in the simulation
 
 DESCRIPTION: Final = (
     "random legal play (`mulligan.game.random_action`): rare folds, occasional skips, random "
@@ -31,7 +32,7 @@ def mulligan(
     *,
     players: int = 2,
     rake: mg.Rake,
-    chips: int = 20,
+    chips: int = SIMULATED_CHIPS,
     max_actions: int = 5000,
 ) -> RakeFigures:
     """Play `games` games for chips on the engine; the rake and pot of each."""

@@ -11,7 +11,7 @@ import random
 from decimal import Decimal
 from typing import Final
 
-from tables.engine.cards import DECK
+from tables.engine.cards import DECK, Card
 from tables.engine.edge_rake import RakeFigures, RakeRun, rake_figures
 from tables.engine.rankings import Category, poker_value
 from tables.engine.registry import PlayerGameRules, PlayerRules
@@ -28,6 +28,8 @@ from .replay import replay_rhode_island
 
 NAME: Final = "rhode_island"
 DEFAULT_SAMPLES: Final = 5_000  # hands
+TYPICAL: Final = "typical"  # the strategy's name
+SIMULATED_STACK: Final = 1000  # each player's stack in the simulation, in chips
 
 DESCRIPTION: Final = (
     "bet or raise a strong hand, check or call a middling one, check or fold a weak one "
@@ -37,7 +39,10 @@ DESCRIPTION: Final = (
 
 def _strength(hole: int, board: list[int]) -> int:
     """0 weak, 1 middling, 2 strong: from the hole card (rank) and the board seen so far."""
-    cards = [DECK[hole]] + [DECK[c] for c in board]
+    return _strength_of([DECK[hole]] + [DECK[c] for c in board])
+
+
+def _strength_of(cards: list[Card]) -> int:
     if len(cards) == 1:
         rank = cards[0].rank
         return 2 if rank >= 12 else 1 if rank >= 7 else 0
@@ -69,13 +74,19 @@ def _ri_choose(legal: list[LegalAction], strength: int, rng: random.Random) -> M
     return legal[0].move
 
 
+def typical_move(legal: list[LegalAction], cards: list[Card], rng: random.Random) -> Move:
+    """The `typical` player's move (the rake simulation's), from the legal ones, with the
+    player's hole card and the board seen so far (`cards`, hole card first)."""
+    return _ri_choose(legal, _strength_of(cards), rng)
+
+
 def rhode_island(
     hands: int,
     rng: random.Random,
     *,
     players: int = 2,
     rake: RakeRule,
-    stack: int = 1000,
+    stack: int = SIMULATED_STACK,
 ) -> RakeFigures:
     """Play `hands` hands on the engine; the rake and pot of each."""
     rakes: list[int] = []
