@@ -264,8 +264,9 @@ _RAKE_PER_HAND: dict[tuple[str, str, int], tuple[Decimal, Decimal]] = {}
 def rake_per_hand(game: str, values: Mapping[str, Any], players: int) -> tuple[Decimal, Decimal]:
     """A hand's expected rake and the variance of its rake (cents, cents squared) at a table
     of `game` under the settings `values` with `players` players: the game's rake simulation
-    (`rake_edge`, its `typical` play) under the table's rake, scaled from the simulation's chips
-    to the table's cents (`rake_terms`). No rake (or no simulation): zero and zero."""
+    (`rake_edge`, its `typical` play) under the table's rake, each of its chips worth the table's
+    cents the game's `rake_terms` says (so the rake rounds to the cent, as at the table). No
+    rake (or no simulation): zero and zero."""
     key = (game, json.dumps(values, sort_keys=True, default=str), players)
     found = _RAKE_PER_HAND.get(key)
     if found is not None:
@@ -281,11 +282,10 @@ def rake_per_hand(game: str, values: Mapping[str, Any], players: int) -> tuple[D
             random.Random(RAKE_SEED),
             players=players,
             rake_percent=terms.percent,
-            rake_cap=terms.cap_chips,
+            rake_cap=terms.cap_cents,
+            unit=terms.chip_cents,
         )
-        chip = Decimal(terms.chip_cents)
-        mean = Decimal(repr(run.figures.mean)) * chip
-        sd = Decimal(repr(run.figures.std_dev)) * chip
-        found = (mean, sd * sd)
+        sd = Decimal(repr(run.figures.std_dev))
+        found = (Decimal(repr(run.figures.mean)), sd * sd)
     _RAKE_PER_HAND[key] = found
     return found

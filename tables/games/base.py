@@ -399,12 +399,12 @@ class HandOutcome:
 @dataclass(frozen=True)
 class RakeTerms:
     """A table's rake as the game's rake simulation (`rake_edge`) takes it: the percent of the
-    pot, its cap in the simulation's chips (None: no cap), and how many cents one of those chips
-    stands for at the table (the simulated rake times `chip_cents` is the table's, in cents);
-    each simulated player's stack in those chips (the buy-in that play assumes)."""
+    pot, its cap in cents (None: no cap), how many cents one of the simulation's chips stands
+    for at the table (its `unit`), and each simulated player's stack in those chips (the buy-in
+    that play assumes)."""
 
     percent: Decimal
-    cap_chips: int | None
+    cap_cents: int | None
     chip_cents: int
     stack_chips: int
 

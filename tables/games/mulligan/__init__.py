@@ -152,13 +152,13 @@ class Mulligan(PlayerVsPlayerGame):
         terms = self.terms(values)
         if not terms.plays_for_chips:
             return RakeTerms(
-                percent=Decimal(0), cap_chips=None, chip_cents=1, stack_chips=SIMULATED_CHIPS
+                percent=Decimal(0), cap_cents=None, chip_cents=1, stack_chips=SIMULATED_CHIPS
             )
         chip = terms.table_minimum
         cap = terms.rake_cap
         return RakeTerms(
             percent=terms.rake_percent,
-            cap_chips=None if cap is None else cap // chip,
+            cap_cents=cap,
             chip_cents=chip,
             stack_chips=SIMULATED_CHIPS,
         )

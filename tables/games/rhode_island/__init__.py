@@ -232,7 +232,7 @@ class RhodeIsland(PlayerVsPlayerGame):
         cap = values.get("rake_cap_cents")
         return RakeTerms(
             percent=Decimal(values["rake_percent"]),
-            cap_chips=None if cap is None else cap // chip,
+            cap_cents=cap,
             chip_cents=chip,
             stack_chips=SIMULATED_STACK,
         )

@@ -17,6 +17,8 @@ from tables.engine.rankings import Category, poker_value
 from tables.engine.registry import PlayerGameRules, PlayerRules
 
 from .game import (
+    DEFAULT_ANTE,
+    DEFAULT_BETS,
     HandSetup,
     LegalAction,
     Move,
@@ -87,13 +89,21 @@ def rhode_island(
     players: int = 2,
     rake: RakeRule,
     stack: int = SIMULATED_STACK,
+    unit: int = 1,
 ) -> RakeFigures:
-    """Play `hands` hands on the engine; the rake and pot of each."""
+    """Play `hands` hands on the engine; the rake and pot of each (`unit`: money per chip of
+    the ante, bets and stack)."""
     rakes: list[int] = []
     pots: list[int] = []
     for i in range(hands):
         deck = rng.sample(range(52), players + 2)
-        setup = HandSetup(stacks=(stack,) * players, first=i % players, rake=rake)
+        setup = HandSetup(
+            stacks=(stack * unit,) * players,
+            first=i % players,
+            ante=DEFAULT_ANTE * unit,
+            bets=(DEFAULT_BETS[0] * unit, DEFAULT_BETS[1] * unit, DEFAULT_BETS[2] * unit),
+            rake=rake,
+        )
         hand = RhodeIslandHand(setup, [DECK[c] for c in deck[:players]])
         board: list[int] = []
         while True:
@@ -124,9 +134,13 @@ def rake_edge(
     players: int,
     rake_percent: Decimal,
     rake_cap: int | None,
+    unit: int = 1,
 ) -> RakeRun:
-    """The rake over `samples` hands of the default betting (ante 5, bets 10/20/20)."""
-    figures = rhode_island(samples, rng, players=players, rake=RakeRule(rake_percent, rake_cap))
+    """The rake over `samples` hands of the default betting (ante 5, bets 10/20/20, each chip
+    worth `unit`)."""
+    figures = rhode_island(
+        samples, rng, players=players, rake=RakeRule(rake_percent, rake_cap), unit=unit
+    )
     terms = {"ante": 5, "bets": [10, 20, 20], "raise_cap": 3, "stack": 1000}
     return RakeRun(figures, DESCRIPTION, "hand", terms)
 
