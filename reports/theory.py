@@ -61,6 +61,7 @@ from tables.selectors import rake_per_hand
 
 Z95 = Decimal("1.96")
 STRATEGY = "optimal"  # the floor's strategy: tables.services.figures.FLOOR_STRATEGY
+RAKE_STRATEGY = "typical"  # the players' play the rake simulation assumes (`rake_edge`)
 
 
 @dataclass
@@ -256,7 +257,7 @@ def rake_theory_by_table(
             pk__in={version for _n, _g, version, _p in per_hand}
         ).values_list("pk", "values")
     )
-    out: dict[tuple[str, str], Theory] = defaultdict(Theory)
+    out: dict[tuple[str, str], Theory] = defaultdict(lambda: Theory(strategy=RAKE_STRATEGY))
     for name, game, version, players in per_hand:
         mean, variance = rake_per_hand(game, settings[version], players)
         theory = out[(name, game)]
@@ -291,7 +292,8 @@ def outside_band(
             ).aggregate(rake=Sum("rake_cents"))["rake"]
             or 0
         )
-    theory = Theory()
+    pvp = isinstance(games.get(table.game), games.PlayerVsPlayerGame)
+    theory = Theory(strategy=RAKE_STRATEGY if pvp else STRATEGY)
     if sums is None:
         parts = theory_by_table(day=day, table_id=table_id)
     else:

@@ -8,10 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from audit.kinds import EventKind
 from audit.models import AuditEvent
+from core.money import dollars
 from reports.floor import floor_status
 from reports.reporting import rebuild
 from reports.theory import outside_band, rake_theory_by_table
@@ -46,6 +49,7 @@ def test_simulated_play_lands_inside_the_rake_band(floor: dict[str, Any], name: 
     assert tile.win_cents == rake
     assert low <= rake <= high, (format_cents(rake), format_cents(low), format_cents(high))
     assert tile.band_alert is None
+    assert theory.strategy == "typical"
     assert outside_band(day=hand.gaming_day, table=table) is None
     assert not AuditEvent.objects.filter(kind=EventKind.HOLD_OUTSIDE_BAND).exists()
 
@@ -79,6 +83,24 @@ def test_a_table_with_no_hands_has_no_alert(floor: dict[str, Any]) -> None:
     dashboard, tile = _tile("RI-1")
     assert tile.win_cents == 0
     assert tile.theory.band_cents == [0, 0]
+    assert tile.theory.strategy == "typical"
     assert tile.band_alert is None
     assert tile.alert is None
     assert dashboard.total["alerts"] == 0
+
+
+def test_the_dashboard_card_shows_the_rake_band_in_dollars(floor: dict[str, Any]) -> None:
+    table = floor["RI-1"]
+    simulate([table], 6, seed=5, strategy="typical")
+    hand = Hand.objects.filter(table=table).first()
+    assert hand is not None and hand.gaming_day is not None
+    _dashboard, tile = _tile("RI-1", hand.gaming_day)
+    low, high = tile.theory.band_cents
+    client = Client()
+    client.force_login(floor["pitboss"])
+    page = client.get(reverse("reports:dashboard_floor"))
+    text = page.content.decode()
+    card = text.split('data-table="RI-1"', 1)[1].split("</article>", 1)[0]
+    assert "95% band (typical play)" in card
+    assert f"{dollars(low)} to {dollars(high)}" in card
+    assert dollars(tile.theory.theoretical_win_cents) in card

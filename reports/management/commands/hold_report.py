@@ -53,7 +53,7 @@ class Command(BaseCommand):
                 raise CommandError(f"no table named {options['table']!r}")
         theory = theory_by_table(day=day, table=options.get("table"))
         for key, part in rake_theory_by_table(day=day, table=options.get("table")).items():
-            theory.setdefault(key, Theory()).add(part)
+            theory.setdefault(key, Theory(strategy=part.strategy)).add(part)
         tables = []
         total_theory = Theory()
         for r in rows:
