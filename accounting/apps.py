@@ -13,9 +13,10 @@ class AccountingConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_migrate
 
-        from tables.signals import round_closed
+        from tables.signals import hand_closed, round_closed
 
         round_closed.connect(reconcile_on_change, dispatch_uid="accounting.reconcile")
+        hand_closed.connect(reconcile_on_hand, dispatch_uid="accounting.reconcile_hand")
         # After migrate and after flush (a development or test database): the usual chips, as
         # contenttypes and permissions come back after a flush.
         post_migrate.connect(
@@ -30,10 +31,21 @@ def usual_chips_after_migrate(sender: Any, using: str = "default", **kwargs: Any
 
 
 def reconcile_on_change(sender: Any, round: Any, **kwargs: Any) -> None:
-    """A round voided or corrected after its shift was counted changes the hands' win: compare
-    again, in the void's (or correction's) transaction, and raise an alert past the tolerance."""
-    if round.gaming_day is None or not (round.status == "voided" or round.corrects_id):
+    """A round settled, voided or corrected after its shift was counted changes the hands' win:
+    compare again, in the settle's (void's, correction's) transaction, and raise an alert past
+    the tolerance."""
+    if round.gaming_day is None:
         return
-    from .services import reconcile
+    from .services import reconcile_after_play
 
-    reconcile(table=round.table, gaming_day=round.gaming_day, shift=round.shift)
+    reconcile_after_play(table_id=round.table_id, gaming_day=round.gaming_day, shift=round.shift)
+
+
+def reconcile_on_hand(sender: Any, hand: Any, **kwargs: Any) -> None:
+    """A poker hand finished or voided after its shift was counted changes the hands' win (its
+    rake): compare again, in the same transaction."""
+    if hand.gaming_day is None:
+        return
+    from .services import reconcile_after_play
+
+    reconcile_after_play(table_id=hand.table_id, gaming_day=hand.gaming_day, shift=hand.shift)

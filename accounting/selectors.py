@@ -4,8 +4,9 @@ with the hands.
 count win = drop + (closer - opener) + credits - fills, from signed slips only; it is known once
 the shift's opener, closer and drop are all signed. hold % of drop = count win / drop. The
 variance is the count win minus the hands' win (the house's win of the settled rounds of that
-table, day and shift): zero when every chip is where the hands say it is. The buy-ins are the
-expected drop (cash changed at the table goes into the drop box).
+table, day and shift, and at a poker table the rake of its finished hands: rake is the house's
+win, in the table's own drop box and tray): zero when every chip is where the hands say it
+is. The buy-ins are the expected drop (cash changed at the table goes into the drop box).
 A day's row adds its shifts' rows; its count win is known when every shift with slips or hands
 has its own.
 """
@@ -20,7 +21,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet, Sum
 
-from tables.models import Round, Table
+from tables.models import Hand, Round, Table
 
 from . import rules
 from .models import Slip, VarianceAlert
@@ -88,9 +89,11 @@ def shift_rows(
     rows: dict[tuple[int, str], dict[str, Any]] = defaultdict(_empty)
     slips: QuerySet[Slip] = Slip.objects.filter(gaming_day=gaming_day)
     rounds = Round.objects.filter(gaming_day=gaming_day, status=Round.Status.SETTLED)
+    hands = Hand.objects.filter(gaming_day=gaming_day, status=Hand.Status.FINISHED)
     if tables is not None:
         ids = list(tables)
         slips, rounds = slips.filter(table_id__in=ids), rounds.filter(table_id__in=ids)
+        hands = hands.filter(table_id__in=ids)
     for s in slips.exclude(status=Slip.Status.VOIDED).values(
         "table_id", "shift", "kind", "status", "amount_cents"
     ):
@@ -116,6 +119,10 @@ def shift_rows(
         row = rows[(r["table_id"], r["shift"])]
         row["has_activity"] = True
         row["win_cents"] += -(r["net"] or 0)
+    for h in hands.values("table_id", "shift").annotate(rake=Sum("rake_cents")).order_by():
+        row = rows[(h["table_id"], h["shift"])]
+        row["has_activity"] = True
+        row["win_cents"] += h["rake"] or 0
     return {key: _finish(row) for key, row in rows.items()}
 
 
@@ -254,6 +261,11 @@ def accounting_by(
         )
         | set(
             Round.objects.filter(gaming_day__gte=start, gaming_day__lte=end, table_id__in=names)
+            .values_list("gaming_day", flat=True)
+            .distinct()
+        )
+        | set(
+            Hand.objects.filter(gaming_day__gte=start, gaming_day__lte=end, table_id__in=names)
             .values_list("gaming_day", flat=True)
             .distinct()
         )

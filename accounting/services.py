@@ -419,6 +419,22 @@ def slip_void(*, slip: Slip, by: AbstractBaseUser, reason: str) -> Slip:
     return slip
 
 
+def reconcile_after_play(*, table_id: int, gaming_day: date, shift: str) -> VarianceAlert | None:
+    """Within the transaction of a round settled, voided or corrected, or of a hand finished or
+    voided: when its shift has a signed closer or drop (so it may be counted), reconcile it
+    again (`reconcile`); a shift still in play costs one indexed look-up."""
+    counted = Slip.objects.filter(
+        table_id=table_id,
+        gaming_day=gaming_day,
+        shift=shift,
+        status=Slip.Status.SIGNED,
+        kind__in=(rules.CLOSER, rules.DROP),
+    ).exists()
+    if not counted:
+        return None
+    return reconcile(table=Table.objects.get(pk=table_id), gaming_day=gaming_day, shift=shift)
+
+
 def reconcile(*, table: Table, gaming_day: date, shift: str) -> VarianceAlert | None:
     """Within the slip's transaction: once the shift's count is complete (opener, closer and
     drop signed), compare its win with the hands' and raise an alert past the tolerance (once per

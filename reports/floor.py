@@ -29,7 +29,7 @@ from .alerts import applicable_rule, breach
 from .models import HoldAlertRule, StaleReport
 from .reporting import hold_percent, rebuild
 from .selectors import FIGURES, hold_rows
-from .theory import Theory, theory_by_table
+from .theory import RAKE_STRATEGY, STRATEGY, Theory, rake_theory_by_table, theory_by_table
 
 log = logging.getLogger(__name__)
 
@@ -139,15 +139,17 @@ def floor_status(*, now: datetime, gaming_day: date) -> Floor:
     for row in hold_rows(start=gaming_day, end=gaming_day, by="table"):
         for f in FIGURES:  # one row per (table, game): a table that changed game adds up
             figures[row["table__name"]][f] += row[f] or 0
-    theories: dict[str, Theory] = defaultdict(Theory)
-    for (name, _game), part in theory_by_table(day=gaming_day).items():
-        theories[name].add(part)
+    theories: dict[str, Theory] = {}
+    for parts in (theory_by_table(day=gaming_day), rake_theory_by_table(day=gaming_day)):
+        for (name, _game), part in parts.items():
+            theories.setdefault(name, Theory(strategy=part.strategy)).add(part)
     rules = list(HoldAlertRule.objects.filter(is_active=True))
     floor = Floor(gaming_day=gaming_day, now=now)
     for table in Table.objects.select_related("pit").order_by("pit__name", "name"):
         day = figures[table.name]
         hold = hold_percent(day["win_cents"] - day["rake_cents"], day["handle_cents"])
         rule = applicable_rule(table, rules)
+        pvp = isinstance(games.get(table.game), games.PlayerVsPlayerGame)
         floor.tables.append(
             FloorTable(
                 table=table,
@@ -157,14 +159,16 @@ def floor_status(*, now: datetime, gaming_day: date) -> Floor:
                 handle_cents=day["handle_cents"],
                 win_cents=day["win_cents"],
                 hands=day["pvp_hands"],
-                pvp=isinstance(games.get(table.game), games.PlayerVsPlayerGame),
+                pvp=pvp,
                 pots_cents=day["pots_cents"],
                 rake_cents=day["rake_cents"],
                 hold_percent=hold,
                 rule=rule,
                 alert=breach(rule, hold_percent=hold, handle_cents=day["handle_cents"]),
                 updating=(gaming_day, table.pk) in still_stale,
-                theory=theories[table.name],
+                theory=theories.get(
+                    table.name, Theory(strategy=RAKE_STRATEGY if pvp else STRATEGY)
+                ),
             )
         )
     return floor

@@ -493,8 +493,8 @@ def rebuild(day: date, table_id: int, *, only_if_marked: bool = False, full: boo
             [_summary(day, table_id, key, now, figures) for key, figures in rows.items()]
         )
         written = summaries
-    # The banked rounds' win (the rake of hands left out) and their sums, for the band.
-    rounds_win = sum(s.win_cents - s.rake_cents for s in summaries)
+    # The table's win (the rounds' and the hands' rake) and the rounds' sums, for the band.
+    table_win = sum(s.win_cents for s in summaries)
     sums: dict[tuple[str, int, str], list[int]] = {}
     for s in summaries:
         if s.paytable_version_id is None:
@@ -506,7 +506,7 @@ def rebuild(day: date, table_id: int, *, only_if_marked: bool = False, full: boo
     # a settle writes its mark before its event), so the mark's row and the chain's head stay
     # locked only to the commit.
     outside = (
-        outside_band(day=day, table=table, win=rounds_win, sums=sums) if table is not None else None
+        outside_band(day=day, table=table, win=table_win, sums=sums) if table is not None else None
     )
     if mark is not None:
         StaleReport.objects.filter(pk=mark.pk, version=seen_version).delete()

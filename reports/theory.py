@@ -16,6 +16,16 @@ the different wagers of one round are taken as independent. Exact arithmetic in 
 theoretical win is rounded to the cent, the band's ends outwards. A table whose stakes include
 a version without figures yet (the job not run) has no theoretical figures: `pending` says why.
 
+A table of a game between players (poker) wins only its rake. Each finished hand's expected
+rake m and its variance v come from the game's rake simulation for the hand's table settings
+and its number of players (`tables.selectors.rake_per_hand`); hands are independent, so
+
+    theoretical win = sum over hands of  m
+    variance        = sum over hands of  v
+
+and the band is the same 1.96 standard deviations either side. A voided hand is left out, as
+its rake is.
+
 `outside_band` finds that a table's actual win left its band and `record_outside_band` records
 it on the audit chain (`hold_alert.outside_band`), once per gaming day, table and side;
 `reporting.rebuild` calls both after each rebuild (the write last), in the same transaction,
@@ -32,17 +42,26 @@ from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F, Sum
+from django.db.models import Count, F, Sum
 
 from audit.kinds import EventKind
 from audit.models import AuditEvent
 from audit.services import audit_record
 from core.prepared import PreparedQuery
 from tables import games
-from tables.models import PaytableEdge, Round, SettlementLine, Table
+from tables.models import (
+    Hand,
+    PaytableEdge,
+    Round,
+    SettlementLine,
+    Table,
+    TableSettingsVersion,
+)
+from tables.selectors import rake_per_hand
 
 Z95 = Decimal("1.96")
 STRATEGY = "optimal"  # the floor's strategy: tables.services.figures.FLOOR_STRATEGY
+RAKE_STRATEGY = "typical"  # the players' play the rake simulation assumes (`rake_edge`)
 
 
 @dataclass
@@ -218,6 +237,35 @@ def _theory(
     return dict(out)
 
 
+def rake_theory_by_table(
+    *, day: date, table_id: int | None = None, table: str | None = None
+) -> dict[tuple[str, str], Theory]:
+    """(table name, game) -> the theoretical rake of the gaming day's finished hands at a table
+    between players (by id or name, or every table)."""
+    hands = Hand.objects.filter(gaming_day=day, status=Hand.Status.FINISHED)
+    if table_id is not None:
+        hands = hands.filter(table_id=table_id)
+    if table is not None:
+        hands = hands.filter(table__name=table)
+    per_hand = list(
+        hands.annotate(seated=Count("players"))
+        .values_list("table__name", "game", "settings_version_id", "seated")
+        .order_by()
+    )
+    settings = dict(
+        TableSettingsVersion.objects.filter(
+            pk__in={version for _n, _g, version, _p in per_hand}
+        ).values_list("pk", "values")
+    )
+    out: dict[tuple[str, str], Theory] = defaultdict(lambda: Theory(strategy=RAKE_STRATEGY))
+    for name, game, version, players in per_hand:
+        mean, variance = rake_per_hand(game, settings[version], players)
+        theory = out[(name, game)]
+        theory.expected += mean
+        theory.variance += variance
+    return dict(out)
+
+
 def outside_band(
     *,
     day: date,
@@ -226,7 +274,8 @@ def outside_band(
     sums: dict[tuple[str, int, str], list[int]] | None = None,
 ) -> tuple[str, Theory, int] | None:
     """The side ("low" or "high") the table's actual win of the day left its band on, with the
-    band's figures and the win; None inside the band. Reads only. `sums`: the day's sums per
+    band's figures and the win; None inside the band. Reads only. The win is the rounds' and
+    the hands' rake (the table's whole win), the band theirs. `sums`: the day's sums per
     (game, paytable version, line wager), as the table's hold summaries keep them (else read
     from its settled rounds' lines)."""
     table_id = table.pk
@@ -237,12 +286,19 @@ def outside_band(
             ).aggregate(net=Sum("players_net_cents"))["net"]
             or 0
         )
-    theory = Theory()
+        win += (
+            Hand.objects.filter(
+                gaming_day=day, table_id=table_id, status=Hand.Status.FINISHED
+            ).aggregate(rake=Sum("rake_cents"))["rake"]
+            or 0
+        )
+    pvp = isinstance(games.get(table.game), games.PlayerVsPlayerGame)
+    theory = Theory(strategy=RAKE_STRATEGY if pvp else STRATEGY)
     if sums is None:
         parts = theory_by_table(day=day, table_id=table_id)
     else:
         parts = _theory({(table.name, g, v, w): s for (g, v, w), s in sums.items()})
-    for part in parts.values():
+    for part in [*parts.values(), *rake_theory_by_table(day=day, table_id=table_id).values()]:
         theory.add(part)
     side = theory.outside(win)
     if side is None:

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
+from collections.abc import Mapping
 from contextlib import suppress
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -21,7 +24,7 @@ from django.core.cache import cache
 from core.cache import CacheUnavailable
 from core.errors import ServiceError
 from tables import games
-from tables.engine import contract
+from tables.engine import contract, registry
 from tables.engine.paytable_types import Paytable
 from tables.engine.progressive import Award, JackpotSplit, MeterConfig
 from tables.engine.settlement import Settlement
@@ -247,3 +250,42 @@ def last_hand(table: Table) -> Hand | None:
         .order_by("-number")
         .first()
     )
+
+
+# The rake simulation behind a player-vs-player table's theoretical win: hands (or games) per
+# (settings, players), a fixed seed so every process finds the same figures, and the figures
+# found, kept for the process (approved settings never change).
+RAKE_SAMPLES_SHARE = 5  # a fifth of the game's default count of simulated hands
+RAKE_MIN_SAMPLES = 200
+RAKE_SEED = 20_251_127
+_RAKE_PER_HAND: dict[tuple[str, str, int], tuple[Decimal, Decimal]] = {}
+
+
+def rake_per_hand(game: str, values: Mapping[str, Any], players: int) -> tuple[Decimal, Decimal]:
+    """A hand's expected rake and the variance of its rake (cents, cents squared) at a table
+    of `game` under the settings `values` with `players` players: the game's rake simulation
+    (`rake_edge`, its `typical` play) under the table's rake, each of its chips worth the table's
+    cents the game's `rake_terms` says (so the rake rounds to the cent, as at the table). No
+    rake (or no simulation): zero and zero."""
+    key = (game, json.dumps(values, sort_keys=True, default=str), players)
+    found = _RAKE_PER_HAND.get(key)
+    if found is not None:
+        return found
+    terms = games.player_vs_player(game).rake_terms(values)
+    rules = registry.players(game)
+    if terms is None or rules is None or not terms.percent or players < 2:
+        found = (Decimal(0), Decimal(0))
+    else:
+        samples = max(RAKE_MIN_SAMPLES, rules.default_samples // RAKE_SAMPLES_SHARE)
+        run = rules.rake_edge(
+            samples,
+            random.Random(RAKE_SEED),
+            players=players,
+            rake_percent=terms.percent,
+            rake_cap=terms.cap_cents,
+            unit=terms.chip_cents,
+        )
+        sd = Decimal(repr(run.figures.std_dev))
+        found = (Decimal(repr(run.figures.mean)), sd * sd)
+    _RAKE_PER_HAND[key] = found
+    return found

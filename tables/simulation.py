@@ -23,6 +23,7 @@ from tables.services import rounds as svc
 from tables.services.controls import round_approve
 from tables.services.sessions import dealer_sign_in
 
+TYPICAL = "typical"  # a game between players' simulated play (its rake simulation's)
 STAKES_CENTS = (500, 1000, 2500, 5000, 10000, 100, 200)
 
 
@@ -116,10 +117,17 @@ BUY_INS_CENTS = (1500, 2500, 5000, 10000, 20000, 50000)
 
 
 def play_hand(
-    table: Table, dealer: AbstractBaseUser, rng: random.Random, *, seats: int | None = None
+    table: Table,
+    dealer: AbstractBaseUser,
+    rng: random.Random,
+    *,
+    seats: int | None = None,
+    strategy: str | None = None,
 ) -> Hand:
     """One random legal hand at a player-vs-player table, step by step through the services,
-    finished: 2 or more players (`seats`, at most the settings' players) with random buy-ins."""
+    finished: 2 or more players (`seats`, at most the settings' players) with random buy-ins.
+    `strategy` `typical`: the players play as the game's rake simulation assumes, each buying
+    in for the stack it plays with (the table's theoretical rake is figured for that play)."""
     game = games.player_vs_player(table.game)
     version = settings_in_force(table)
     assert version is not None
@@ -128,8 +136,11 @@ def play_hand(
     least = game.min_buy_in(version.values)
     chosen = sorted(rng.sample(range(1, table.seats + 1), count))
     players = {n: max(least, rng.choice(BUY_INS_CENTS)) for n in chosen}
+    terms = game.rake_terms(version.values) if strategy == TYPICAL else None
+    if terms is not None:
+        players = {n: max(least, terms.stack_chips * terms.chip_cents) for n in chosen}
     hand = hand_svc.hand_open(table=table, dealer=dealer, players=players)
-    while (step := game.random_step(rng, hand.record)) is not None:
+    while (step := game.random_step(rng, hand.record, strategy=strategy)) is not None:
         hand = hand_svc.hand_act(hand=hand, dealer=dealer, step=step)
     return hand_svc.hand_finish(hand=hand, dealer=dealer)
 
@@ -153,7 +164,7 @@ def simulate(
         if isinstance(games.get(table.game), games.PlayerVsPlayerGame):
             hand_summary = {"game": table.game, "hands": 0, "pots_cents": 0, "rake_cents": 0}
             for _ in range(rounds):
-                hand = play_hand(table, dealer, rng, seats=seats)
+                hand = play_hand(table, dealer, rng, seats=seats, strategy=strategy)
                 hand_summary["hands"] += 1
                 hand_summary["pots_cents"] += hand.pot_cents
                 hand_summary["rake_cents"] += hand.rake_cents

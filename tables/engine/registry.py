@@ -216,7 +216,9 @@ class EdgesFunction(Protocol):
 
 class RakeEdgeFunction(Protocol):
     """A game between players' `rake_edge`: the house's rake over `samples` simulated hands
-    (or games) of `players` players under the rake given."""
+    (or games) of `players` players under the rake given. `unit`: what one of the simulation's
+    chips is worth in the money counted (its stakes, stacks and table minimum multiplied by it;
+    the rake, its cap and the figures in that money, the rake rounded down to one of it)."""
 
     def __call__(
         self,
@@ -226,6 +228,7 @@ class RakeEdgeFunction(Protocol):
         players: int,
         rake_percent: Decimal,
         rake_cap: int | None,
+        unit: int = 1,
     ) -> RakeRun: ...
 
 

@@ -18,6 +18,7 @@ import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, ClassVar, Final
 
 from core.errors import ServiceError
@@ -395,6 +396,19 @@ class HandOutcome:
     detail: Mapping[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class RakeTerms:
+    """A table's rake as the game's rake simulation (`rake_edge`) takes it: the percent of the
+    pot, its cap in cents (None: no cap), how many cents one of the simulation's chips stands
+    for at the table (its `unit`), and each simulated player's stack in those chips (the buy-in
+    that play assumes)."""
+
+    percent: Decimal
+    cap_cents: int | None
+    chip_cents: int
+    stack_chips: int
+
+
 class PlayerVsPlayerGame(GameDefinition):
     """A poker-room game: players play each other, the house deals and takes a rake.
 
@@ -431,6 +445,11 @@ class PlayerVsPlayerGame(GameDefinition):
     def min_buy_in(self, values: Mapping[str, Any]) -> int:
         """The smallest stack (cents) a player may start a hand with."""
         return 1
+
+    def rake_terms(self, values: Mapping[str, Any]) -> RakeTerms | None:
+        """The table's rake in the terms of the game's rake simulation, for its theoretical
+        win (None: the game has no simulated rake)."""
+        return None
 
     def setup_record(
         self, values: Mapping[str, Any], stacks: list[int], first: int
@@ -500,8 +519,11 @@ class PlayerVsPlayerGame(GameDefinition):
         """How the hand ended, or None while it is not over."""
         raise NotImplementedError
 
-    def random_step(self, rng: random.Random, record: Mapping[str, Any]) -> dict[str, Any] | None:
-        """A random legal next step (simulation); None when the hand is over."""
+    def random_step(
+        self, rng: random.Random, record: Mapping[str, Any], *, strategy: str | None = None
+    ) -> dict[str, Any] | None:
+        """A random legal next step (simulation); None when the hand is over. `strategy`
+        `typical`: the players play as the game's rake simulation assumes (`rake_edge`)."""
         raise NotImplementedError
 
     # --- the API (tables.api builds a step's serializer from these) ------------------------

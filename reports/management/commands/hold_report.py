@@ -2,7 +2,8 @@
 (rounds, handle and win in cents, hold %), from the summaries the dashboard shows. Stale
 summaries of that day are rebuilt first, so the figures agree with the day's settlements.
 Beside the actual win: the theoretical win and its 95% band (`theoretical_win_cents`,
-`band_cents` [low, high], from the paytable versions' figures under `band_strategy`, and
+`band_cents` [low, high], from the paytable versions' figures under `band_strategy`, a poker
+table's from its expected rake per hand, and
 `outside_band` "low"/"high" when the actual left it; see reports.theory).
 Each table (and the total) also carries the count (docs/accounting.md): drop, fills, credits,
 the count's win, hold % of the drop, the variance against the hands' win (`null` until the
@@ -19,7 +20,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from reports import reporting
 from reports.models import StaleReport
 from reports.selectors import hold_rows, totals
-from reports.theory import Theory, theory_by_table
+from reports.theory import Theory, rake_theory_by_table, theory_by_table
 from tables.engine.money import format_cents
 
 
@@ -51,6 +52,8 @@ class Command(BaseCommand):
             if not Table.objects.filter(name=options["table"]).exists():
                 raise CommandError(f"no table named {options['table']!r}")
         theory = theory_by_table(day=day, table=options.get("table"))
+        for key, part in rake_theory_by_table(day=day, table=options.get("table")).items():
+            theory.setdefault(key, Theory(strategy=part.strategy)).add(part)
         tables = []
         total_theory = Theory()
         for r in rows:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from typing import Any, ClassVar, Final
 
 from core.errors import ServiceError
@@ -28,7 +29,7 @@ from core.money import dollars
 from tables import display as show
 from tables.engine.cards import DECK
 
-from ..base import DemoTable, HandOutcome, PlayerVsPlayerGame, StepField
+from ..base import DemoTable, HandOutcome, PlayerVsPlayerGame, RakeTerms, StepField
 from . import pages
 from . import play as floor
 from .game import (
@@ -45,6 +46,7 @@ from .game import (
 )
 from .game import Mulligan as MulliganAction
 from .play import Played, draw_order, where_is
+from .rules import SIMULATED_CHIPS
 from .terms import (
     VARIANT_LABEL,
     VARIANT_ORDER,
@@ -143,6 +145,23 @@ class Mulligan(PlayerVsPlayerGame):
     def min_buy_in(self, values: Mapping[str, Any]) -> int:
         terms = self.terms(values)
         return terms.table_minimum if terms.plays_for_chips else 1
+
+    def rake_terms(self, values: Mapping[str, Any]) -> RakeTerms:
+        # The simulation plays for chips with a table minimum of one chip: one chip is the
+        # table's minimum. A game not played for chips pays no rake.
+        terms = self.terms(values)
+        if not terms.plays_for_chips:
+            return RakeTerms(
+                percent=Decimal(0), cap_cents=None, chip_cents=1, stack_chips=SIMULATED_CHIPS
+            )
+        chip = terms.table_minimum
+        cap = terms.rake_cap
+        return RakeTerms(
+            percent=terms.rake_percent,
+            cap_cents=cap,
+            chip_cents=chip,
+            stack_chips=SIMULATED_CHIPS,
+        )
 
     def settings_text(self, values: Mapping[str, Any]) -> str:
         terms = self.terms(values)
@@ -354,9 +373,12 @@ class Mulligan(PlayerVsPlayerGame):
     ) -> dict[str, Any]:
         return pages.hand_panel(record, [p.seat for p in players], posted=posted)
 
-    def random_step(self, rng: random.Random, record: Mapping[str, Any]) -> dict[str, Any] | None:
+    def random_step(
+        self, rng: random.Random, record: Mapping[str, Any], *, strategy: str | None = None
+    ) -> dict[str, Any] | None:
         """A random legal next step: the deal (a shuffled deck), then the players' actions;
-        the draws after a mulligan are the next cards of a shuffle of the unseen ones."""
+        the draws after a mulligan are the next cards of a shuffle of the unseen ones. The
+        rake simulation's `typical` play is this random play."""
         rebuilt = floor.from_record(record)
         if rebuilt is None:
             terms = self.terms(record["terms"])

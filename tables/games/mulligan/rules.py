@@ -18,6 +18,7 @@ from .replay import replay_mulligan
 
 NAME: Final = "mulligan"
 DEFAULT_SAMPLES: Final = 1_000  # games
+SIMULATED_CHIPS: Final = 20  # each player's chips in the simulation
 
 DESCRIPTION: Final = (
     "random legal play (`mulligan.game.random_action`): rare folds, occasional skips, random "
@@ -31,15 +32,22 @@ def mulligan(
     *,
     players: int = 2,
     rake: mg.Rake,
-    chips: int = 20,
+    chips: int = SIMULATED_CHIPS,
     max_actions: int = 5000,
+    unit: int = 1,
 ) -> RakeFigures:
-    """Play `games` games for chips on the engine; the rake and pot of each."""
+    """Play `games` games for chips on the engine; the rake and pot of each (`unit`: money per
+    chip of the stacks and the table minimum)."""
     rakes: list[int] = []
     pots: list[int] = []
     for _ in range(games):
         setup = mg.shuffled_setup(
-            rng, players, variants=(mg.Variant.CHIPS,), chips=(chips,) * players, rake=rake
+            rng,
+            players,
+            variants=(mg.Variant.CHIPS,),
+            chips=(chips * unit,) * players,
+            table_minimum=unit,
+            rake=rake,
         )
         game = mg.new_game(setup)
         for _step in range(max_actions):
@@ -61,9 +69,13 @@ def rake_edge(
     players: int,
     rake_percent: Decimal,
     rake_cap: int | None,
+    unit: int = 1,
 ) -> RakeRun:
-    """The rake over `samples` games for chips (20 each, a table minimum of 1)."""
-    figures = mulligan(samples, rng, players=players, rake=mg.Rake(rake_percent, rake_cap))
+    """The rake over `samples` games for chips (20 each, a table minimum of 1, each chip worth
+    `unit`)."""
+    figures = mulligan(
+        samples, rng, players=players, rake=mg.Rake(rake_percent, rake_cap), unit=unit
+    )
     return RakeRun(figures, DESCRIPTION, "game", {"chips": 20, "table_minimum": 1})
 
 

@@ -26,7 +26,7 @@ from tables import display as show
 from tables.engine.cards import DECK, Card, parse_card
 from tables.engine.errors import EngineError, Refusal
 
-from ..base import DemoTable, HandOutcome, PlayerVsPlayerGame, StepField
+from ..base import DemoTable, HandOutcome, PlayerVsPlayerGame, RakeTerms, StepField
 from .game import (
     DEFAULT_ANTE,
     DEFAULT_BETS,
@@ -40,6 +40,7 @@ from .game import (
     Waiting,
 )
 from .replay import GAME, hand_record
+from .rules import SIMULATED_STACK, TYPICAL, typical_move
 
 _SETTINGS = ("players", "ante_cents", "bets_cents", "raise_cap", "rake_percent", "rake_cap_cents")
 _STEP_KEYS = frozenset({"hole", "action", "player", "flop", "turn"})
@@ -220,6 +221,21 @@ class RhodeIsland(PlayerVsPlayerGame):
 
     def min_buy_in(self, values: Mapping[str, Any]) -> int:
         return 1
+
+    def rake_terms(self, values: Mapping[str, Any]) -> RakeTerms:
+        # The simulation antes DEFAULT_ANTE chips and bets DEFAULT_BETS: one chip is the
+        # table's ante over that (its first bet's, without an ante).
+        if values["ante_cents"]:
+            chip = max(1, values["ante_cents"] // DEFAULT_ANTE)
+        else:
+            chip = max(1, values["bets_cents"][0] // DEFAULT_BETS[0])
+        cap = values.get("rake_cap_cents")
+        return RakeTerms(
+            percent=Decimal(values["rake_percent"]),
+            cap_cents=cap,
+            chip_cents=chip,
+            stack_chips=SIMULATED_STACK,
+        )
 
     def settings_text(self, values: Mapping[str, Any]) -> str:
         bets = "/".join(dollars(b) for b in values["bets_cents"])
@@ -647,7 +663,9 @@ class RhodeIsland(PlayerVsPlayerGame):
 
     # --- simulation -----------------------------------------------------------------------
 
-    def random_step(self, rng: random.Random, record: Mapping[str, Any]) -> dict[str, Any] | None:
+    def random_step(
+        self, rng: random.Random, record: Mapping[str, Any], *, strategy: str | None = None
+    ) -> dict[str, Any] | None:
         hand = rebuild(record)
         if hand is None:
             cards = rng.sample(DECK, len(record["stacks"]) + 2)
@@ -659,6 +677,11 @@ class RhodeIsland(PlayerVsPlayerGame):
             card = rng.choice([c for c in DECK if c not in used])
             return {hand.waiting.value: str(card)}
         legal = hand.legal_actions()
+        if strategy == TYPICAL:
+            seat = hand.to_act
+            assert seat is not None
+            move = typical_move(legal, [hand.hole[seat], *hand.board], rng)
+            return {"action": move.value, "player": seat}
         weights = [
             {"check": 4, "call": 5, "bet": 2, "raise": 1, "fold": 1}[a.move.value] for a in legal
         ]

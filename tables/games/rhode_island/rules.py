@@ -11,12 +11,14 @@ import random
 from decimal import Decimal
 from typing import Final
 
-from tables.engine.cards import DECK
+from tables.engine.cards import DECK, Card
 from tables.engine.edge_rake import RakeFigures, RakeRun, rake_figures
 from tables.engine.rankings import Category, poker_value
 from tables.engine.registry import PlayerGameRules, PlayerRules
 
 from .game import (
+    DEFAULT_ANTE,
+    DEFAULT_BETS,
     HandSetup,
     LegalAction,
     Move,
@@ -28,6 +30,8 @@ from .replay import replay_rhode_island
 
 NAME: Final = "rhode_island"
 DEFAULT_SAMPLES: Final = 5_000  # hands
+TYPICAL: Final = "typical"  # the strategy's name
+SIMULATED_STACK: Final = 1000  # each player's stack in the simulation, in chips
 
 DESCRIPTION: Final = (
     "bet or raise a strong hand, check or call a middling one, check or fold a weak one "
@@ -37,7 +41,10 @@ DESCRIPTION: Final = (
 
 def _strength(hole: int, board: list[int]) -> int:
     """0 weak, 1 middling, 2 strong: from the hole card (rank) and the board seen so far."""
-    cards = [DECK[hole]] + [DECK[c] for c in board]
+    return _strength_of([DECK[hole]] + [DECK[c] for c in board])
+
+
+def _strength_of(cards: list[Card]) -> int:
     if len(cards) == 1:
         rank = cards[0].rank
         return 2 if rank >= 12 else 1 if rank >= 7 else 0
@@ -69,20 +76,34 @@ def _ri_choose(legal: list[LegalAction], strength: int, rng: random.Random) -> M
     return legal[0].move
 
 
+def typical_move(legal: list[LegalAction], cards: list[Card], rng: random.Random) -> Move:
+    """The `typical` player's move (the rake simulation's), from the legal ones, with the
+    player's hole card and the board seen so far (`cards`, hole card first)."""
+    return _ri_choose(legal, _strength_of(cards), rng)
+
+
 def rhode_island(
     hands: int,
     rng: random.Random,
     *,
     players: int = 2,
     rake: RakeRule,
-    stack: int = 1000,
+    stack: int = SIMULATED_STACK,
+    unit: int = 1,
 ) -> RakeFigures:
-    """Play `hands` hands on the engine; the rake and pot of each."""
+    """Play `hands` hands on the engine; the rake and pot of each (`unit`: money per chip of
+    the ante, bets and stack)."""
     rakes: list[int] = []
     pots: list[int] = []
     for i in range(hands):
         deck = rng.sample(range(52), players + 2)
-        setup = HandSetup(stacks=(stack,) * players, first=i % players, rake=rake)
+        setup = HandSetup(
+            stacks=(stack * unit,) * players,
+            first=i % players,
+            ante=DEFAULT_ANTE * unit,
+            bets=(DEFAULT_BETS[0] * unit, DEFAULT_BETS[1] * unit, DEFAULT_BETS[2] * unit),
+            rake=rake,
+        )
         hand = RhodeIslandHand(setup, [DECK[c] for c in deck[:players]])
         board: list[int] = []
         while True:
@@ -113,9 +134,13 @@ def rake_edge(
     players: int,
     rake_percent: Decimal,
     rake_cap: int | None,
+    unit: int = 1,
 ) -> RakeRun:
-    """The rake over `samples` hands of the default betting (ante 5, bets 10/20/20)."""
-    figures = rhode_island(samples, rng, players=players, rake=RakeRule(rake_percent, rake_cap))
+    """The rake over `samples` hands of the default betting (ante 5, bets 10/20/20, each chip
+    worth `unit`)."""
+    figures = rhode_island(
+        samples, rng, players=players, rake=RakeRule(rake_percent, rake_cap), unit=unit
+    )
     terms = {"ante": 5, "bets": [10, 20, 20], "raise_cap": 3, "stack": 1000}
     return RakeRun(figures, DESCRIPTION, "hand", terms)
 

@@ -3,7 +3,9 @@ legal rounds through the services, with a JSON summary (rounds, handle and house
 per table). A player-vs-player table plays N random legal hands
 (`--seats`: players per hand), summed as hands, pots and rake. `--strategy` makes every
 player of a banked game play a named strategy (`tables.engine.strategies`); without it the
-simulator's own mix plays. `--slips` adds the pit's slips of the banked tables through the
+simulator's own mix plays. At a poker table `typical` plays as the game's rake simulation
+assumes (each player buying in for its stack), the play its theoretical rake is figured for.
+`--slips` adds the pit's slips of the banked tables through the
 services (opener, buy-ins, fills, closer, drop: `accounting.simulation`), consistent with the
 hands; `--shortage DOLLARS` takes chips from one table's closer (the first, or
 `--shortage-table`) so the reconciliation shows a variance and its alert."""
