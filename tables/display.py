@@ -252,13 +252,23 @@ def award_sentence(n: int, line: Mapping[str, Any], labels: Mapping[str, str] | 
     """A won progressive award with what it pays and the seat's net on the wager apart: "Seat 1
     wins the progressive jackpot: $25,000.40 paid from the meter; net +$24,999.40 after the
     $1.00 wager" (the net alone would understate what the meter pays)."""
-    stake, net = cents_of(line["stake"]), cents_of(line["net"])
-    paid = dollars(net + stake)
-    after = f"net {dollars(net, signed=True)} after the {dollars(stake)} wager"
-    if line["award"] == "jackpot":
-        return f"Seat {n} wins the progressive jackpot: {paid} paid from the meter; {after}"
     what = award_label(line["award"], labels)
-    return f"Seat {n} wins the progressive award ({what}): {paid} paid; {after}"
+    return f"Seat {n} " + award_text(
+        line["award"], cents_of(line["stake"]), cents_of(line["net"]), what=what
+    )
+
+
+def award_text(award: str, stake_cents: int, net_cents: int, *, what: str = "") -> str:
+    """What a seat's progressive award pays and its net on the wager, after "Seat N ": the
+    jackpot "wins the progressive jackpot: $25,000.40 paid from the meter; net +$24,999.40
+    after the $1.00 wager", another award by its name when given."""
+    paid = dollars(net_cents + stake_cents)
+    after = f"net {dollars(net_cents, signed=True)} after the {dollars(stake_cents)} wager"
+    if award == "jackpot":
+        return f"wins the progressive jackpot: {paid} paid from the meter; {after}"
+    if what:
+        return f"wins the progressive award ({what}): {paid} paid; {after}"
+    return f"wins a progressive award: {paid} paid; {after}"
 
 
 def award_label(award: str | None, labels: Mapping[str, str] | None = None) -> str:

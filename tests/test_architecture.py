@@ -46,6 +46,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "tables.selectors",
         "tables.signals",
         "tables.gaming_day",
+        "tables.display",
         "tables.services",
         "casino.enqueue",
     ),

@@ -31,6 +31,7 @@ from core.roles import (
     DEALERS,
     require,
 )
+from tables import display as show
 from tables import games
 from tables.engine import contract, entry
 from tables.engine.money import format_cents, parse_cents
@@ -524,19 +525,8 @@ class PaidLine(Protocol):
 
 def award_words(n: int, line: PaidLine) -> str:
     """A progressive award in words that name what the meter (or the award table) pays and the
-    seat's net on the wager apart: "seat 1 wins the progressive jackpot: $25,000.40 paid from
-    the meter; net +$24,999.40 after the $1.00 wager"."""
-    paid = line.net_cents + line.stake_cents
-    if line.award == Award.JACKPOT.value:
-        return (
-            f"seat {n} wins the progressive jackpot: {dollars(paid)} paid from the meter; "
-            f"net {dollars(line.net_cents, signed=True)} after the "
-            f"{dollars(line.stake_cents)} wager"
-        )
-    return (
-        f"seat {n} wins a progressive award: {dollars(paid)} paid; "
-        f"net {dollars(line.net_cents, signed=True)} after the {dollars(line.stake_cents)} wager"
-    )
+    seat's net on the wager apart (`display.award_text`)."""
+    return f"seat {n} " + show.award_text(line.award or "", line.stake_cents, line.net_cents)
 
 
 def payout_reasons(
