@@ -58,10 +58,14 @@ def _fresh_counters(request: pytest.FixtureRequest) -> Any:
     forget_seen()
     forget_figures()
     if request.node.get_closest_marker("django_db") is None:
-        if "db" not in request.fixturenames:
+        # A browser test's live server reaches the database through `transactional_db`.
+        if "transactional_db" in request.fixturenames:
+            request.getfixturevalue("transactional_db")
+        elif "db" in request.fixturenames:
+            request.getfixturevalue("db")
+        else:
             yield
             return
-        request.getfixturevalue("db")
     cache.clear()
     yield
     cache.clear()
