@@ -5,7 +5,7 @@
 - a misdeal asks once, and refused for want of a reason gives back the cards tapped;
 - leaving the table while a round is open asks first;
 - every button, link, checkbox, radio and summary is at least 44 x 44 px (a checkbox or radio
-  hidden inside a tappable label counts as that label), measured from the element boxes.
+  hidden inside a tappable label counts as that label), read from each element's box on the page.
 
 Every screen is saved as a screenshot (`SCREENSHOTS_DIR`, else a temporary folder)."""
 
