@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("core", "audit", "accounts", "tables", "accounting", "reports", "casino")
+APPS = ("core", "audit", "accounts", "tables", "accounting", "players", "reports", "casino")
 
 # importer prefix -> the project prefixes it may import (besides itself); most specific wins.
 ALLOWED: dict[str, tuple[str, ...]] = {
@@ -63,8 +63,27 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # the accounting's models and rules never reach up to its pages, API or admin
     "accounting.models": ("core", "accounting.rules"),
     "accounting.rules": ("core",),
-    "reports": ("core", "audit", "accounts", "tables", "accounting", "casino.enqueue"),
-    "casino": ("core", "audit", "accounts", "tables", "accounting", "reports", "casino"),
+    # rated play, beside table accounting: above the floor, below the reports
+    "players": ("core", "audit", "accounts", "tables"),
+    "reports": (
+        "core",
+        "audit",
+        "accounts",
+        "tables",
+        "accounting",
+        "players",
+        "casino.enqueue",
+    ),
+    "casino": (
+        "core",
+        "audit",
+        "accounts",
+        "tables",
+        "accounting",
+        "players",
+        "reports",
+        "casino",
+    ),
 }
 # A game's own rules, in its folder (`tables/games/<game>/`): pure Python like the engine (no
 # Django, mypy strict), importing only the engine and the rules of the same game.

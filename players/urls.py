@@ -1,0 +1,5 @@
+"""Rated play's pages (see players/views.py)."""
+
+app_name = "players"
+
+urlpatterns: list = []
