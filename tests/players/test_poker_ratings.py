@@ -57,7 +57,8 @@ def test_a_poker_rating_pays_its_share_of_each_pots_rake(
     put = [h.result["in_pot"][2] for h in (one, two)]
     assert put[0] == 500 and sum(two.result["in_pot"]) == two.pot_cents == 3500
     assert sorted(two.result["in_pot"]) == [500, 1500, 1500]  # one folded to the bet
-    share = sum(Decimal(h.rake_cents) * p / h.pot_cents for h, p in zip((one, two), put, strict=True))
+    pairs = zip((one, two), put, strict=True)
+    share = sum(Decimal(h.rake_cents) * p / h.pot_cents for h, p in pairs)
     rating = Rating.objects.get(player=player("100002"))
     assert rating.hands == 2
     assert rating.wagered_cents == sum(put)
