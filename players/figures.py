@@ -17,8 +17,8 @@ Per poker hand, from the hand's result: hands: 1; wagered: what the player put i
 actual and the theoretical win alike: the hand's rake times the player's share of the pot (what
 they put in over the pot). Poker measures no decision cost.
 
-Points: the theoretical win in dollars times the player's tier's rate in the comp rates in
-force when they sat down, rounded down, never below zero.
+Points: the theoretical win in dollars times the rate of the player's tier in the comp rates,
+both as they were when the player sat down, rounded down, never below zero.
 """
 
 from __future__ import annotations
@@ -205,7 +205,7 @@ def figures_of(rating: Rating, context: Context | None = None) -> Figures:
 def points_for(rating: Rating, theoretical_win: Decimal) -> int:
     if rating.comp_rates is None:
         return 0
-    rate = Decimal(str(rating.comp_rates.rates.get(rating.player.tier, "0")))
+    rate = Decimal(str(rating.comp_rates.rates.get(rating.tier, "0")))
     points = (theoretical_win / 100 * rate).to_integral_value(rounding=ROUND_FLOOR)
     return max(0, int(points))
 

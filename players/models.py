@@ -121,8 +121,9 @@ class CompRateVersion(models.Model):
 
 class Rating(models.Model):
     """One rated stretch: a player at a seat of a table from `started_at` until `ended_at`
-    (open while seated). Its figures cover the settled rounds opened (a correction: the round it
-    corrects opened) and the finished hands opened at that seat in that time."""
+    (open while seated); it earns points at the comp rates and the tier of its start. Its
+    figures cover the settled rounds opened (a correction: where the round it corrects was
+    opened) and the finished hands opened at that seat in that time."""
 
     AUDIT_BOUND = (
         "player",
@@ -135,6 +136,7 @@ class Rating(models.Model):
         "ended_by",
         "adjusted_seconds",
         "comp_rates",
+        "tier",
     )
 
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="ratings")
@@ -153,6 +155,7 @@ class Rating(models.Model):
     comp_rates = models.ForeignKey(
         CompRateVersion, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
+    tier = models.CharField(max_length=12, choices=Tier.choices, help_text="the player's, seated")
     # The figures, derived (players.figures): kept current as rounds settle, void and correct.
     hands = models.PositiveIntegerField(default=0)
     wagered_cents = models.BigIntegerField(default=0)

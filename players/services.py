@@ -250,6 +250,7 @@ def _seat(*, player: Player, table: Table, seat: int, by: AbstractBaseUser) -> R
         started_at=now,
         seated_by=by,
         comp_rates=in_force_rates(),
+        tier=player.tier,
     )
     audit_record(
         actor=by,
