@@ -541,7 +541,7 @@ def round_closed(round_: Round, *, settled: bool) -> None:
             seat__in=list(by_seat)
         )
         context = fig.Context()
-        for rating in ratings.select_for_update().select_related("player", "comp_rates"):
+        for rating in _locked(ratings):
             current = fig.Figures(
                 hands=rating.hands,
                 wagered_cents=rating.wagered_cents,
@@ -562,9 +562,14 @@ def hand_closed(hand: Hand) -> None:
     _sum_again(fig.ratings_around(hand.table_id, hand.opened_at))
 
 
+def _locked(ratings: Any) -> Any:
+    """The ratings under their rows' locks (theirs alone: the comp rates join is outer)."""
+    return ratings.select_for_update(of=("self",)).select_related("player", "comp_rates")
+
+
 def _sum_again(ratings: Any) -> None:
     context = fig.Context()
-    for rating in ratings.select_for_update().select_related("player", "comp_rates"):
+    for rating in _locked(ratings):
         fig.store(rating, fig.figures_of(rating, context))
 
 
