@@ -131,3 +131,21 @@ def test_a_host_enrols_and_reads_players_and_every_view_is_on_the_record(
         .filter(data__card="200001")
         .exists()
     )
+
+
+def test_the_schema_documents_rated_plays_routes(floor: dict[str, Any]) -> None:
+    import json
+
+    from drf_spectacular.validation import validate_schema
+
+    response = client_for(floor["host"]).get(
+        "/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json"
+    )
+    schema = json.loads(response.content)
+    validate_schema(schema)
+    assert {
+        "/api/players/",
+        "/api/players/{id}/",
+        "/api/tables/{id}/seat-player/",
+        "/api/tables/{id}/unseat-player/",
+    } <= set(schema["paths"])
