@@ -532,16 +532,18 @@ def round_closed(round_: Round, *, settled: bool) -> None:
     """In the settle's (void's, correction's) transaction: a newly settled round adds its seats'
     figures to the ratings that cover it; anything else sums those ratings again."""
     if settled and round_.corrects_id is None and round_.status == Round.Status.SETTLED:
+        rated = list(_locked(fig.ratings_around(round_.table_id, round_.opened_at)))
+        if not rated:  # nobody rated at the table then: one read, nothing more
+            return
         by_seat: dict[int, list[tuple[str, int, int]]] = {}
         for seat, wager, stake, net in SettlementLine.objects.filter(round=round_).values_list(
             "seat", "wager", "stake_cents", "net_cents"
         ):
             by_seat.setdefault(seat, []).append((wager, stake, net))
-        ratings = fig.ratings_around(round_.table_id, round_.opened_at).filter(
-            seat__in=list(by_seat)
-        )
         context = fig.Context()
-        for rating in _locked(ratings):
+        for rating in rated:
+            if rating.seat not in by_seat:
+                continue
             current = fig.Figures(
                 hands=rating.hands,
                 wagered_cents=rating.wagered_cents,
