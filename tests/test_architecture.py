@@ -2,9 +2,10 @@
 
 Layers, lowest first: `core` -> `tables.engine` (pure Python) -> `audit` (the trail) ->
 `accounts` -> `tables` (models, games, selectors, services; then its pages, API and admin)
--> `accounting` (slips and the count) -> `reports` -> `casino` (settings, URLs). A module
-imports only from its own layer and those below. Imports inside functions count too, for the
-layers and for cycles: no module reaches, by any chain of imports, back to itself.
+-> `accounting` (slips and the count) and `players` (rated play) -> `reports` -> `casino`
+(settings, URLs). A module imports only from its own layer and those below. Imports inside
+functions count too, for the layers and for cycles: no module reaches, by any chain of imports,
+back to itself.
 
 The games: the engine is game-neutral (it imports no game and names none); a game owns all of
 itself in `tables/games/<game>/`, its rules pure like the engine; nothing outside a game's

@@ -35,12 +35,15 @@ def to_cents(value: Decimal) -> int:
 
 @pytest.fixture
 def known_costs(monkeypatch: pytest.MonkeyPatch) -> dict[int, Decimal]:
-    """The game's decision cost patched: seat 1 gives up 12.5 cents a round, seat 2 17.25."""
+    """The demo tables' games' decision cost patched to known values: seat 1 gives up 12.5
+    cents a round, seat 2 17.25, seat 3 none measured."""
     costs = {1: Decimal("12.5"), 2: Decimal("17.25")}
-    game_class = type(games.banked("pyramid"))
-    monkeypatch.setattr(
-        game_class, "decision_cost", lambda self, entry, seat, paytable: costs.get(seat)
-    )
+    for name in ("pyramid", "second_chance"):
+        monkeypatch.setattr(
+            type(games.banked(name)),
+            "decision_cost",
+            lambda self, entry, seat, paytable: costs.get(seat),
+        )
     return costs
 
 
@@ -144,8 +147,11 @@ def test_every_figure_of_a_rating_is_the_sum_of_its_rounds(
 
 
 def test_a_game_that_measures_no_decision_cost_marks_the_rating(
-    figures: dict[str, Any], dealer_at: Any
+    figures: dict[str, Any], dealer_at: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(
+        type(games.banked("pyramid")), "decision_cost", lambda self, entry, seat, paytable: None
+    )
     table = figures["PY-1"]
     client = dealer_at("PY-1")
     seat(client, table, 1, "100001")
