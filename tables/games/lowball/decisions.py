@@ -11,8 +11,8 @@ The value of a choice is its expected net in cents with the wagers as placed: th
 money) and the Bonus (the table's bonus paytable, a push off it) when the final hand is lower
 than the dealer's, both lost when it is higher, a push on a tie; and, with a progressive
 stake, the fixed award the seat would win (200 or 50 on a 4-2-A first hand, else 10 or 3 on a
-final hand four or five high, when lower than the dealer's). What every choice shares is left out: the
-progressive stake (always taken) and the jackpot (judged on both first hands alone).
+final hand four or five high, when lower than the dealer's). What every choice shares is left
+out: the progressive stake (always taken) and the jackpot (judged on both first hands alone).
 
 Exact when the unseen cards are few (every D, every ordered pair of the player's new cards,
 every ordered pair of the dealer's: `EXACT_DEALS`); else **estimated** over `SAMPLES` deals of

@@ -61,12 +61,14 @@ def _odds_table(lines: tuple[tuple[str, Fraction], ...]) -> list[Fraction]:
     return [odds.get(c, Fraction(0)) for c in poker_categories()]
 
 
-def _ante_odds(paytable: Paytable) -> list[Fraction]:
+def ante_odds(paytable: Paytable) -> list[Fraction]:
     """Per hand index: the Ante/Raise odds the hand is paid at when it wins."""
     return _odds_table(tuple(sorted(paytable.tables["ante"].items())))
 
 
-def stand_value(cards: Sequence[Card], unseen: Sequence[Card], ante_odds: list[Fraction]) -> Fraction:
+def stand_value(
+    cards: Sequence[Card], unseen: Sequence[Card], ante_odds: list[Fraction]
+) -> Fraction:
     """The Ante's expected net per unit when the player stands (exact)."""
     score, draws = poker_scores(), dealer_draws_table()
     h = card_numbers(cards)
@@ -192,8 +194,8 @@ def mulligan_ante_value(
             c[6] * 2704 + c[7] * 52 + c[8],
         )
         for r_d, r_n, r_x in _ROLES:
-            d = hands[r_d]
-            dealer = hands[r_x] if draws[d] else d
+            first = hands[r_d]
+            dealer = hands[r_x] if draws[first] else first
             new = hands[r_n]
             ps, ds = score[new], score[dealer]
             net += odds[new] if ps > ds else (0.0 if ps == ds else -1.0)
@@ -208,7 +210,7 @@ def choice_values(
     mulligan_pair_plus_cents: int,
 ) -> dict[str, Fraction]:
     """Each choice's expected net in cents (the first hand's Pair Plus left out)."""
-    odds = _ante_odds(paytable)
+    odds = ante_odds(paytable)
     values = {
         STAND: ante_cents * stand_value(cards, unseen, odds),
         MULLIGAN: 2 * ante_cents * mulligan_ante_value(cards, unseen, odds),

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from tables import games as registry
 from tables.engine.cards import DECK, Card, parse_cards
 from tables.engine.decision_cost import cents
-from tables import games as registry
 from tables.games.pyramid import decisions
 from tables.games.pyramid import game as pyramid
 from tables.games.pyramid.paytables import NAMED
@@ -29,9 +29,7 @@ def brute_force(cards: tuple[Card, ...], ante: int) -> dict[int, Fraction]:
         except Exception:
             continue
         seat = pyramid.Seat(1, ante, cards, one_card=card)
-        total = sum(
-            pyramid.settle(pyramid.Round(d, (seat,)), PAYTABLE).net_cents for d in dealers
-        )
+        total = sum(pyramid.settle(pyramid.Round(d, (seat,)), PAYTABLE).net_cents for d in dealers)
         out[card.rank] = Fraction(total, len(dealers))
     return out
 
