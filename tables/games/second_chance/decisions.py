@@ -196,9 +196,9 @@ def mulligan_ante_value(
         for r_d, r_n, r_x in _ROLES:
             first = hands[r_d]
             dealer = hands[r_x] if draws[first] else first
-            new = hands[r_n]
-            ps, ds = score[new], score[dealer]
-            net += odds[new] if ps > ds else (0.0 if ps == ds else -1.0)
+            mine = hands[r_n]
+            ps, ds = score[mine], score[dealer]
+            net += odds[mine] if ps > ds else (0.0 if ps == ds else -1.0)
     return Fraction(net) / (SAMPLES * len(_ROLES))
 
 
