@@ -30,7 +30,7 @@ from decimal import Decimal
 from fractions import Fraction
 from functools import cache
 from itertools import combinations, permutations
-from math import comb
+from math import comb, gcd
 from typing import Any, Final
 
 from tables.engine.cards import DECK, Card
@@ -156,36 +156,104 @@ def _g(n: int, dealer: int, score: list[int], odds: Sequence[Any]) -> Any:
     return 0 if ps == ds else -1
 
 
+Item = tuple[int, int, bool]  # (score, odds scaled to an integer, the dealer stands on it)
+
+
+def _sweep(items: list[Item], scale: int) -> int:
+    """Over hands sorted by score: the sum, over each hand D the dealer stands on, of every
+    hand N's Ante result against D, times `scale` (N's odds when higher, -1 when lower)."""
+    total_above = sum(o for _s, o, _d in items)
+    below = seen_odds = 0
+    result = 0
+    i, n = 0, len(items)
+    while i < n:
+        level = items[i][0]
+        group = group_odds = stands = 0
+        while i < n and items[i][0] == level:
+            group += 1
+            group_odds += items[i][1]
+            stands += items[i][2]
+            i += 1
+        seen_odds += group_odds
+        result += stands * (total_above - seen_odds - below * scale)
+        below += group
+    return result
+
+
+def _stand_branch(u: Sequence[int], ante_odds: list[Fraction]) -> tuple[Fraction, int]:
+    """Exactly, the dealer's first hands D that stand: the sum over them of the mean Ante
+    result of N (every hand of the other cards) against D, and how many hands D draws on.
+
+    For each D, the hands N of all the unseen cards less those holding a card of D plus those
+    holding two of them (the hand D itself ties): so the sum runs over N and D both from all
+    the unseen cards, both holding a card c, both holding a pair, each a sweep by score."""
+    score, draws = poker_scores(), dealer_draws_table()
+    scale = 1
+    for o in ante_odds:
+        scale = scale * o.denominator // gcd(scale, o.denominator)
+    hands = sorted(
+        (score[a * 2704 + b * 52 + c], a, b, c) for a, b, c in combinations(sorted(u), 3)
+    )
+    every: list[Item] = []
+    by_card: dict[int, list[Item]] = {c: [] for c in u}
+    by_pair: dict[tuple[int, int], list[Item]] = {}
+    drawing = 0
+    for s, a, b, c in hands:
+        i = a * 2704 + b * 52 + c
+        item = (s, int(ante_odds[i] * scale), not draws[i])
+        drawing += draws[i]
+        every.append(item)
+        by_card[a].append(item)
+        by_card[b].append(item)
+        by_card[c].append(item)
+        for p in ((a, b), (a, c), (b, c)):
+            by_pair.setdefault(p, []).append(item)
+    total = _sweep(every, scale)
+    total -= sum(_sweep(items, scale) for items in by_card.values())
+    total += sum(_sweep(items, scale) for items in by_pair.values())
+    return Fraction(total, scale * comb(len(u) - 3, 3)), drawing
+
+
 def mulligan_ante_value(
     cards: Sequence[Card], unseen: Sequence[Card], ante_odds: list[Fraction]
 ) -> Fraction:
     """The Ante's (and so the Raise's) expected net per unit on a mulligan's new hand: exact
-    over every (D, N, X) when there are at most `EXACT_DEALS`, else the sampled estimate."""
+    where the dealer's first hand stands; where it draws, exact over every (D, N, X) when there
+    are at most `EXACT_DEALS` deals, else the sampled estimate."""
     score, draws = poker_scores(), dealer_draws_table()
     u = sorted(card_numbers(unseen))
     n = len(u)
+    stand_sum, drawing = _stand_branch(u, ante_odds)
+    if not drawing:
+        return stand_sum / comb(n, 3)
     if comb(n, 3) * comb(n - 3, 3) * comb(n - 6, 3) <= EXACT_DEALS:
         total = Fraction(0)
         deals = 0
         for d in combinations(u, 3):
+            if not draws[index(*d)]:
+                continue
             left = [c for c in u if c not in d]
-            di = index(*d)
             for new in combinations(left, 3):
                 ni = index(*new)
                 rest = [c for c in left if c not in new]
-                if not draws[di]:
-                    k = comb(len(rest), 3)
-                    total += k * _g(ni, di, score, ante_odds)
-                    deals += k
-                    continue
                 for x in combinations(rest, 3):
                     total += _g(ni, index(*x), score, ante_odds)
                     deals += 1
-        return total / deals
-    rng = seeded(cards, "second_chance mulligan")
+        draw_mean = total / deals
+    else:
+        draw_mean = _sampled_draw_mean(cards, u, ante_odds)
+    return (stand_sum + drawing * draw_mean) / comb(n, 3)
+
+
+def _sampled_draw_mean(cards: Sequence[Card], u: list[int], ante_odds: list[Fraction]) -> Fraction:
+    """The mean Ante result of N against X over deals whose D draws, sampled: `SAMPLES` deals
+    of nine cards, each read in the six ways of giving its three hands the roles D, N and X,
+    those where D draws counted."""
+    score, draws = poker_scores(), dealer_draws_table()
     odds = [float(o) for o in ante_odds]
-    sample = rng.sample
+    sample = seeded(cards, "second_chance mulligan").sample
     net = 0.0
+    counted = 0
     for _ in range(SAMPLES):
         c = sample(u, 9)
         hands = (
@@ -194,12 +262,13 @@ def mulligan_ante_value(
             c[6] * 2704 + c[7] * 52 + c[8],
         )
         for r_d, r_n, r_x in _ROLES:
-            first = hands[r_d]
-            dealer = hands[r_x] if draws[first] else first
-            mine = hands[r_n]
+            if not draws[hands[r_d]]:
+                continue
+            mine, dealer = hands[r_n], hands[r_x]
             ps, ds = score[mine], score[dealer]
             net += odds[mine] if ps > ds else (0.0 if ps == ds else -1.0)
-    return Fraction(net) / (SAMPLES * len(_ROLES))
+            counted += 1
+    return Fraction(net) / counted if counted else Fraction(0)
 
 
 def choice_values(
