@@ -37,7 +37,7 @@ from typing import Any, Final
 from tables.engine.cards import DECK, Card
 from tables.engine.contract import cards_at, meter_config, seat_entries, seat_wagers, stake
 from tables.engine.decision_cost import cost, seeded
-from tables.engine.edge_fast import card_numbers, cards_of, index, table
+from tables.engine.edge_fast import card_numbers, table
 from tables.engine.errors import EngineError, Refusal
 from tables.engine.paytable_types import Paytable
 from tables.engine.progressive import Award, MeterConfig
@@ -46,7 +46,7 @@ from . import game as lowball
 from .edge import lowball_names, lowball_scores
 from .hands import is_a24
 
-SAMPLES: Final = 25_000
+SAMPLES: Final = 40_000
 EXACT_DEALS: Final = 200_000
 _FOUR_HIGH: Final = frozenset({"a24_one_colour", "a24_two_colour", "a34"})
 
@@ -58,15 +58,28 @@ def choices(cards: Sequence[Card]) -> list[Choice]:
     return [(), *((c,) for c in cards), *combinations(cards, 2)]
 
 
+def _base(kept: Sequence[int]) -> tuple[int, int]:
+    """A hand's index (`edge_fast`) less its new cards, which take the last places: the kept
+    cards' part, and how many cards are drawn."""
+    weights = (2704, 52, 1)
+    return sum(c * w for c, w in zip(kept, weights, strict=False)), 3 - len(kept)
+
+
 @cache
-def dealer_kept_table() -> list[tuple[int, ...]]:
-    """Per hand index (`edge_fast`): the cards the house way keeps."""
+def dealer_base_table() -> list[tuple[int, int]]:
+    """Per hand index: the house way's kept cards as `_base` gives them."""
 
-    def kept(cards: tuple[Card, ...]) -> tuple[int, ...]:
+    def kept(cards: tuple[Card, ...]) -> tuple[int, int]:
         gone = lowball.dealer_house_way(cards).proposal
-        return card_numbers([c for c in cards if c not in gone])
+        return _base(card_numbers([c for c in cards if c not in gone]))
 
-    return table(kept, ())
+    return table(kept, (0, 0))
+
+
+@cache
+def a24_table() -> list[bool]:
+    """Per hand index: 4-2-A (the jackpot's first hands)."""
+    return table(is_a24, False)
 
 
 def _win_values(
@@ -112,48 +125,52 @@ def choice_values(
 ) -> dict[Choice, Fraction]:
     """Each choice's expected net in cents (what every choice shares left out)."""
     meter = meter or MeterConfig()
-    score, names, dealer_kept = lowball_scores(), lowball_names(), dealer_kept_table()
+    score, names, dealer_base, a24 = (
+        lowball_scores(),
+        lowball_names(),
+        dealer_base_table(),
+        a24_table(),
+    )
     full, plain = _win_values(cards, paytable, ante, bonus, progressive, meter)
     jackpot_first = bool(progressive) and is_a24(cards)
     options = choices(cards)
-    kept = [card_numbers([c for c in cards if c not in gone]) for gone in options]
+    plays = [_base(card_numbers([c for c in cards if c not in gone])) for gone in options]
     u = sorted(card_numbers(unseen))
     n = len(u)
     exact = comb(n, 3) * perm(n - 3, 2) * perm(n - 5, 2) <= EXACT_DEALS
     win_full: Mapping[str, Any] = full if exact else {k: float(v) for k, v in full.items()}
     win_plain: Mapping[str, Any] = plain if exact else {k: float(v) for k, v in plain.items()}
     lose: Any = -(ante + bonus)
+    totals: list[Any] = [Fraction(0) if exact else 0.0] * len(options)
 
-    def play(d: tuple[int, ...], mine: tuple[int, ...], dealers: tuple[int, ...]) -> list[Any]:
-        di = index(*d)
-        held = dealer_kept[di]
-        ds = score[index(*(held + dealers[: 3 - len(held)]))]
-        wins = win_plain if jackpot_first and is_a24(cards_of(d)) else win_full
-        out: list[Any] = []
-        for k in kept:
-            p = index(*(k + mine[: 3 - len(k)]))
+    def play(di: int, m0: int, m1: int, z0: int, z1: int) -> None:
+        """One deal: the dealer's first hand (index), the player's new cards, the dealer's."""
+        base, k = dealer_base[di]
+        ds = score[base + (0, z0, z0 * 52 + z1)[k]]
+        wins = win_plain if jackpot_first and a24[di] else win_full
+        mine = (0, m0, m0 * 52 + m1)
+        for i, (b, j) in enumerate(plays):
+            p = b + mine[j]
             ps = score[p]
-            out.append(wins[names[p]] if ps < ds else (0 if ps == ds else lose))
-        return out
+            if ps < ds:
+                totals[i] += wins[names[p]]
+            elif ps > ds:
+                totals[i] += lose
 
     if exact:
-        exact_totals = [Fraction(0)] * len(options)
         deals = 0
-        for d in combinations(u, 3):
-            left = [c for c in u if c not in d]
-            for mine in permutations(left, 2):
-                rest = [c for c in left if c not in mine]
-                for dealers in permutations(rest, 2):
-                    for i, v in enumerate(play(d, mine, dealers)):
-                        exact_totals[i] += v
+        for a, b, c in combinations(u, 3):
+            left = [x for x in u if x not in (a, b, c)]
+            for m0, m1 in permutations(left, 2):
+                rest = [x for x in left if x not in (m0, m1)]
+                for z0, z1 in permutations(rest, 2):
+                    play(a * 2704 + b * 52 + c, m0, m1, z0, z1)
                     deals += 1
-        return {o: t / deals for o, t in zip(options, exact_totals, strict=True)}
-    totals = [0.0] * len(options)
+        return {o: t / deals for o, t in zip(options, totals, strict=True)}
     sample = seeded(cards, "lowball").sample
     for _ in range(SAMPLES):
-        c = sample(u, 7)
-        for i, v in enumerate(play((c[0], c[1], c[2]), (c[3], c[4]), (c[5], c[6]))):
-            totals[i] += v
+        a, b, c, m0, m1, z0, z1 = sample(u, 7)
+        play(a * 2704 + b * 52 + c, m0, m1, z0, z1)
     return {o: Fraction(t) / SAMPLES for o, t in zip(options, totals, strict=True)}
 
 
