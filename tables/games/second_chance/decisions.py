@@ -26,6 +26,7 @@ Cost = the better value less the chosen one's.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache
@@ -42,7 +43,7 @@ from tables.engine.paytable_types import Paytable
 
 from . import game as second_chance
 
-SAMPLES: Final = 20_000  # deals of nine cards, six rounds each
+SAMPLES: Final = 15_000  # deals of nine cards, six rounds each
 EXACT_DEALS: Final = 500_000  # enumerate (D, N, X) exactly up to this many deals
 STAND: Final = "stand"
 MULLIGAN: Final = "mulligan"
@@ -55,20 +56,41 @@ def dealer_draws_table() -> list[bool]:
     return table(second_chance.dealer_draws, False)
 
 
+@dataclass(frozen=True)
+class AnteOdds:
+    """Per hand index (`edge_fast`): the Ante/Raise odds the hand is paid at when it wins,
+    exactly, as integers over a common `scale`, and as floats (the sampler's)."""
+
+    exact: list[Fraction]
+    scaled: list[int]
+    scale: int
+    floats: list[float]
+
+
 @cache
-def _odds_table(lines: tuple[tuple[str, Fraction], ...]) -> list[Fraction]:
+def _ante_odds(lines: tuple[tuple[str, Fraction], ...]) -> AnteOdds:
     odds = dict(lines)
-    return [odds.get(c, Fraction(0)) for c in poker_categories()]
+    scale = 1
+    for o in odds.values():
+        scale = scale * o.denominator // gcd(scale, o.denominator)
+    by_category = {c: odds.get(c, Fraction(0)) for c in set(poker_categories())}
+    exact = [by_category[c] for c in poker_categories()]
+    as_int = {c: int(o * scale) for c, o in by_category.items()}
+    as_float = {c: float(o) for c, o in by_category.items()}
+    return AnteOdds(
+        exact,
+        [as_int[c] for c in poker_categories()],
+        scale,
+        [as_float[c] for c in poker_categories()],
+    )
 
 
-def ante_odds(paytable: Paytable) -> list[Fraction]:
-    """Per hand index: the Ante/Raise odds the hand is paid at when it wins."""
-    return _odds_table(tuple(sorted(paytable.tables["ante"].items())))
+def ante_odds(paytable: Paytable) -> AnteOdds:
+    """The paytable's Ante/Raise odds per hand index (built once per paytable)."""
+    return _ante_odds(tuple(sorted(paytable.tables["ante"].items())))
 
 
-def stand_value(
-    cards: Sequence[Card], unseen: Sequence[Card], ante_odds: list[Fraction]
-) -> Fraction:
+def stand_value(cards: Sequence[Card], unseen: Sequence[Card], odds: AnteOdds) -> Fraction:
     """The Ante's expected net per unit when the player stands (exact)."""
     score, draws = poker_scores(), dealer_draws_table()
     h = card_numbers(cards)
@@ -134,19 +156,19 @@ def stand_value(
         tie += eq
         lose += after - lo - eq
     total = len(hands) * after
-    return (ante_odds[index(*h)] * win - lose) / total
+    return (odds.exact[index(*h)] * win - lose) / total
 
 
 def mulligan_pair_plus_value(unseen: Sequence[Card], paytable: Paytable) -> Fraction:
     """The Mulligan Pair Plus's expected net per unit: N is any three of the unseen cards."""
     odds = paytable.tables["pair_plus"]
     cats = poker_categories()
-    total = Fraction(0)
-    hands = list(combinations(card_numbers(unseen), 3))
-    for a, b, c in hands:
-        win = odds.get(cats[a * 2704 + b * 52 + c])
-        total += win if win is not None else -1
-    return total / len(hands)
+    counts: dict[str, int] = {}
+    for a, b, c in combinations(card_numbers(unseen), 3):
+        cat = cats[a * 2704 + b * 52 + c]
+        counts[cat] = counts.get(cat, 0) + 1
+    total = sum(odds.get(cat, Fraction(-1)) * k for cat, k in counts.items())
+    return Fraction(total) / sum(counts.values())
 
 
 def _g(n: int, dealer: int, score: list[int], odds: Sequence[Any]) -> Any:
@@ -180,7 +202,7 @@ def _sweep(items: list[Item], scale: int) -> int:
     return result
 
 
-def _stand_branch(u: Sequence[int], ante_odds: list[Fraction]) -> tuple[Fraction, int]:
+def _stand_branch(u: Sequence[int], odds: AnteOdds) -> tuple[Fraction, int]:
     """Exactly, the dealer's first hands D that stand: the sum over them of the mean Ante
     result of N (every hand of the other cards) against D, and how many hands D draws on.
 
@@ -188,9 +210,7 @@ def _stand_branch(u: Sequence[int], ante_odds: list[Fraction]) -> tuple[Fraction
     holding two of them (the hand D itself ties): so the sum runs over N and D both from all
     the unseen cards, both holding a card c, both holding a pair, each a sweep by score."""
     score, draws = poker_scores(), dealer_draws_table()
-    scale = 1
-    for o in ante_odds:
-        scale = scale * o.denominator // gcd(scale, o.denominator)
+    scaled, scale = odds.scaled, odds.scale
     hands = sorted(
         (score[a * 2704 + b * 52 + c], a, b, c) for a, b, c in combinations(sorted(u), 3)
     )
@@ -200,7 +220,7 @@ def _stand_branch(u: Sequence[int], ante_odds: list[Fraction]) -> tuple[Fraction
     drawing = 0
     for s, a, b, c in hands:
         i = a * 2704 + b * 52 + c
-        item = (s, int(ante_odds[i] * scale), not draws[i])
+        item = (s, scaled[i], not draws[i])
         drawing += draws[i]
         every.append(item)
         by_card[a].append(item)
@@ -214,16 +234,14 @@ def _stand_branch(u: Sequence[int], ante_odds: list[Fraction]) -> tuple[Fraction
     return Fraction(total, scale * comb(len(u) - 3, 3)), drawing
 
 
-def mulligan_ante_value(
-    cards: Sequence[Card], unseen: Sequence[Card], ante_odds: list[Fraction]
-) -> Fraction:
+def mulligan_ante_value(cards: Sequence[Card], unseen: Sequence[Card], odds: AnteOdds) -> Fraction:
     """The Ante's (and so the Raise's) expected net per unit on a mulligan's new hand: exact
     where the dealer's first hand stands; where it draws, exact over every (D, N, X) when there
     are at most `EXACT_DEALS` deals, else the sampled estimate."""
     score, draws = poker_scores(), dealer_draws_table()
     u = sorted(card_numbers(unseen))
     n = len(u)
-    stand_sum, drawing = _stand_branch(u, ante_odds)
+    stand_sum, drawing = _stand_branch(u, odds)
     if not drawing:
         return stand_sum / comb(n, 3)
     if comb(n, 3) * comb(n - 3, 3) * comb(n - 6, 3) <= EXACT_DEALS:
@@ -237,20 +255,20 @@ def mulligan_ante_value(
                 ni = index(*new)
                 rest = [c for c in left if c not in new]
                 for x in combinations(rest, 3):
-                    total += _g(ni, index(*x), score, ante_odds)
+                    total += _g(ni, index(*x), score, odds.exact)
                     deals += 1
         draw_mean = total / deals
     else:
-        draw_mean = _sampled_draw_mean(cards, u, ante_odds)
+        draw_mean = _sampled_draw_mean(cards, u, odds)
     return (stand_sum + drawing * draw_mean) / comb(n, 3)
 
 
-def _sampled_draw_mean(cards: Sequence[Card], u: list[int], ante_odds: list[Fraction]) -> Fraction:
+def _sampled_draw_mean(cards: Sequence[Card], u: list[int], ante: AnteOdds) -> Fraction:
     """The mean Ante result of N against X over deals whose D draws, sampled: `SAMPLES` deals
     of nine cards, each read in the six ways of giving its three hands the roles D, N and X,
     those where D draws counted."""
     score, draws = poker_scores(), dealer_draws_table()
-    odds = [float(o) for o in ante_odds]
+    odds = ante.floats
     sample = seeded(cards, "second_chance mulligan").sample
     net = 0.0
     counted = 0
