@@ -5,11 +5,12 @@ Run from the project root, pinned to one core:
     taskset -c 0 .venv/bin/python benchmarks/bench_decision_cost.py [--markdown] [--check]
 
 For each game, one settled round's entry (a Pyramid seat putting its lowest card alone, a 2nd
-Chance seat taking a mulligan, a Lowball seat throwing away its first card) is costed: first from cold (the games' lookup tables built, as the
-first decision a worker costs), then `--repeat` times warm (a different hand each time, so no
-per-hand cache answers), reporting the median. Aim: a warm decision under 1 s on one core.
-The sampled games' spread is measured too: the first decision's cost with `--seeds` other
-seeds, whose standard deviation is the estimate's standard error.
+Chance seat taking a mulligan, a Lowball seat throwing away its first card) is costed: first
+from cold (the games' lookup tables built, as the first decision a worker costs), then
+`--repeat` times warm (a different hand each time, so no per-hand cache answers), reporting
+the median. Aim: a warm decision under 1 s on one core. The sampled games' spread is measured
+too: the first decision's cost under `--seeds` other seeds, whose standard deviation is the
+estimate's standard error.
 
 `--check` exits with status 3 when the aim is missed.
 """
