@@ -12,13 +12,14 @@ The value of each choice is its expected net in cents with the wagers as placed:
   beating the hand, less those holding a card of D, plus those holding two of them).
 - mulligan: the Ante and the Raise (equal to the Ante) on N against the dealer's final hand,
   plus the Mulligan Pair Plus as placed (none when the seat stood) on N. The Mulligan Pair
-  Plus is exact (every N of the 49). The Ante and Raise need the dealer's draw, made after
-  the player's and from the cards N left: exact when the unseen cards are few
-  (`EXACT_DEALS`), else **estimated** by sampling `SAMPLES` deals of nine unseen cards, each
-  played in the six ways of giving its three hands the roles D, N and X, from a generator
-  seeded by the seat's cards (the same decision always gets the same
-  estimate). No exact count of the triple (N, D, X) in a second was found: the dealer's
-  discarded D takes cards from both N's and X's pools.
+  Plus is exact (every N of the 49). The Ante and Raise are exact over every D the dealer
+  stands on (`_stand_branch`: every N of the other 46, by sweeps over the hands in score
+  order). Where D draws, X comes after the player's draw and from the cards N left: exact
+  when the unseen cards are few (`EXACT_DEALS`), else **estimated** by sampling `SAMPLES`
+  deals of nine unseen cards, each read in the six ways of giving its three hands the roles D,
+  N and X (those where D draws counted), from a generator seeded by the seat's cards (the same
+  decision always gets the same estimate). No exact count of that branch in a second was
+  found: the discarded D takes cards from both N's and X's pools, which couples every (N, X).
 The first hand's Pair Plus is settled whichever choice is made, so it is left out.
 Cost = the better value less the chosen one's.
 """
