@@ -4,8 +4,8 @@ What the player knew: the seat's first three cards. The seven choices are standi
 throwing away any one or any two of them (all three is not allowed). The other 49 cards are
 unseen, so the dealer's first hand D, the player's new cards and the dealer's new cards are
 disjoint draws from them, every such deal equally likely (heads-up, as `edge` takes the game);
-the dealer throws away by the house way (`game.dealer_house_way`'s proposal: its equivalent
-choices give the same hand values).
+the dealer throws away by the house way (`game.dealer_house_way`'s proposal where the house
+way leaves a choice, as the tablet proposes it).
 
 The value of a choice is its expected net in cents with the wagers as placed: the Ante (even
 money) and the Bonus (the table's bonus paytable, a push off it) when the final hand is lower
