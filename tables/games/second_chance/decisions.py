@@ -315,7 +315,13 @@ def decision_cost(entry: Mapping[str, Any], n: int, paytable: Paytable) -> Decim
     ante = stake(seat_wagers(seat, n, ("ante", "pair_plus")), "ante", n, required=True)
     mulligan = seat.get("mulligan")
     extra = 0
-    if isinstance(mulligan, Mapping) and mulligan.get("pair_plus") not in (None, "", 0):
+    if isinstance(mulligan, Mapping) and mulligan.get("pair_plus") not in (
+        None,
+        "",
+        0,
+        "0",
+        "0.00",
+    ):
         extra = stake(mulligan, "pair_plus", n, required=False)
     unseen = [c for c in DECK if c not in cards]
     values = choice_values(cards, unseen, paytable, ante, extra)
