@@ -287,6 +287,13 @@ class BankedGame(GameDefinition):
         """Settle a whole round (refused: EngineError)."""
         raise NotImplementedError
 
+    def decision_cost(
+        self, entry: Mapping[str, Any], seat: int, paytable: Paytable
+    ) -> Decimal | None:
+        """The expected value, in cents, that a seat's recorded decisions gave up against the
+        best play (exact where the game enumerates; None where the game measures none)."""
+        return None
+
     def check_partial(self, entry: Mapping[str, Any]) -> None:
         """Refuse (EngineError) what is entered so far when it already breaks a rule."""
         raise NotImplementedError
