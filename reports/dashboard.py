@@ -225,7 +225,6 @@ def hold_report(query: dict[str, Any]) -> dict[str, Any]:
         "wagers": sorted(wagers, key=wager_sort_key),
         "headers": LABEL_HEADERS[query["by"]],
         "accounting": counted,
-        "columns": len(LABEL_HEADERS[query["by"]]) + 14 + (7 if counted else 0),
     }
 
 
@@ -452,7 +451,8 @@ def reports_csv(request: HttpRequest) -> HttpResponse:
     the count is not complete)."""
     form = ReportQuery(request.GET)
     if request.GET and not form.is_valid():
-        return HttpResponse(f"Bad report parameters: {form.errors.as_text()}", status=400)
+        field = next(iter(form.errors))
+        return bad_query(request, field=field, message="; ".join(form.errors[field]))
     query = form.resolved()
     report = hold_report(query)
     filename = f"hold-by-{query['by']}-{query['period']}-{query['day'].isoformat()}.csv"

@@ -83,6 +83,8 @@ def test_bad_query_values_on_the_reconciliation_and_the_trails_export_name_the_f
     boss = signed_in("pitboss")
     answer = boss.get(reverse("accounting:reconciliation"), {"day": "26/11/2026"})
     assert answer.status_code == 400 and 'data-field="day"' in answer.content.decode()
+    answer = boss.get(reverse("reports:reports_csv"), {"by": "colour"})
+    assert answer.status_code == 400 and 'data-field="by"' in answer.content.decode()
     answer = boss.get(reverse("audit:events_csv"), {"since": "yesterday"})
     assert answer.status_code == 400
     assert 'data-field="since"' in answer.content.decode()
