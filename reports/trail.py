@@ -27,6 +27,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 from audit.chain import HASHED_FIELDS
 from audit.selectors import search_events
 from audit.services import audit_refused_duties
+from core.bad_request import bad_query
 from core.errors import SeparationOfDuties, ServiceError
 from core.money import dollars
 from core.roles import (
@@ -116,8 +117,10 @@ def _filters(request: HttpRequest) -> dict[str, Any]:
     }
 
 
-def _bad_filter(err: BadFilter) -> HttpResponse:
-    return HttpResponse(str(err), status=400, content_type="text/plain; charset=utf-8")
+def _bad_filter(request: HttpRequest, err: BadFilter) -> HttpResponse:
+    """The site's 400 page, naming the filter ("since: 'abc' is not a date ...")."""
+    field, _, message = str(err).partition(": ")
+    return bad_query(request, field=field, message=message)
 
 
 @login_required
@@ -162,7 +165,7 @@ def events_csv(request: HttpRequest) -> HttpResponse:
     try:
         filters = _filters(request)
     except BadFilter as err:
-        return _bad_filter(err)
+        return _bad_filter(request, err)
     writer = csv.writer(_Echo())
 
     def rows() -> Any:
