@@ -165,6 +165,10 @@ def test_the_pot_the_stacks_and_the_pots_agree_at_every_step(tablet: dict[str, A
     words = pot_board(page)
     assert words.startswith("Pot $30.00") and "Main pot $30.00" in words
     assert "Bets this round" not in words
+    # The flop's card box and the grid, the hole cards greyed on it.
+    assert 'id="id-flop"' in page
+    used = re.findall(r'data-card="(\w\w)"[^>]*disabled data-used', page)
+    assert sorted(used) == ["Ah", "Kc"]
 
 
 def test_after_a_voided_hand_the_stacks_carry_from_the_hand_before_it(
