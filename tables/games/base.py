@@ -559,6 +559,11 @@ class PlayerVsPlayerGame(GameDefinition):
     # The refusal fields the hand's form shows beside an input (others go on top).
     tablet_fields: ClassVar[frozenset[str]] = frozenset()
 
+    def used_cards(self, record: Mapping[str, Any]) -> set[str]:
+        """Every card the hand already holds (the tablet's card grid greys them out): the
+        cards dealt and entered so far, wherever they are now."""
+        return set()
+
     def posted_step(
         self, post: Mapping[str, Any], *, seats: Sequence[int] | None = None
     ) -> dict[str, Any]:

@@ -358,6 +358,16 @@ class Mulligan(PlayerVsPlayerGame):
 
     # --- the tablet -----------------------------------------------------------------------
 
+    def used_cards(self, record: Mapping[str, Any]) -> set[str]:
+        """Every card out of the deck pile: the hands, the trade ring, the discard pile and the
+        High Risk burn (the house knows them all; only the deck pile's order is unknown)."""
+        rebuilt = self.game_of(record)
+        if rebuilt is None:
+            return set()
+        game = rebuilt[1]
+        held = [c for hand in game.hands for c in hand]
+        return {str(c) for c in (*held, *(r.card for r in game.ring), *game.discard, *game.burn)}
+
     def posted_step(
         self, post: Mapping[str, Any], *, seats: Sequence[int] | None = None
     ) -> dict[str, Any]:

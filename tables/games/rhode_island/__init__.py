@@ -123,6 +123,22 @@ def _record_of(hand: RhodeIslandHand, record: Mapping[str, Any]) -> dict[str, An
     return out
 
 
+def _antes_posted(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The table once the antes are in, before the hole cards are entered: the stacks, each
+    player's chips in the pot and the pot as the engine takes the antes (an ante nobody could
+    match comes back to its owner). The engine posts them when the hole cards are dealt, so it
+    is asked with stand-in cards: which cards they are changes nothing of the chips."""
+    n = len(record["stacks"])
+    hand = RhodeIslandHand(setup_of(record), list(DECK[:n]))
+    return {
+        "stacks": list(hand.stacks),
+        "in_pot": list(hand.in_pot),
+        "bets": [0] * n,
+        "pot": hand.pot_total,
+        "pots": [{"amount": p.amount, "players": list(p.players)} for p in hand.pots()],
+    }
+
+
 class RhodeIsland(PlayerVsPlayerGame):
     name = "rhode_island"
     label = "Rhode Island Hold 'Em"
@@ -505,6 +521,11 @@ class RhodeIsland(PlayerVsPlayerGame):
         | {f"player {i}'s hole card" for i in range(MAX_PLAYERS)}
     )
 
+    def used_cards(self, record: Mapping[str, Any]) -> set[str]:
+        """The hole cards and the board dealt so far."""
+        codes = [*(record.get("hole") or []), *(record.get(k) for k in ("flop", "turn"))]
+        return {str(parse_card(c)) for c in codes if c}
+
     def posted_step(
         self, post: Mapping[str, Any], *, seats: Sequence[int] | None = None
     ) -> dict[str, Any]:
@@ -546,6 +567,8 @@ class RhodeIsland(PlayerVsPlayerGame):
         errors: Mapping[str, str],
     ) -> dict[str, Any]:
         view = self.view(record)
+        if view["waiting"] == "hole":
+            view.update(_antes_posted(record))
         seat = [p.seat for p in players]
         outcome = view["outcome"]
         rows = []
@@ -569,8 +592,13 @@ class RhodeIsland(PlayerVsPlayerGame):
                     "award": dollars(outcome["awards"][i]) if outcome else "",
                     "payoff": dollars(outcome["payoffs"][i], signed=True) if outcome else "",
                     "payoff_class": show.result_class(outcome["payoffs"][i]) if outcome else "",
-                    "posted_hole": posted.get(f"hole-{i}", ""),
-                    "hole_error": errors.get(f"player {i}'s hole card", ""),
+                    "hole_field": {
+                        "name": f"hole-{i}",
+                        "label": f"Seat {p.seat}",
+                        "max": 1,
+                        "value": posted.get(f"hole-{i}", ""),
+                        "error": errors.get(f"player {i}'s hole card", ""),
+                    },
                 }
             )
 
@@ -646,9 +674,20 @@ class RhodeIsland(PlayerVsPlayerGame):
             "action_error": errors.get("actions")
             or errors.get("action")
             or errors.get("player", ""),
-            "board_posted": posted.get(view["waiting"], ""),
-            "board_error": errors.get(view["waiting"], "")
-            or errors.get(f"the {view['waiting']}", ""),
+            "board_field": {
+                "name": view["waiting"],
+                "label": f"The {view['waiting']} card",
+                "max": 1,
+                "value": posted.get(view["waiting"], ""),
+                "error": errors.get(view["waiting"], "")
+                or errors.get(f"the {view['waiting']}", ""),
+            },
+            "antes": dollars(sum(view["in_pot"])) if view["waiting"] == "hole" else "",
+            # What is in the middle: the pots collected so far, and this round's bets (the
+            # pot's total is both, so the words add up at every step).
+            "bets_total": dollars(sum(view["bets"]))
+            if outcome is None and any(view["bets"])
+            else "",
             "round_name": _ROUND_NAMES.get(view["betting_round"] or "", "").capitalize(),
             "outcome": None
             if outcome is None
