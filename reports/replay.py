@@ -242,3 +242,29 @@ def lines_in_words(round_: Round) -> list[dict[str, Any]]:
         }
         for line in round_.lines.order_by("seat", "id")
     ]
+
+
+def hand_steps(
+    game: games.PlayerVsPlayerGame, record: dict[str, Any], seats: list[int]
+) -> list[dict[str, Any]]:
+    """A player-vs-player hand step by step (`game.replay_steps`) as the hand page shows it:
+    the step's sentence, its cards drawn as cards, the pot and each seat's stack in dollars."""
+    rows = []
+    for n, step in enumerate(game.replay_steps(record, seats=seats), start=1):
+        details: list[dict[str, Any]] = []
+        if step.cards:
+            details.append({"label": "Cards", "cards": cards(list(step.cards))})
+        if step.pot is not None:
+            details.append({"label": "Pot", "text": dollars(step.pot)})
+        if step.stacks is not None:
+            details.append(
+                {
+                    "label": "Stacks",
+                    "text": " · ".join(
+                        f"Seat {seat} {dollars(stack)}"
+                        for seat, stack in zip(seats, step.stacks, strict=False)
+                    ),
+                }
+            )
+        rows.append({"n": n, "title": step.text, "rows": details})
+    return rows

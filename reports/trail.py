@@ -52,7 +52,7 @@ from tables.services.duties import (
 )
 from tables.services.hands import hand_void
 
-from .replay import event_rows, lines_in_words, replay_steps
+from .replay import event_rows, hand_steps, lines_in_words, replay_steps
 from .selectors import hand_events, hand_for_record, latest_rounds, round_for_record, round_replay
 from .verification import record_status
 
@@ -306,18 +306,22 @@ def correction_withdraw_view(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def hand_record(request: HttpRequest, pk: int) -> HttpResponse:
     """A player-vs-player hand's record: players, buy-ins and payoffs, the pot and the rake,
-    the record in the replay contract's form, and every event; a pit boss may void it."""
+    the hand replayed step by step in dollars, seats and cards (the game's `replay_steps`) and
+    how it ended (`result_text`), every event, and the record as stored (the replay contract's
+    form, for tools); a pit boss may void it."""
     _require_reader(request)
     hand = hand_for_record(pk)
     if hand is None:
         raise Http404("no such hand")
+    game = games.player_vs_player(hand.game)
+    players = list(hand.players.order_by("position"))
     context = {
         "hand": hand,
-        "players": list(hand.players.order_by("position")),
+        "players": players,
         "event_rows": event_rows(hand_events(hand)),
-        "record_json": json.dumps(
-            games.player_vs_player(hand.game).replay_record(hand.record), indent=2
-        ),
+        "steps": hand_steps(game, hand.record, [p.seat for p in players]),
+        "result_lines": game.result_text(hand.record, seats=[p.seat for p in players]),
+        "record_json": json.dumps(game.replay_record(hand.record), indent=2),
         "result_json": json.dumps(hand.result, indent=2) if hand.result else "",
         "can_void": has_role(request.user, Role.PIT_BOSS)
         and hand.status in (Hand.Status.OPEN, Hand.Status.FINISHED),
