@@ -13,7 +13,7 @@ from audit.kinds import EventKind
 from audit.models import AuditEvent
 from core.money import dollars
 from tables import games
-from tables.display import cards, hand_label, wager_label, wager_summary
+from tables.display import card_text, cards, hand_label, wager_label, wager_summary
 from tables.models import Round
 
 _CARD = re.compile(r"^(10|[2-9TJQKA])[cdhs]$", re.IGNORECASE)
@@ -38,7 +38,20 @@ def kind_label(kind: str) -> str:
 def event_rows(events: Iterable[AuditEvent]) -> list[dict[str, Any]]:
     """Each event with its kind in words and its details readable (the trail's search, and a
     round's or a hand's record: `audit/_events.html`)."""
-    return [{"ev": ev, "label": kind_label(ev.kind), "rows": readable(ev.data)} for ev in events]
+    return [
+        {"ev": ev, "label": kind_label(ev.kind), "rows": readable(ev.data, kind=ev.kind)}
+        for ev in events
+    ]
+
+
+# Amounts some events keep in cents without the `_cents` suffix (a hand's figures).
+MONEY_KEYS = frozenset({"pot", "rake", "stacks", "payoffs", "awards", "in_pot", "buy_ins"})
+# Text kept as typed or as named (never turned into words).
+NAME_KEYS = frozenset({"username", "name", "via", "reason", "note", "text", "actor", "by"})
+# What an event's `number` counts, by the kind's subject.
+_NUMBER_OF = {"hand": "Hand", "slip": "Slip", "round": "Round", "meter": "Round"}
+_CODE = re.compile(r"^[a-z]+(_[a-z]+)+$")
+_CARD_IN_TEXT = re.compile(r"(?<![\w])(10|[2-9TJQKA])([cdhs])(?![a-z0-9])")
 
 
 def _is_cards(value: Any) -> bool:
@@ -49,43 +62,80 @@ def _is_cards(value: Any) -> bool:
     )
 
 
-def _label(key: str) -> str:
-    key = key.removesuffix("_cents").removesuffix("_id")
+def _label(key: str, kind: str = "") -> str:
+    key = key.removesuffix("_cents")
+    if key.endswith("_id"):
+        return key.removesuffix("_id").replace("_", " ").capitalize() + " (id)"
     words = {
         "players_net": "Players' net",
         "handle": "Handle",
-        "number": "Round",
+        "number": _NUMBER_OF.get(kind.partition(".")[0], "Number"),
         "corrects_number": "Corrects round",
         "corrects_round": "Corrects round id",
         "applied_discard": "Discarded",
         "draw_count": "Cards to draw",
         "text": "Step",
+        "band": "Theoretical band",
+        "in_pot": "In the pot",
     }
     return words.get(key, key.replace("_", " ").capitalize())
 
 
-def readable(data: Any, prefix: str = "") -> list[dict[str, Any]]:
+def _is_money(key: str) -> bool:
+    return key.endswith("_cents") or key in MONEY_KEYS
+
+
+def _money(key: str, value: int) -> str:
+    signed = "net" in key or "payoff" in key or key == "amount_cents"
+    return dollars(value, signed=signed)
+
+
+def _word(key: str, value: Any) -> str:
+    """A scalar in words: a game by its name, a code ("pit_boss") as words."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    text = str(value)
+    if key == "game":
+        try:
+            return games.get(text).label
+        except games.UnknownGame:
+            pass
+    if key not in NAME_KEYS and _CODE.match(text):
+        return text.replace("_", " ")
+    if key == "rule":  # the engine's sentence names cards by their codes
+        return _CARD_IN_TEXT.sub(lambda m: card_text([m.group(1) + m.group(2)]), text)
+    return text
+
+
+def readable(data: Any, prefix: str = "", *, kind: str = "") -> list[dict[str, Any]]:
     """An event's data as (label, words or cards) rows: amounts in dollars, card lists as
-    cards, nested objects flattened ("Seat 3 · Cards"), the bulky copies left to the CSV."""
+    cards, lists as words, codes as words, nested objects flattened ("Seat 3 · Cards"), the
+    bulky copies left to the CSV."""
     rows: list[dict[str, Any]] = []
     if not isinstance(data, dict):
         return [{"label": prefix or "Value", "text": str(data)}]
     for key, value in data.items():
+        key = str(key)
         if key in HIDDEN_KEYS or value in (None, "", [], {}):
             continue
         if key == "step" and isinstance(value, dict) and data.get("text"):
             continue  # a hand's step as entered (players numbered from 0): `text` says it
-        label = f"{prefix} · {_label(str(key))}" if prefix else _label(str(key))
-        if str(key).isdigit():
-            label = f"{prefix} · Seat {key}" if prefix else f"Seat {key}"
-        if str(key).endswith("_cents") and isinstance(value, int):
-            signed = "net" in str(key) or key == "amount_cents"
-            rows.append({"label": label, "text": dollars(value, signed=signed)})
+        label = f"{prefix} · {_label(key, kind)}" if prefix else _label(key, kind)
+        if key.isdigit():
+            if prefix.endswith("Chips"):  # a slip's chips: count by denomination (cents)
+                label = f"{prefix} · {dollars(int(key))}"
+            else:
+                label = f"{prefix} · Seat {key}" if prefix else f"Seat {key}"
+        if _is_money(key) and isinstance(value, int) and not isinstance(value, bool):
+            rows.append({"label": label, "text": _money(key, value)})
+        elif _is_money(key) and isinstance(value, list) and all(isinstance(v, int) for v in value):
+            joiner = " to " if key == "band_cents" and len(value) == 2 else ", "
+            rows.append({"label": label, "text": joiner.join(_money(key, v) for v in value)})
         elif _is_cards(value):
             rows.append({"label": label, "cards": cards(value)})
         elif isinstance(value, dict):
-            rows.extend(readable(value, label))
-        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            rows.extend(readable(value, label, kind=kind))
+        elif isinstance(value, list) and all(isinstance(v, dict) for v in value):
             for item in value:
                 if "seat" in item:
                     seat = {k: v for k, v in item.items() if k != "seat"}
@@ -94,15 +144,22 @@ def readable(data: Any, prefix: str = "") -> list[dict[str, Any]]:
                             {"label": f"Seat {item['seat']}", "text": wager_summary(seat["wagers"])}
                         )
                     else:
-                        rows.extend(readable(seat, f"Seat {item['seat']}"))
+                        rows.extend(readable(seat, f"Seat {item['seat']}", kind=kind))
                 else:
-                    rows.extend(readable(item, label))
+                    rows.extend(readable(item, label, kind=kind))
+        elif isinstance(value, list) and all(isinstance(v, list) for v in value):
+            # choices of cards ("discard 5♣ or 5♥"), or any list of lists, as words
+            parts = [
+                card_text(v) if _is_cards(v) else ", ".join(_word(key, x) for x in v)
+                for v in value
+                if v
+            ]
+            if parts:
+                rows.append({"label": label, "text": " or ".join(parts)})
         elif isinstance(value, list):
-            rows.append({"label": label, "text": "; ".join(str(v) for v in value)})
-        elif isinstance(value, bool):
-            rows.append({"label": label, "text": "yes" if value else "no"})
+            rows.append({"label": label, "text": ", ".join(_word(key, v) for v in value)})
         else:
-            rows.append({"label": label, "text": str(value)})
+            rows.append({"label": label, "text": _word(key, value)})
     return rows
 
 
