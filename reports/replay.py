@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from audit import binding
+from audit import binding, search
 from audit.kinds import EventKind
 from audit.models import AuditEvent
 from core.money import dollars
@@ -161,6 +161,36 @@ def readable(data: Any, prefix: str = "", *, kind: str = "") -> list[dict[str, A
         else:
             rows.append({"label": label, "text": _word(key, value)})
     return rows
+
+
+def row_text(row: dict[str, Any]) -> str:
+    """A detail row's words (its cards as the floor says them)."""
+    if row.get("cards"):
+        return " ".join(str(c["label"]) for c in row["cards"])
+    return str(row.get("text", ""))
+
+
+def event_sentence(event: AuditEvent) -> str:
+    """The event in one sentence: its kind in words, then each detail ("Round settled:
+    Round 4; Handle $11.00; Players' net -$6.00.")."""
+    label = kind_label(event.kind)
+    parts = [f"{r['label']} {row_text(r)}" for r in readable(event.data or {}, kind=event.kind)]
+    return f"{label}: {'; '.join(parts)}." if parts else f"{label}."
+
+
+def search_words(event: AuditEvent) -> str:
+    """What the trail's search matches (`audit.search`): the event's sentence, its kind, table
+    and who, and the names and codes of its data (hidden copies included: a settlement's award,
+    a card's code)."""
+    return " ".join(
+        [
+            event.kind.replace(".", " ").replace("_", " "),
+            event.table_name,
+            event.actor_name,
+            event_sentence(event),
+            *search.data_words(event.data or {}),
+        ]
+    )
 
 
 def _step(event: AuditEvent, title: str, rows: list[dict[str, Any]]) -> dict[str, Any]:

@@ -64,7 +64,7 @@ def play_a_day(floor: dict[str, Any]) -> dict[str, Any]:
     hand = hand_svc.hand_open(table=ri, dealer=d, players={2: 10000, 4: 20000})
     hand = hand_svc.hand_act(hand=hand, dealer=d, step={"hole": ["Ah", "Kd"]})
     hand_svc.hand_misdeal(hand=hand, dealer=d, reason="a card was exposed")
-    hand = hand_svc.hand_open(table=ri, dealer=d, players={2: 10000, 4: 20000})
+    hand = hand_svc.hand_open(table=ri, dealer=d, players={2: 10000, 4: 20000}, first=0)
     hand = hand_svc.hand_act(hand=hand, dealer=d, step={"hole": ["Ah", "Kd"]})
     hand = hand_svc.hand_act(hand=hand, dealer=d, step={"action": "bet"})
     hand = hand_svc.hand_undo(hand=hand, dealer=d)
