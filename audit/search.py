@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from .binding import KEY
+from .kinds import EventKind
 from .models import AuditEvent, AuditEventText
 
 log = logging.getLogger(__name__)
@@ -54,7 +55,15 @@ def data_words(data: Any) -> Iterator[str]:
 
 
 def default_text(event: AuditEvent) -> str:
-    return " ".join([event.kind, event.table_name, event.actor_name, *data_words(event.data or {})])
+    return " ".join(data_words(event.data or {}))
+
+
+def base_words(event: AuditEvent) -> list[str]:
+    """What every event's words hold, whoever says the rest: its kind (code and words), table
+    and who (the search looks nowhere else but the object's id)."""
+    label = str(EventKind(event.kind).label) if event.kind in EventKind.values else ""
+    words = event.kind.replace(".", " ").replace("_", " ")
+    return [event.kind, words, label, event.table_name, event.actor_name]
 
 
 def event_text(event: AuditEvent) -> str:
@@ -66,7 +75,7 @@ def event_text(event: AuditEvent) -> str:
     except Exception:
         log.exception("the search words of a %s event fell back to its data", event.kind)
         text = default_text(event)
-    return " ".join(text.split()).lower()
+    return " ".join([*base_words(event), *text.split()]).lower()
 
 
 def write_text(event: AuditEvent, text: str) -> None:

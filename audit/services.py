@@ -151,9 +151,10 @@ def _recover_head() -> None:
     parts = canonical_parts(fields, data_text)
     connection = transaction.get_connection()
     if connection.vendor == "postgresql":
-        _append_in_database(fields, parts, data_text, connection)
+        event = _append_in_database(fields, parts, data_text, connection)
     else:
-        _append(fields, parts)
+        event = _append(fields, parts)
+    write_text(event, event_text(event))
 
 
 def _append(fields: dict[str, Any], parts: tuple[str, str, str]) -> AuditEvent:

@@ -179,18 +179,10 @@ def event_sentence(event: AuditEvent) -> str:
 
 
 def search_words(event: AuditEvent) -> str:
-    """What the trail's search matches (`audit.search`): the event's sentence, its kind, table
-    and who, and the names and codes of its data (hidden copies included: a settlement's award,
-    a card's code)."""
-    return " ".join(
-        [
-            event.kind.replace(".", " ").replace("_", " "),
-            event.table_name,
-            event.actor_name,
-            event_sentence(event),
-            *search.data_words(event.data or {}),
-        ]
-    )
+    """What the trail's search matches beside the event's kind, table and who
+    (`audit.search`): its sentence, and the names and codes of its data (hidden copies
+    included: a settlement's award, a card's code)."""
+    return " ".join([event_sentence(event), *search.data_words(event.data or {})])
 
 
 def _step(event: AuditEvent, title: str, rows: list[dict[str, Any]]) -> dict[str, Any]:

@@ -18,7 +18,7 @@ def write_words(apps: Any, schema_editor: Any) -> None:
 class Migration(migrations.Migration):
     dependencies = [
         ("reports", "0006_tables_named_reports"),
-        ("audit", "0014_event_search_text"),
+        ("audit", "0015_event_search_text_trigram"),
     ]
 
     operations = [migrations.RunPython(write_words, migrations.RunPython.noop)]
