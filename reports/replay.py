@@ -14,7 +14,7 @@ from audit.models import AuditEvent
 from core.money import dollars
 from tables import games
 from tables.display import card_text, cards, hand_label, wager_label, wager_summary
-from tables.models import Round
+from tables.models import HandPlayer, Round
 
 _CARD = re.compile(r"^(10|[2-9TJQKA])[cdhs]$", re.IGNORECASE)
 KIND_LABEL = {k.value: str(k.label) for k in EventKind}
@@ -38,10 +38,63 @@ def kind_label(kind: str) -> str:
 def event_rows(events: Iterable[AuditEvent]) -> list[dict[str, Any]]:
     """Each event with its kind in words and its details readable (the trail's search, and a
     round's or a hand's record: `audit/_events.html`)."""
+    events = list(events)
+    seats = hand_seats(events)
     return [
-        {"ev": ev, "label": kind_label(ev.kind), "rows": readable(ev.data, kind=ev.kind)}
+        {
+            "ev": ev,
+            "label": kind_label(ev.kind),
+            "rows": readable(in_seats(ev, seats), kind=ev.kind),
+        }
         for ev in events
     ]
+
+
+def hand_seats(events: Iterable[AuditEvent]) -> dict[str, list[int]]:
+    """Each hand's players' seats in player order, for the events of hands that name a player
+    by the number the game gives it (a step as entered, without its sentence)."""
+    ids = {
+        ev.object_id
+        for ev in events
+        if ev.object_type == "tables.hand"
+        and isinstance((ev.data or {}).get("step"), dict)
+        and not (ev.data or {}).get("text")
+    }
+    found: dict[str, list[int]] = {}
+    for hand, seat in (
+        HandPlayer.objects.filter(hand_id__in=[int(i) for i in ids if i.isdigit()])
+        .order_by("hand_id", "position")
+        .values_list("hand_id", "seat")
+    ):
+        found.setdefault(str(hand), []).append(seat)
+    return found
+
+
+def in_seats(event: AuditEvent, seats: dict[str, list[int]]) -> dict[str, Any]:
+    """The event's data with a hand's step as entered (players numbered from 0) naming each
+    player by their seat: `player` and `offer_of` as "Seat 3", a dict keyed by players (a
+    mulligan's draws) keyed by seats."""
+    data = event.data or {}
+    step = data.get("step")
+    order = seats.get(event.object_id)
+    if not isinstance(step, dict) or data.get("text") or not order:
+        return data
+
+    def seat(n: Any) -> Any:
+        return f"Seat {order[n]}" if isinstance(n, int) and 0 <= n < len(order) else n
+
+    named: dict[str, Any] = {}
+    for key, value in step.items():
+        if key in ("player", "offer_of"):
+            named[key] = seat(value)
+        elif isinstance(value, dict):
+            named[key] = {
+                (str(order[int(k)]) if k.isdigit() and int(k) < len(order) else k): v
+                for k, v in value.items()
+            }
+        else:
+            named[key] = value
+    return {**data, "step": named}
 
 
 # Amounts some events keep in cents without the `_cents` suffix (a hand's figures).
@@ -170,11 +223,13 @@ def row_text(row: dict[str, Any]) -> str:
     return str(row.get("text", ""))
 
 
-def event_sentence(event: AuditEvent) -> str:
+def event_sentence(event: AuditEvent, seats: dict[str, list[int]] | None = None) -> str:
     """The event in one sentence: its kind in words, then each detail ("Round settled:
-    Round 4; Handle $11.00; Players' net -$6.00.")."""
+    Round 4; Handle $11.00; Players' net -$6.00."); `seats`: `hand_seats` of its batch (else
+    looked up)."""
     label = kind_label(event.kind)
-    parts = [f"{r['label']} {row_text(r)}" for r in readable(event.data or {}, kind=event.kind)]
+    data = in_seats(event, hand_seats([event]) if seats is None else seats)
+    parts = [f"{r['label']} {row_text(r)}" for r in readable(data, kind=event.kind)]
     return f"{label}: {'; '.join(parts)}." if parts else f"{label}."
 
 

@@ -56,6 +56,7 @@ from tables.services.hands import hand_void
 from .replay import (
     event_rows,
     event_sentence,
+    hand_seats,
     hand_steps,
     kind_label,
     lines_in_words,
@@ -291,8 +292,9 @@ def events_readable_csv(request: HttpRequest) -> HttpResponse:
 
 def _readable_rows(writer: Any, events: list[Any]) -> Any:
     names = _objects(events)
+    seats = hand_seats(events)
     for ev in events:
-        sentence = event_sentence(ev)
+        sentence = event_sentence(ev, seats)
         yield writer.writerow(
             [
                 ev.seq,

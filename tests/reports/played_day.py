@@ -10,10 +10,12 @@ from typing import Any
 
 from django.core.management import call_command
 
+from tables.engine.errors import GameAssertionError
 from tables.models import DealerSession, Hand, Round, Table
 from tables.services import ServiceError, controls, corrections
 from tables.services import hands as hand_svc
 from tables.services import rounds as svc
+from tables.services.hand_play import hand_assertion_failed
 from tables.services.sessions import dealer_sign_in
 
 
@@ -72,7 +74,20 @@ def play_a_day(floor: dict[str, Any]) -> dict[str, Any]:
     hand = hand_svc.hand_act(hand=hand, dealer=d, step={"action": "fold"})
     hand = hand_svc.hand_finish(hand=hand, dealer=d)
     hand_svc.hand_void(hand=hand, by=floor["pitboss"], reason="the wrong player folded")
+    # A broken game assertion keeps the step as entered (players numbered from 0).
+    if not Hand.objects.filter(game="mulligan").exists():
+        call_command("simulate_rounds", "--table", "MG-1", "--rounds", "1", stdout=io.StringIO())
+    game = Hand.objects.filter(game="mulligan").order_by("pk").first()
+    assert game is not None
+    step = {"do": "mulligan", "player": 1, "draws": {"0": "Kh", "1": "2c"}}
+    hand_assertion_failed(
+        hand=game,
+        dealer=game.dealer,
+        step=step,
+        error=GameAssertionError("deck_pile", "a card drawn twice"),
+    )
     return {
+        "mulligan_hand": game,
         "jackpot": Round.objects.get(pk=jackpot.pk),
         "voided_hand": Hand.objects.get(pk=hand.pk),
     }

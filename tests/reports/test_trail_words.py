@@ -73,5 +73,20 @@ def test_every_kind_of_a_played_day_reads_in_words(floor: dict[str, Any]) -> Non
         EventKind.TABLE_SETTINGS_DRAFTED,
         EventKind.PAYTABLE_DRAFTED,
         EventKind.ROUND_VOID_REQUESTED,
+        EventKind.HAND_ASSERTION_FAILED,
     }
     assert played <= seen, sorted(played - seen)
+
+
+def test_a_step_as_entered_names_seats_not_the_games_numbers(floor: dict[str, Any]) -> None:
+    """A hand's step kept as entered (a broken assertion's) numbers players from 0: the trail
+    says their seats."""
+    game = play_a_day(floor)["mulligan_hand"]
+    seats = list(game.players.order_by("position").values_list("seat", flat=True))
+    event = AuditEvent.objects.get(kind=EventKind.HAND_ASSERTION_FAILED)
+    rows = {r["label"]: r for r in event_rows([event])[0]["rows"]}
+    assert rows["Step · Player"]["text"] == f"Seat {seats[1]}"
+    assert rows[f"Step · Draws · Seat {seats[0]}"]["text"] == "Kh" or rows[
+        f"Step · Draws · Seat {seats[0]}"
+    ].get("cards")
+    assert not any(label.endswith("Seat 0") for label in rows)
