@@ -72,8 +72,8 @@ def hand_seats(events: Iterable[AuditEvent]) -> dict[str, list[int]]:
 
 def in_seats(event: AuditEvent, seats: dict[str, list[int]]) -> dict[str, Any]:
     """The event's data with a hand's step as entered (players numbered from 0) naming each
-    player by their seat: `player` and `offer_of` as "Seat 3", a dict keyed by players (a
-    mulligan's draws) keyed by seats."""
+    player by their seat: `player` and `offer_of` as "Seat 3", a dict keyed by players (the
+    cards each drew) keyed by seats."""
     data = event.data or {}
     step = data.get("step")
     order = seats.get(event.object_id)

@@ -136,8 +136,11 @@ def test_the_hand_page_replays_the_hand_in_seats_dollars_and_cards(day: dict[str
         steps = readable.split('id="hand-steps"')[1]
         assert "Pot" in steps and "Stacks" in steps and "Seat " in steps
         assert not re.search(r"\bSeat 0\b|\bplayer \d", steps)
-        for stack in re.findall(r"Seat \d+ ([^ ·<]+)", steps):
-            assert stack.startswith("$") or not stack[:1].isdigit(), stack
+        for stacks in re.findall(r"<dt>Stacks</dt><dd>(.*?)</dd>", steps):
+            for stack in re.findall(r"Seat \d+ ([^ ·<]+)", stacks):
+                assert stack.startswith("$"), stack
+        for pot in re.findall(r"<dt>Pot</dt><dd>(.*?)</dd>", steps):
+            assert pot.startswith("$"), pot
         assert 'id="hand-result"' in readable and "rake" in readable.lower()
         assert "Record as stored (JSON)" in page
     ri = day["voided_hand"]
