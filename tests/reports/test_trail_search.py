@@ -150,3 +150,12 @@ def test_the_hand_page_replays_the_hand_in_seats_dollars_and_cards(day: dict[str
     assert "Seat 2 bets $10.00 in the first round" in readable
     assert "Seat 4 folds in the first round" in readable
     assert "won by Seat 2" in readable
+
+
+def test_the_hold_csv_names_its_two_counts_of_hands(floor: dict[str, Any]) -> None:
+    c = Client()
+    c.force_login(floor["pitboss"])
+    header = c.get("/reports/hold.csv").content.decode().splitlines()[0].split(",")
+    assert "seat_hands" in header and "poker_hands" in header and "hands" not in header
+    page = c.get("/reports/").content.decode()
+    assert "Seat hands" in page and "Poker hands" in page
