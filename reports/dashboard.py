@@ -448,7 +448,9 @@ def reports_csv(request: HttpRequest) -> HttpResponse:
     """The report as CSV: amounts in dollars with two decimals (exact, from the cents), hold %
     with two decimals, and a last row TOTAL. By table, shift or gaming day, the count's columns
     too (drop, fills, credits, count win, hold % of drop, variance, expected drop; blank where
-    the count is not complete)."""
+    the count is not complete). Two counts of hands: `seat_hands`, the seats' hands played in
+    banked rounds (each seat's hand against the dealer), and `poker_hands`, the player-vs-player
+    hands finished (docs/trail.md, "The reports' CSV")."""
     form = ReportQuery(request.GET)
     if request.GET and not form.is_valid():
         field = next(iter(form.errors))
@@ -460,7 +462,7 @@ def reports_csv(request: HttpRequest) -> HttpResponse:
     wagers = report["wagers"]
     writer.writerow(
         [h.lower().replace(" ", "_") for h in report["headers"]]
-        + ["rounds", "hands", "handle"]
+        + ["rounds", "seat_hands", "handle"]
         + [f"handle_{w}" for w in wagers]
         + ["win", "hold_percent", "progressive_contributions", "jackpots_paid"]
         + ["voids", "voided_handle", "corrections", "hold_percent_without_jackpots"]
