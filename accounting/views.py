@@ -29,6 +29,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from audit.services import audit_refused, audit_refused_duties
+from core.bad_request import bad_query
 from core.errors import SeparationOfDuties, ServiceError
 from core.money import dollars
 from core.params import ascii_int
@@ -466,7 +467,11 @@ def reconciliation(request: HttpRequest) -> HttpResponse:
         try:
             day = date.fromisoformat(request.GET["day"])
         except ValueError:
-            messages.error(request, f"day {request.GET['day']!r} is not a date (YYYY-MM-DD)")
+            return bad_query(
+                request,
+                field="day",
+                message=f"{request.GET['day']!r} is not a gaming day written like 2026-11-21",
+            )
     names = dict(Table.objects.values_list("pk", "name"))
     shifts = selectors.shift_rows(gaming_day=day)
     days = selectors.day_rows(gaming_day=day)

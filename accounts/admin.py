@@ -20,8 +20,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Now
 from django.http import HttpRequest
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 
 from core.errors import ServiceError
 from core.roles import ADMIN_SITE, SECURITY, Role, has_any_role
@@ -110,10 +113,43 @@ class AccountLockAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 admin.site.unregister(User)
 
 
+def open_locks() -> QuerySet[AccountLock]:
+    """The sign-in locks in force now: not lifted, and not past their end (when they have one;
+    accounts.lockout.open_lock reads one account's the same way)."""
+    return AccountLock.objects.filter(lifted_at__isnull=True).filter(
+        Q(locked_until__isnull=True) | Q(locked_until__gt=Now())
+    )
+
+
+class LockedFilter(admin.SimpleListFilter):
+    """The accounts locked after failed sign-ins now, or those not locked."""
+
+    title = "sign-in lock"
+    parameter_name = "locked"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", "Locked now"), ("no", "Not locked")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() == "yes":
+            return queryset.filter(lock_open=True)
+        if self.value() == "no":
+            return queryset.filter(lock_open=False)
+        return queryset
+
+
 @admin.register(User)
 class AccountAdmin(DjangoUserAdmin):
-    list_display = ("username", "first_name", "last_name", "roles", "is_active", "last_login")
-    list_filter = ("is_active", "groups")
+    list_display = (
+        "username",
+        "first_name",
+        "last_name",
+        "roles",
+        "is_active",
+        "sign_in_lock",
+        "last_login",
+    )
+    list_filter = ("is_active", LockedFilter, "groups")
     fieldsets = (
         (None, {"fields": ("username", "password")}),
         ("Person", {"fields": ("first_name", "last_name", "email")}),
@@ -160,8 +196,26 @@ class AccountAdmin(DjangoUserAdmin):
     def roles(self, obj: Any) -> str:
         return ", ".join(sorted(g.name for g in obj.groups.all())) or "—"
 
+    @admin.display(description="sign-in lock", ordering="-lock_open")
+    def sign_in_lock(self, obj: Any) -> str:
+        """Whether the account is locked after failed sign-ins, and until when."""
+        if not obj.lock_open:
+            return "—"
+        if obj.lock_ends is None:
+            return "Locked until security lifts it"
+        return f"Locked until {date_format(localtime(obj.lock_ends), 'Y-m-d H:i')}"
+
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
-        return super().get_queryset(request).prefetch_related("groups")
+        locks = open_locks().filter(user=OuterRef("pk")).order_by("-locked_at")
+        return (
+            super()
+            .get_queryset(request)
+            .prefetch_related("groups")
+            .annotate(
+                lock_open=Exists(locks),
+                lock_ends=Subquery(locks.values("locked_until")[:1]),
+            )
+        )
 
     def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name == "groups":

@@ -43,6 +43,26 @@ class AuditEvent(models.Model):
         return f"#{self.seq} {self.kind} by {self.actor_name or 'system'}"
 
 
+class AuditEventText(models.Model):
+    """An event's words for the trail's search (`audit.search`): derived from the event and
+    written with it, outside its hash (the event's row is never changed), so it can be written
+    again from the events."""
+
+    # No foreign key in the database: the words never stand in the way of the events' own
+    # guards, and an event removed behind them is the verifier's to name, not a constraint's.
+    event = models.OneToOneField(
+        AuditEvent,
+        on_delete=models.DO_NOTHING,
+        primary_key=True,
+        related_name="search_text",
+        db_constraint=False,
+    )
+    text = models.TextField()
+
+    def __str__(self) -> str:
+        return f"words of event {self.event_id}"
+
+
 class AuditHead(models.Model):
     """The chain's head (a single row, id 1): the last event's seq and hash."""
 

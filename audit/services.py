@@ -31,6 +31,7 @@ from .chain import (
 from .checkpoints import checkpoint_if_due, signing_key
 from .kinds import EventKind
 from .models import AuditEvent, AuditHead
+from .search import event_text, write_text
 
 
 def _plain(data: Any) -> Any:
@@ -100,12 +101,14 @@ def audit_record(
     # writer on the floor waits for the lock, held from here to the commit.
     data_text = json_text(plain)
     parts = canonical_parts(fields, data_text)
+    words = event_text(AuditEvent(**fields))  # the search's words, before the head's lock
     with transaction.atomic(savepoint=False):
         connection = transaction.get_connection()
         if connection.vendor == "postgresql":
             event = _append_in_database(fields, parts, data_text, connection)
         else:
             event = _append(fields, parts)
+        write_text(event, words)
         checkpoint_if_due(seq=event.seq, chain_hash=event.hash, at=event.at)
     return event
 
@@ -148,9 +151,10 @@ def _recover_head() -> None:
     parts = canonical_parts(fields, data_text)
     connection = transaction.get_connection()
     if connection.vendor == "postgresql":
-        _append_in_database(fields, parts, data_text, connection)
+        event = _append_in_database(fields, parts, data_text, connection)
     else:
-        _append(fields, parts)
+        event = _append(fields, parts)
+    write_text(event, event_text(event))
 
 
 def _append(fields: dict[str, Any], parts: tuple[str, str, str]) -> AuditEvent:

@@ -7,6 +7,8 @@ from accounts.views import SignInView, throttled_sign_ins
 from reports.urls import moved_urlpatterns, trail_urlpatterns
 from tables.views_home import home
 
+from .api_root import ApiRootView
+
 urlpatterns = [
     path("", home, name="home"),
     # Signing in is throttled per client address (accounts.views); signing out and changing
@@ -27,6 +29,7 @@ urlpatterns = [
     path("admin/login/", throttled_sign_ins(admin.site.login)),
     path("admin/", admin.site.urls),
     path("tablet/", include("tables.urls")),
+    path("api/", ApiRootView.as_view(), name="api-root"),  # links to every collection
     path("api/", include("tables.api.urls")),
     path("api/", include("accounting.api.urls")),  # slips, chips, variance alerts
     path("api/", include("players.api.urls")),  # players, seating rated players

@@ -7,6 +7,7 @@ class ReportsConfig(AppConfig):
     verbose_name = "Hold reports"
 
     def ready(self) -> None:
+        from audit.search import set_text_builder
         from audit.verify import register_derived_check
         from tables.signals import hand_closed, round_closed
 
@@ -18,6 +19,14 @@ class ReportsConfig(AppConfig):
         hand_closed.connect(mark_hand_stale_on_close, dispatch_uid="reports.mark_hand_stale")
         # The hold summaries are summed from bound rows: `verify_audit` sums them again.
         register_derived_check("hold summaries", hold_summary_problems)
+        # The trail's search matches each event's words as the auditor's pages say them.
+        set_text_builder(search_words)
+
+
+def search_words(event: object) -> str:
+    from .replay import search_words as words
+
+    return words(event)  # type: ignore[arg-type]
 
 
 def hold_summary_problems() -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date, timedelta
+from decimal import Decimal
 from functools import wraps
 from typing import Any
 from urllib.parse import urlencode
@@ -25,12 +26,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounting import selectors as accounting_selectors
 from accounting.selectors import GROUPED, empty_accounting
 from audit.services import audit_refused_duties
+from core.bad_request import bad_query
 from core.errors import SeparationOfDuties, ServiceError
 from core.money import dollars
 from core.roles import (
@@ -46,13 +47,14 @@ from tables.engine.errors import EngineError
 from tables.engine.money import format_cents, parse_cents
 from tables.gaming_day import gaming_day_of
 from tables.models import Round, Table
+from tables.selectors import round_preview
 from tables.services import controls as control_services
 from tables.services.duties import rounds_allowed
 
 from .alerts import alert_rule_save, alert_rule_set_active, applicable_rule
 from .floor import CHART_DAYS, chart_series, floor_status, refresh_stale
 from .models import HoldAlertRule
-from .reporting import hold_percent
+from .reporting import HOLD_MIN_BASE_CENTS, hold_percent
 from .selectors import (
     hand_sums,
     hold_rows,
@@ -224,7 +226,6 @@ def hold_report(query: dict[str, Any]) -> dict[str, Any]:
         "wagers": sorted(wagers, key=wager_sort_key),
         "headers": LABEL_HEADERS[query["by"]],
         "accounting": counted,
-        "columns": len(LABEL_HEADERS[query["by"]]) + 14 + (7 if counted else 0),
     }
 
 
@@ -320,25 +321,62 @@ def floor_partial(request: HttpRequest) -> HttpResponse:
     )
 
 
-@reader_required
-@require_POST
-def round_approve(request: HttpRequest, pk: int) -> HttpResponse:
-    """A pit boss signs off a payout from the dashboard (signed in as themselves)."""
-    round_ = get_object_or_404(Round, pk=pk)
+def _payouts(round_: Round) -> list[dict[str, Any]]:
+    """Each seat's result in dollars as the round settles now (the confirm page's figures); none
+    when it cannot be settled now (the service then refuses the approval and says why)."""
     try:
-        approved = control_services.round_approve(round=round_, by=request.user)
-    except ServiceError as err:
-        if isinstance(err, SeparationOfDuties):
-            audit_refused_duties(request, err)
-        messages.error(request, err.message)
-    else:
-        messages.success(
-            request,
-            f"{'Correction of round' if approved.corrects_id else 'Round'} #{approved.number} "
-            f"at {approved.table.name} approved and paid "
-            f"(players {dollars(approved.players_net_cents, signed=True)}).",
-        )
-    return HttpResponseRedirect(reverse("reports:dashboard"), status=303)
+        preview = round_preview(round_)
+    except ServiceError:
+        return []
+    return [
+        {"seat": s["seat"], "net_cents": cents, "abs_cents": abs(cents)}
+        for s in preview.get("seats", [])
+        for cents in [int(Decimal(s["net"]) * 100)]  # "5699.00": exact, never a float
+    ]
+
+
+@reader_required
+def round_approve(request: HttpRequest, pk: int) -> HttpResponse:
+    """A pit boss signs off a payout (signed in as themselves) in two presses: the button on the
+    dashboard or the round's record opens this confirm page (GET: the table, the round, each
+    seat's payout in dollars), whose own button approves and pays. A POST without the confirm
+    step's field (`confirm=approve`) pays nothing and is sent here to confirm."""
+    round_ = get_object_or_404(Round.objects.select_related("table", "dealer"), pk=pk)
+    here = reverse("audit:round_approve", args=[round_.pk])
+    if request.method == "POST" and request.POST.get("confirm") != "approve":
+        return HttpResponseRedirect(here, status=303)
+    if request.method == "POST":
+        try:
+            approved = control_services.round_approve(round=round_, by=request.user)
+        except ServiceError as err:
+            if isinstance(err, SeparationOfDuties):
+                audit_refused_duties(request, err)
+            messages.error(request, err.message)
+        else:
+            messages.success(
+                request,
+                f"{'Correction of round' if approved.corrects_id else 'Round'} #{approved.number} "
+                f"at {approved.table.name} approved and paid "
+                f"(players {dollars(approved.players_net_cents, signed=True)}).",
+            )
+        return HttpResponseRedirect(reverse("reports:dashboard"), status=303)
+    if request.method != "GET":
+        return HttpResponse(status=405, headers={"Allow": "GET, POST"})
+    allowed = rounds_allowed(request.user, [round_])[round_.pk]
+    payouts = _payouts(round_) if round_.awaiting_approval else []
+    return render(
+        request,
+        "audit/approve.html",
+        {
+            "round": round_,
+            "waiting": round_.awaiting_approval,
+            "may_approve": allowed.may.get("approve", False),
+            "why": allowed.why.get("approve", ""),
+            "payouts": payouts,
+            "paid_cents": sum(p["net_cents"] for p in payouts if p["net_cents"] > 0),
+            "players_cents": sum(p["net_cents"] for p in payouts),
+        },
+    )
 
 
 @never_cache
@@ -374,8 +412,26 @@ def reports(request: HttpRequest) -> HttpResponse:
             "table_names": Table.objects.order_by("name").values_list("name", flat=True),
             "period_label": dict(PERIOD_CHOICES)[query["period"]],
             "by_label": dict(BY_CHOICES)[query["by"]],
+            "chart": report_chart(report),
         },
     )
+
+
+def report_chart(report: dict[str, Any]) -> dict[str, Any]:
+    """The report's rows for its chart (static/js/dashboard.js, key "report"): each row's first
+    label, hold % as a decimal string, win and handle in cents."""
+    rows = report["rows"]
+    return {
+        "report": {
+            "labels": [row["labels"][0] for row in rows],
+            "hold_percent": [
+                None if row["hold_percent"] is None else str(row["hold_percent"]) for row in rows
+            ],
+            "win_cents": [row["win_cents"] for row in rows],
+            "handle_cents": [row["handle_cents"] for row in rows],
+        },
+        "hold_min_handle_cents": HOLD_MIN_BASE_CENTS,
+    }
 
 
 def _text_cell(text: str) -> str:
@@ -395,10 +451,13 @@ def reports_csv(request: HttpRequest) -> HttpResponse:
     """The report as CSV: amounts in dollars with two decimals (exact, from the cents), hold %
     with two decimals, and a last row TOTAL. By table, shift or gaming day, the count's columns
     too (drop, fills, credits, count win, hold % of drop, variance, expected drop; blank where
-    the count is not complete)."""
+    the count is not complete). Two counts of hands: `seat_hands`, the seats' hands played in
+    banked rounds (each seat's hand against the dealer), and `poker_hands`, the player-vs-player
+    hands finished (docs/trail.md, "The reports' CSV")."""
     form = ReportQuery(request.GET)
     if request.GET and not form.is_valid():
-        return HttpResponse(f"Bad report parameters: {form.errors.as_text()}", status=400)
+        field = next(iter(form.errors))
+        return bad_query(request, field=field, message="; ".join(form.errors[field]))
     query = form.resolved()
     report = hold_report(query)
     filename = f"hold-by-{query['by']}-{query['period']}-{query['day'].isoformat()}.csv"
@@ -406,7 +465,7 @@ def reports_csv(request: HttpRequest) -> HttpResponse:
     wagers = report["wagers"]
     writer.writerow(
         [h.lower().replace(" ", "_") for h in report["headers"]]
-        + ["rounds", "hands", "handle"]
+        + ["rounds", "seat_hands", "handle"]
         + [f"handle_{w}" for w in wagers]
         + ["win", "hold_percent", "progressive_contributions", "jackpots_paid"]
         + ["voids", "voided_handle", "corrections", "hold_percent_without_jackpots"]
@@ -465,6 +524,9 @@ def reports_csv(request: HttpRequest) -> HttpResponse:
     return response
 
 
+DAY_MESSAGE = "must be a gaming day written like 2026-11-21"
+
+
 def _day_param(request: HttpRequest) -> date:
     day = forms.DateField(required=False, input_formats=[ISO_DATE]).clean(
         request.GET.get("day") or None
@@ -481,7 +543,7 @@ def table_rounds(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         day = _day_param(request)
     except forms.ValidationError:
-        return HttpResponse("day must be a date like 2026-11-21", status=400)
+        return bad_query(request, field="day", message=DAY_MESSAGE)
     all_rounds = table_rounds_of(table, day)
     page = Paginator(all_rounds, ROUNDS_PER_PAGE).get_page(request.GET.get("page"))
     sums = round_sums(all_rounds)
@@ -528,7 +590,7 @@ def table_rounds_csv(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         day = _day_param(request)
     except forms.ValidationError:
-        return HttpResponse("day must be a date like 2026-11-21", status=400)
+        return bad_query(request, field="day", message=DAY_MESSAGE)
     response, writer = _csv_response(f"rounds-{table.name}-{day.isoformat()}.csv")
     writer.writerow(
         ["table", "number", "status", "dealer", "shift", "settled_at", "handle", "win", "corrects"]

@@ -27,7 +27,7 @@ from tables.models import DealerSession, Hand, Round, Table
 
 from .alerts import applicable_rule, breach
 from .models import HoldAlertRule, StaleReport
-from .reporting import hold_percent, rebuild
+from .reporting import HOLD_MIN_BASE_CENTS, hold_percent, rebuild
 from .selectors import FIGURES, hold_rows
 from .theory import RAKE_STRATEGY, STRATEGY, Theory, rake_theory_by_table, theory_by_table
 
@@ -181,7 +181,9 @@ def _hold(value: Decimal | None) -> str | None:
 def chart_series(*, start: date, end: date) -> dict[str, Any]:
     """Hold % and win by table from `start` to `end`, and by gaming day for the 30 days to
     `end` (every day; null on a day without play). Win in integer cents, hold % as a decimal
-    string (null without handle): the browser makes numbers only to plot them."""
+    string (null without handle), the handle in cents (the chart draws no hold bar below
+    `hold_min_handle_cents`, as the pages write "n/a"): the browser makes numbers only to plot
+    them."""
     first_day = end - timedelta(days=CHART_DAYS - 1)
     refresh_stale(min(start, first_day), end)
     by_name: dict[str, dict[str, int]] = defaultdict(
@@ -208,6 +210,7 @@ def chart_series(*, start: date, end: date) -> dict[str, Any]:
                 for n in names
             ],
             "win_cents": [by_name[n]["win_cents"] for n in names],
+            "handle_cents": [by_name[n]["handle_cents"] for n in names],
         },
         "by_day": {
             "labels": [d.isoformat() for d in days],
@@ -215,5 +218,7 @@ def chart_series(*, start: date, end: date) -> dict[str, Any]:
                 _hold(by_day[d]["hold_percent"]) if d in by_day else None for d in days
             ],
             "win_cents": [by_day[d]["win_cents"] if d in by_day else None for d in days],
+            "handle_cents": [by_day[d]["handle_cents"] if d in by_day else None for d in days],
         },
+        "hold_min_handle_cents": HOLD_MIN_BASE_CENTS,
     }

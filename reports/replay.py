@@ -8,13 +8,13 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from audit import binding
+from audit import binding, search
 from audit.kinds import EventKind
 from audit.models import AuditEvent
 from core.money import dollars
 from tables import games
-from tables.display import cards, hand_label, wager_label, wager_summary
-from tables.models import Round
+from tables.display import card_text, cards, hand_label, wager_label, wager_summary
+from tables.models import HandPlayer, Round
 
 _CARD = re.compile(r"^(10|[2-9TJQKA])[cdhs]$", re.IGNORECASE)
 KIND_LABEL = {k.value: str(k.label) for k in EventKind}
@@ -38,7 +38,73 @@ def kind_label(kind: str) -> str:
 def event_rows(events: Iterable[AuditEvent]) -> list[dict[str, Any]]:
     """Each event with its kind in words and its details readable (the trail's search, and a
     round's or a hand's record: `audit/_events.html`)."""
-    return [{"ev": ev, "label": kind_label(ev.kind), "rows": readable(ev.data)} for ev in events]
+    events = list(events)
+    seats = hand_seats(events)
+    return [
+        {
+            "ev": ev,
+            "label": kind_label(ev.kind),
+            "rows": readable(in_seats(ev, seats), kind=ev.kind),
+        }
+        for ev in events
+    ]
+
+
+def hand_seats(events: Iterable[AuditEvent]) -> dict[str, list[int]]:
+    """Each hand's players' seats in player order, for the events of hands that name a player
+    by the number the game gives it (a step as entered, without its sentence)."""
+    ids = {
+        ev.object_id
+        for ev in events
+        if ev.object_type == "tables.hand"
+        and isinstance((ev.data or {}).get("step"), dict)
+        and not (ev.data or {}).get("text")
+    }
+    found: dict[str, list[int]] = {}
+    for hand, seat in (
+        HandPlayer.objects.filter(hand_id__in=[int(i) for i in ids if i.isdigit()])
+        .order_by("hand_id", "position")
+        .values_list("hand_id", "seat")
+    ):
+        found.setdefault(str(hand), []).append(seat)
+    return found
+
+
+def in_seats(event: AuditEvent, seats: dict[str, list[int]]) -> dict[str, Any]:
+    """The event's data with a hand's step as entered (players numbered from 0) naming each
+    player by their seat: `player` and `offer_of` as "Seat 3", a dict keyed by players (the
+    cards each drew) keyed by seats."""
+    data = event.data or {}
+    step = data.get("step")
+    order = seats.get(event.object_id)
+    if not isinstance(step, dict) or data.get("text") or not order:
+        return data
+
+    def seat(n: Any) -> Any:
+        return f"Seat {order[n]}" if isinstance(n, int) and 0 <= n < len(order) else n
+
+    named: dict[str, Any] = {}
+    for key, value in step.items():
+        if key in ("player", "offer_of"):
+            named[key] = seat(value)
+        elif isinstance(value, dict):
+            named[key] = {
+                (str(order[int(k)]) if k.isdigit() and int(k) < len(order) else k): v
+                for k, v in value.items()
+            }
+        else:
+            named[key] = value
+    return {**data, "step": named}
+
+
+# Amounts some events keep in cents without the `_cents` suffix (a hand's figures).
+MONEY_KEYS = frozenset({"pot", "rake", "stacks", "payoffs", "awards", "in_pot", "buy_ins"})
+# Text kept as typed or as named (never turned into words).
+NAME_KEYS = frozenset({"username", "name", "via", "reason", "note", "text", "actor", "by"})
+# What an event's `number` counts, by the kind's subject.
+_NUMBER_OF = {"hand": "Hand", "slip": "Slip", "round": "Round", "meter": "Round"}
+_CODE = re.compile(r"^[a-z]+(_[a-z]+)+$")
+_CARD_IN_TEXT = re.compile(r"(?<![\w])(10|[2-9TJQKA])([cdhs])(?![a-z0-9])")
 
 
 def _is_cards(value: Any) -> bool:
@@ -49,43 +115,80 @@ def _is_cards(value: Any) -> bool:
     )
 
 
-def _label(key: str) -> str:
-    key = key.removesuffix("_cents").removesuffix("_id")
+def _label(key: str, kind: str = "") -> str:
+    key = key.removesuffix("_cents")
+    if key.endswith("_id"):
+        return key.removesuffix("_id").replace("_", " ").capitalize() + " (id)"
     words = {
         "players_net": "Players' net",
         "handle": "Handle",
-        "number": "Round",
+        "number": _NUMBER_OF.get(kind.partition(".")[0], "Number"),
         "corrects_number": "Corrects round",
         "corrects_round": "Corrects round id",
         "applied_discard": "Discarded",
         "draw_count": "Cards to draw",
         "text": "Step",
+        "band": "Theoretical band",
+        "in_pot": "In the pot",
     }
     return words.get(key, key.replace("_", " ").capitalize())
 
 
-def readable(data: Any, prefix: str = "") -> list[dict[str, Any]]:
+def _is_money(key: str) -> bool:
+    return key.endswith("_cents") or key in MONEY_KEYS
+
+
+def _money(key: str, value: int) -> str:
+    signed = "net" in key or "payoff" in key or key == "amount_cents"
+    return dollars(value, signed=signed)
+
+
+def _word(key: str, value: Any) -> str:
+    """A scalar in words: a game by its name, a code ("pit_boss") as words."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    text = str(value)
+    if key == "game":
+        try:
+            return games.get(text).label
+        except games.UnknownGame:
+            pass
+    if key not in NAME_KEYS and _CODE.match(text):
+        return text.replace("_", " ")
+    if key == "rule":  # the engine's sentence names cards by their codes
+        return _CARD_IN_TEXT.sub(lambda m: card_text([m.group(1) + m.group(2)]), text)
+    return text
+
+
+def readable(data: Any, prefix: str = "", *, kind: str = "") -> list[dict[str, Any]]:
     """An event's data as (label, words or cards) rows: amounts in dollars, card lists as
-    cards, nested objects flattened ("Seat 3 · Cards"), the bulky copies left to the CSV."""
+    cards, lists as words, codes as words, nested objects flattened ("Seat 3 · Cards"), the
+    bulky copies left to the CSV."""
     rows: list[dict[str, Any]] = []
     if not isinstance(data, dict):
         return [{"label": prefix or "Value", "text": str(data)}]
     for key, value in data.items():
+        key = str(key)
         if key in HIDDEN_KEYS or value in (None, "", [], {}):
             continue
         if key == "step" and isinstance(value, dict) and data.get("text"):
             continue  # a hand's step as entered (players numbered from 0): `text` says it
-        label = f"{prefix} · {_label(str(key))}" if prefix else _label(str(key))
-        if str(key).isdigit():
-            label = f"{prefix} · Seat {key}" if prefix else f"Seat {key}"
-        if str(key).endswith("_cents") and isinstance(value, int):
-            signed = "net" in str(key) or key == "amount_cents"
-            rows.append({"label": label, "text": dollars(value, signed=signed)})
+        label = f"{prefix} · {_label(key, kind)}" if prefix else _label(key, kind)
+        if key.isdigit():
+            if prefix.endswith("Chips"):  # a slip's chips: count by denomination (cents)
+                label = f"{prefix} · {dollars(int(key))}"
+            else:
+                label = f"{prefix} · Seat {key}" if prefix else f"Seat {key}"
+        if _is_money(key) and isinstance(value, int) and not isinstance(value, bool):
+            rows.append({"label": label, "text": _money(key, value)})
+        elif _is_money(key) and isinstance(value, list) and all(isinstance(v, int) for v in value):
+            joiner = " to " if key == "band_cents" and len(value) == 2 else ", "
+            rows.append({"label": label, "text": joiner.join(_money(key, v) for v in value)})
         elif _is_cards(value):
             rows.append({"label": label, "cards": cards(value)})
         elif isinstance(value, dict):
-            rows.extend(readable(value, label))
-        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            rows.extend(readable(value, label, kind=kind))
+        elif isinstance(value, list) and all(isinstance(v, dict) for v in value):
             for item in value:
                 if "seat" in item:
                     seat = {k: v for k, v in item.items() if k != "seat"}
@@ -94,16 +197,47 @@ def readable(data: Any, prefix: str = "") -> list[dict[str, Any]]:
                             {"label": f"Seat {item['seat']}", "text": wager_summary(seat["wagers"])}
                         )
                     else:
-                        rows.extend(readable(seat, f"Seat {item['seat']}"))
+                        rows.extend(readable(seat, f"Seat {item['seat']}", kind=kind))
                 else:
-                    rows.extend(readable(item, label))
+                    rows.extend(readable(item, label, kind=kind))
+        elif isinstance(value, list) and all(isinstance(v, list) for v in value):
+            # choices of cards ("discard 5♣ or 5♥"), or any list of lists, as words
+            parts = [
+                card_text(v) if _is_cards(v) else ", ".join(_word(key, x) for x in v)
+                for v in value
+                if v
+            ]
+            if parts:
+                rows.append({"label": label, "text": " or ".join(parts)})
         elif isinstance(value, list):
-            rows.append({"label": label, "text": "; ".join(str(v) for v in value)})
-        elif isinstance(value, bool):
-            rows.append({"label": label, "text": "yes" if value else "no"})
+            rows.append({"label": label, "text": ", ".join(_word(key, v) for v in value)})
         else:
-            rows.append({"label": label, "text": str(value)})
+            rows.append({"label": label, "text": _word(key, value)})
     return rows
+
+
+def row_text(row: dict[str, Any]) -> str:
+    """A detail row's words (its cards as the floor says them)."""
+    if row.get("cards"):
+        return " ".join(str(c["label"]) for c in row["cards"])
+    return str(row.get("text", ""))
+
+
+def event_sentence(event: AuditEvent, seats: dict[str, list[int]] | None = None) -> str:
+    """The event in one sentence: its kind in words, then each detail ("Round settled:
+    Round 4; Handle $11.00; Players' net -$6.00."); `seats`: `hand_seats` of its batch (else
+    looked up)."""
+    label = kind_label(event.kind)
+    data = in_seats(event, hand_seats([event]) if seats is None else seats)
+    parts = [f"{r['label']} {row_text(r)}" for r in readable(data, kind=event.kind)]
+    return f"{label}: {'; '.join(parts)}." if parts else f"{label}."
+
+
+def search_words(event: AuditEvent) -> str:
+    """What the trail's search matches beside the event's kind, table and who
+    (`audit.search`): its sentence, and the names and codes of its data (hidden copies
+    included: a settlement's award, a card's code)."""
+    return " ".join([event_sentence(event), *search.data_words(event.data or {})])
 
 
 def _step(event: AuditEvent, title: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -242,3 +376,29 @@ def lines_in_words(round_: Round) -> list[dict[str, Any]]:
         }
         for line in round_.lines.order_by("seat", "id")
     ]
+
+
+def hand_steps(
+    game: games.PlayerVsPlayerGame, record: dict[str, Any], seats: list[int]
+) -> list[dict[str, Any]]:
+    """A player-vs-player hand step by step (`game.replay_steps`) as the hand page shows it:
+    the step's sentence, its cards drawn as cards, the pot and each seat's stack in dollars."""
+    rows = []
+    for n, step in enumerate(game.replay_steps(record, seats=seats), start=1):
+        details: list[dict[str, Any]] = []
+        if step.cards:
+            details.append({"label": "Cards", "cards": cards(list(step.cards))})
+        if step.pot is not None:
+            details.append({"label": "Pot", "text": dollars(step.pot)})
+        if step.stacks is not None:
+            details.append(
+                {
+                    "label": "Stacks",
+                    "text": " · ".join(
+                        f"Seat {seat} {dollars(stack)}"
+                        for seat, stack in zip(seats, step.stacks, strict=False)
+                    ),
+                }
+            )
+        rows.append({"n": n, "title": step.text, "rows": details})
+    return rows

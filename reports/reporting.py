@@ -102,6 +102,12 @@ def request_rebuild(day: date, table_id: int) -> None:
     enqueue(REFRESH_TASK, day.isoformat(), table_id, only_if_marked=True)
 
 
+# Below this handle (or drop) the pages write a hold % as "n/a (handle $X)", not as a figure:
+# one jackpot or one big loss on a few dollars reads thousands of percent (README: the hold %
+# on a small handle). The figure itself stays in the summaries, the CSV and the API.
+HOLD_MIN_BASE_CENTS = 1000_00
+
+
 def hold_percent(win_cents: int, handle_cents: int) -> Decimal | None:
     """win / handle in percent (None without handle); the caller leaves any rake out of win."""
     if not handle_cents:

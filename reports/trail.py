@@ -5,7 +5,8 @@ for a second pit boss. A button is shown only to who may press it (`rounds_allow
 from __future__ import annotations
 
 import json
-from datetime import datetime, time
+import re
+from datetime import UTC, datetime, time
 from typing import Any
 
 from defusedcsv import csv
@@ -25,8 +26,9 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
 from audit.chain import HASHED_FIELDS
-from audit.selectors import search_events
+from audit.selectors import AMOUNT_KEYS, search_events
 from audit.services import audit_refused_duties
+from core.bad_request import bad_query
 from core.errors import SeparationOfDuties, ServiceError
 from core.money import dollars
 from core.roles import (
@@ -38,7 +40,7 @@ from core.roles import (
 from tables import display as show
 from tables import games
 from tables.engine.errors import EngineError
-from tables.engine.money import parse_cents
+from tables.engine.money import format_cents, parse_cents
 from tables.models import Hand, Round
 from tables.services.controls import round_cancel
 from tables.services.corrections import round_void, round_void_approve, round_void_withdraw
@@ -52,7 +54,15 @@ from tables.services.duties import (
 )
 from tables.services.hands import hand_void
 
-from .replay import event_rows, lines_in_words, replay_steps
+from .replay import (
+    event_rows,
+    event_sentence,
+    hand_seats,
+    hand_steps,
+    kind_label,
+    lines_in_words,
+    replay_steps,
+)
 from .selectors import hand_events, hand_for_record, latest_rounds, round_for_record, round_replay
 from .verification import record_status
 
@@ -116,8 +126,10 @@ def _filters(request: HttpRequest) -> dict[str, Any]:
     }
 
 
-def _bad_filter(err: BadFilter) -> HttpResponse:
-    return HttpResponse(str(err), status=400, content_type="text/plain; charset=utf-8")
+def _bad_filter(request: HttpRequest, err: BadFilter) -> HttpResponse:
+    """The site's 400 page, naming the filter ("since: 'abc' is not a date ...")."""
+    field, _, message = str(err).partition(": ")
+    return bad_query(request, field=field, message=message)
 
 
 @login_required
@@ -162,7 +174,7 @@ def events_csv(request: HttpRequest) -> HttpResponse:
     try:
         filters = _filters(request)
     except BadFilter as err:
-        return _bad_filter(err)
+        return _bad_filter(request, err)
     writer = csv.writer(_Echo())
 
     def rows() -> Any:
@@ -187,6 +199,118 @@ def events_csv(request: HttpRequest) -> HttpResponse:
     response = StreamingHttpResponse(rows(), content_type="text/csv")
     response["Content-Disposition"] = 'attachment; filename="audit-events.csv"'
     return response
+
+
+READABLE_FIELDS = [
+    "event",
+    "time_utc",
+    "who",
+    "table",
+    "round_or_hand",
+    "what",
+    "sentence",
+    "amount_dollars",
+    "seats",
+]
+_SEAT = re.compile(r"\bSeats? (\d+(?:(?:, | and )\d+)*)")
+
+
+def _seats_named(sentence: str) -> str:
+    """The seats a sentence names, each once in seat order ("Seat 2, Seat 5")."""
+    found = {int(n) for m in _SEAT.finditer(sentence) for n in re.findall(r"\d+", m.group(1))}
+    return ", ".join(f"Seat {n}" for n in sorted(found))
+
+
+def _amount(ev: Any) -> str:
+    """The event's main amount (its handle, players' net or amount) in dollars as a
+    spreadsheet's number ("-190.00": it sorts and sums; the sentence says "$190.00"), or ""."""
+    data = ev.data or {}
+    for key in AMOUNT_KEYS:
+        value = data.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return format_cents(value)
+    return ""
+
+
+def _objects(events: list[Any]) -> dict[tuple[str, str], str]:
+    """Each round's and hand's name ("Round LB-1 #4") for a batch of events: the object's, or
+    the round a meter's event names."""
+    round_ids = {int(e.object_id) for e in events if e.object_type == "tables.round"}
+    round_ids |= {
+        int(e.data["round_id"]) for e in events if isinstance((e.data or {}).get("round_id"), int)
+    }
+    hand_ids = {int(e.object_id) for e in events if e.object_type == "tables.hand"}
+    names = {
+        ("tables.round", str(pk)): f"Round {table} #{number}"
+        for pk, table, number in Round.objects.filter(pk__in=round_ids).values_list(
+            "pk", "table__name", "number"
+        )
+    }
+    names.update(
+        {
+            ("tables.hand", str(pk)): f"Hand {table} #{number}"
+            for pk, table, number in Hand.objects.filter(pk__in=hand_ids).values_list(
+                "pk", "table__name", "number"
+            )
+        }
+    )
+    return names
+
+
+def _object_name(ev: Any, names: dict[tuple[str, str], str]) -> str:
+    name = names.get((ev.object_type, ev.object_id), "")
+    round_id = (ev.data or {}).get("round_id")
+    if not name and isinstance(round_id, int):
+        name = names.get(("tables.round", str(round_id)), "")
+    return name
+
+
+@login_required
+def events_readable_csv(request: HttpRequest) -> HttpResponse:
+    """The events as a spreadsheet reads them: one row per event with when, who, the table,
+    the round or hand, what happened in words and in one sentence (amounts in dollars, seats
+    and cards as the floor says them), its main amount and the seats it names. The same
+    search as the page; the raw export (`events_csv`) keeps the data as hashed, for tools."""
+    _require_reader(request)
+    try:
+        filters = _filters(request)
+    except BadFilter as err:
+        return _bad_filter(err)
+    writer = csv.writer(_Echo())
+
+    def rows() -> Any:
+        yield writer.writerow(READABLE_FIELDS)
+        batch: list[Any] = []
+        for ev in search_events(**filters).iterator(chunk_size=2000):
+            batch.append(ev)
+            if len(batch) == 2000:
+                yield from _readable_rows(writer, batch)
+                batch = []
+        yield from _readable_rows(writer, batch)
+
+    response = StreamingHttpResponse(rows(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="audit-events-readable.csv"'
+    return response
+
+
+def _readable_rows(writer: Any, events: list[Any]) -> Any:
+    names = _objects(events)
+    seats = hand_seats(events)
+    for ev in events:
+        sentence = event_sentence(ev, seats)
+        yield writer.writerow(
+            [
+                ev.seq,
+                ev.at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S"),
+                ev.actor_name or "system",
+                ev.table_name,
+                _object_name(ev, names),
+                kind_label(ev.kind),
+                sentence,
+                _amount(ev),
+                _seats_named(sentence),
+            ]
+        )
 
 
 @login_required
@@ -306,18 +430,22 @@ def correction_withdraw_view(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def hand_record(request: HttpRequest, pk: int) -> HttpResponse:
     """A player-vs-player hand's record: players, buy-ins and payoffs, the pot and the rake,
-    the record in the replay contract's form, and every event; a pit boss may void it."""
+    the hand replayed step by step in dollars, seats and cards (the game's `replay_steps`) and
+    how it ended (`result_text`), every event, and the record as stored (the replay contract's
+    form, for tools); a pit boss may void it."""
     _require_reader(request)
     hand = hand_for_record(pk)
     if hand is None:
         raise Http404("no such hand")
+    game = games.player_vs_player(hand.game)
+    players = list(hand.players.order_by("position"))
     context = {
         "hand": hand,
-        "players": list(hand.players.order_by("position")),
+        "players": players,
         "event_rows": event_rows(hand_events(hand)),
-        "record_json": json.dumps(
-            games.player_vs_player(hand.game).replay_record(hand.record), indent=2
-        ),
+        "steps": hand_steps(game, hand.record, [p.seat for p in players]),
+        "result_lines": game.result_text(hand.record, seats=[p.seat for p in players]),
+        "record_json": json.dumps(game.replay_record(hand.record), indent=2),
         "result_json": json.dumps(hand.result, indent=2) if hand.result else "",
         "can_void": has_role(request.user, Role.PIT_BOSS)
         and hand.status in (Hand.Status.OPEN, Hand.Status.FINISHED),

@@ -37,6 +37,7 @@ urlpatterns = [
 trail_urlpatterns = [
     path("", views.events, name="events"),
     path("events.csv", views.events_csv, name="events_csv"),
+    path("events-readable.csv", views.events_readable_csv, name="events_readable_csv"),
     path("rounds/<int:pk>/", views.round_record, name="round"),
     path("rounds/<int:pk>/void/", views.round_void_view, name="round_void"),
     path("rounds/<int:pk>/void/approve/", views.round_void_approve_view, name="round_void_approve"),

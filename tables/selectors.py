@@ -252,6 +252,17 @@ def last_hand(table: Table) -> Hand | None:
     )
 
 
+def last_counted_hand(table: Table) -> Hand | None:
+    """The table's last hand that stands: finished or called a misdeal, never one voided (a
+    voided hand's result does not count, so the stacks carry from the hand before it)."""
+    return (
+        Hand.objects.filter(table=table)
+        .exclude(status__in=(Hand.Status.OPEN, Hand.Status.VOIDED))
+        .order_by("-number")
+        .first()
+    )
+
+
 # The rake simulation behind a player-vs-player table's theoretical win: hands (or games) per
 # (settings, players), a fixed seed so every process finds the same figures, and the figures
 # found, kept for the process (approved settings never change).

@@ -10,6 +10,8 @@ from django import template
 from core.money import dollars
 from tables import games
 
+from ..reporting import HOLD_MIN_BASE_CENTS
+
 register = template.Library()
 
 
@@ -18,6 +20,26 @@ def percent(value: Decimal | str | None) -> str:
     if value is None or value == "":
         return "—"
     return f"{Decimal(value).quantize(Decimal('0.01'))}%"
+
+
+def _qualified(value: Decimal | str | None, base_cents: int | None, base: str) -> str:
+    if value is None or value == "":
+        return "—"
+    if base_cents is not None and abs(base_cents) < HOLD_MIN_BASE_CENTS:
+        return f"n/a ({base} {dollars(base_cents)})"
+    return percent(value)
+
+
+def hold(value: Decimal | str | None, handle_cents: int | None) -> str:
+    """A hold % on its handle: below `HOLD_MIN_BASE_CENTS` the percentage says nothing about
+    the game (one jackpot on a few dollars of handle reads -20,000%), so it is shown as
+    "n/a (handle $X)"; a dash without handle."""
+    return _qualified(value, handle_cents, "handle")
+
+
+def hold_of_drop(value: Decimal | str | None, drop_cents: int | None) -> str:
+    """A hold % of drop, qualified the same way below `HOLD_MIN_BASE_CENTS` of drop."""
+    return _qualified(value, drop_cents, "drop")
 
 
 def wager_label(wager: str) -> str:
@@ -33,6 +55,8 @@ def wager_sort_key(wager: str) -> tuple[int, str]:
 
 register.filter("dollars", dollars)
 register.filter("percent", percent)
+register.filter("hold", hold)
+register.filter("hold_of_drop", hold_of_drop)
 register.filter("wager_label", wager_label)
 
 

@@ -1,5 +1,6 @@
 /* The pit-boss dashboard's charts (Chart.js, vendored): hold % and win by table for the chosen
-   period, and by gaming day for 30 days. The first figures come with the page (json_script
+   period, and by gaming day for 30 days; the hold report draws its rows the same way
+   (#chart-report, key "report", without polling: #charts has no data-url there). The first figures come with the page (json_script
    "chart-data"); every 60 seconds the JSON endpoint in #charts[data-url] is polled and the
    datasets are updated in place (not while the tab is hidden). Win arrives in integer cents and
    hold % as a decimal string: numbers are made only for plotting, and tooltips write the
@@ -26,7 +27,14 @@
     var part = (abs % 100).toString().padStart(2, "0");
     return sign + "$" + whole + "." + part;
   }
-  function holdNumbers(list) { return list.map(function (h) { return h === null ? null : Number(h); }); }
+  // No bar where the handle is under the pages' minimum for a hold % (they write "n/a").
+  function small(data, i) {
+    var handle = data.handle_cents ? data.handle_cents[i] : null;
+    return handle !== null && handle !== undefined && Math.abs(handle) < (state.hold_min_handle_cents || 0);
+  }
+  function holdNumbers(list, data) {
+    return list.map(function (h, i) { return h === null || (data && small(data, i)) ? null : Number(h); });
+  }
   function winDollars(list) { return list.map(function (c) { return c === null ? null : c / 100; }); }
   function barColours(list) {
     return list.map(function (h) { return h !== null && Number(h) < 0 ? LOSE : FELT; });
@@ -66,6 +74,21 @@
     });
   }
 
+  // The legend names the bars' two colours (a bar is green when the house won, red when it
+  // lost), not the first bar's colour, and the win line's; each entry toggles its dataset.
+  function legendItems(chart) {
+    function item(text, colour, index, extra) {
+      var hidden = !chart.isDatasetVisible(index);
+      return Object.assign({ text: text, fillStyle: colour, strokeStyle: colour, lineWidth: 0,
+        hidden: hidden, datasetIndex: index }, extra || {});
+    }
+    return [
+      item("Hold %: house won", FELT, 0),
+      item("Hold %: house lost", LOSE, 0),
+      item("Win ($)", GOLD, 1, { pointStyle: "rectRot" })
+    ];
+  }
+
   function options(series) {
     return {
       responsive: true,
@@ -73,13 +96,16 @@
       animation: reduceMotion ? false : { duration: 400 },
       interaction: { mode: "index", intersect: false },
       plugins: {
-        legend: { position: "bottom", labels: { sort: function (a, b) { return a.datasetIndex - b.datasetIndex; } } },
+        legend: { position: "bottom", labels: { generateLabels: legendItems } },
         tooltip: {
           callbacks: {
             label: function (ctx) {
               var data = series();
               if (ctx.dataset.yAxisID === "win") { return "Win " + dollars(data.win_cents[ctx.dataIndex]); }
               var hold = data.hold_percent[ctx.dataIndex];
+              if (hold !== null && small(data, ctx.dataIndex)) {
+                return "Hold n/a (handle " + dollars(data.handle_cents[ctx.dataIndex]) + ")";
+              }
               return "Hold " + (hold === null ? "— (no handle)" : hold + "%");
             }
           }
@@ -97,7 +123,7 @@
 
   function datasets(data, winAsPoints) {
     return [
-      { type: "bar", label: "Hold %", yAxisID: "hold", data: holdNumbers(data.hold_percent),
+      { type: "bar", label: "Hold %", yAxisID: "hold", data: holdNumbers(data.hold_percent, data),
         backgroundColor: barColours(data.hold_percent), borderRadius: 4, maxBarThickness: 48, order: 2 },
       { type: "line", label: "Win ($)", yAxisID: "win", data: winDollars(data.win_cents),
         borderColor: GOLD, backgroundColor: GOLD, pointRadius: winAsPoints ? 6 : 2,
@@ -121,13 +147,15 @@
   }
   build("chart-by-table", "by_table", function (d) { return d.labels; }, true);
   build("chart-by-day", "by_day", function (d) { return d.labels.map(dayLabel); }, false);
+  build("chart-report", "report", function (d) { return d.labels; }, true);
+  if (!root.getAttribute("data-url")) { return; } // the hold report: drawn once, not polled
 
   function update(key, labels) {
     var chart = charts[key];
     if (!chart) { return; }
     var data = state[key];
     chart.data.labels = labels(data);
-    chart.data.datasets[0].data = holdNumbers(data.hold_percent);
+    chart.data.datasets[0].data = holdNumbers(data.hold_percent, data);
     chart.data.datasets[0].backgroundColor = barColours(data.hold_percent);
     chart.data.datasets[1].data = winDollars(data.win_cents);
     alignZero(chart);

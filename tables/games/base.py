@@ -404,6 +404,19 @@ class HandOutcome:
 
 
 @dataclass(frozen=True)
+class HandStep:
+    """One step of a hand as the auditor's replay shows it (`replay_steps`): a sentence as the
+    floor says it (seats named, cards as cards, amounts in dollars), the cards the step dealt
+    or showed (codes: the page draws them), and the pot and each player's stack after it in
+    cents (players in the record's order; None: the step moved no chips worth showing)."""
+
+    text: str
+    cards: tuple[str, ...] = ()
+    pot: int | None = None
+    stacks: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
 class RakeTerms:
     """A table's rake as the game's rake simulation (`rake_edge`) takes it: the percent of the
     pot, its cap in cents (None: no cap), how many cents one of the simulation's chips stands
@@ -492,6 +505,21 @@ class PlayerVsPlayerGame(GameDefinition):
         player's seat in order)."""
         return json_text(step)
 
+    def replay_steps(
+        self, record: Mapping[str, Any], *, seats: Sequence[int] | None = None
+    ) -> list[HandStep]:
+        """The hand from its record, one step at a time, for the auditor's hand page: what
+        each step did, the pot and the stacks after it (`seats`: each player's seat in
+        order). Empty: the game gives no step-by-step replay (the page says so)."""
+        return []
+
+    def result_text(
+        self, record: Mapping[str, Any], *, seats: Sequence[int] | None = None
+    ) -> list[str]:
+        """How the hand ended, one sentence each as the floor says it: who won what (and
+        with which hand), the rake; empty while the hand is not over."""
+        return []
+
     # --- a hand's mistakes (tables.services.hands: hand_undo, hand_misdeal) ---------------
 
     def undo_refusal(self, step: Mapping[str, Any], *, seats: Sequence[int] | None = None) -> str:
@@ -558,6 +586,11 @@ class PlayerVsPlayerGame(GameDefinition):
     hand_template: ClassVar[str] = ""  # the open hand's panel, in its templates/games/
     # The refusal fields the hand's form shows beside an input (others go on top).
     tablet_fields: ClassVar[frozenset[str]] = frozenset()
+
+    def used_cards(self, record: Mapping[str, Any]) -> set[str]:
+        """Every card the hand already holds (the tablet's card grid greys them out): the
+        cards dealt and entered so far, wherever they are now."""
+        return set()
 
     def posted_step(
         self, post: Mapping[str, Any], *, seats: Sequence[int] | None = None

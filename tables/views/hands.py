@@ -28,6 +28,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import ServiceError
 from core.money import dollars
+from tables import display as show
 from tables import games, selectors
 from tables.engine.errors import EngineError
 from tables.engine.money import parse_cents
@@ -53,10 +54,9 @@ def _buy_ins(table: Table, post: Mapping[str, Any]) -> dict[int, int]:
     return players
 
 
-def _last_buy_ins(table: Table) -> dict[int, int]:
-    """Each seat's stack after the table's last finished hand (the next hand's buy-in); after a
-    misdeal, the buy-ins it returned."""
-    last = selectors.last_hand(table)
+def _last_buy_ins(last: Hand | None) -> dict[int, int]:
+    """Each seat's stack after `last`, the table's last hand that stands (the next hand's
+    buy-in); after a misdeal, the buy-ins it returned."""
     if last is not None and last.status == Hand.Status.MISDEAL:
         return {p.seat: p.buy_in_cents for p in last.players.all()}
     if last is None or last.status != Hand.Status.FINISHED:
@@ -112,7 +112,9 @@ def render_table(
             else last_hand.get_status_display().lower()
         )
     if hand is None:
-        last = _last_buy_ins(table)
+        counted = selectors.last_counted_hand(table)
+        context["carried_from"] = counted
+        last = _last_buy_ins(counted)
         seats = []
         for n in range(1, table.seats + 1):
             name = f"seat-{n}-buy_in"
@@ -135,6 +137,8 @@ def render_table(
     else:
         players = list(hand.players.order_by("position"))
         context["view"] = game.tablet_view(hand.record, players, posted=posted or {}, errors=errors)
+        # The card grid the game's forms include: greyed out, the cards the hand already holds.
+        context["grid"] = show.grid(game.used_cards(hand.record))
         context["mistakes"] = _mistakes(hand, game, [p.seat for p in players], errors, posted)
     status = error.status if error is not None else 200
     return render(request, "tablet/hand.html", context, status=status)

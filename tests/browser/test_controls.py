@@ -231,7 +231,9 @@ def test_the_pit_boss_sees_the_sign_off_the_record_the_correction_and_the_report
     page.wait_for_url("**/reports/dashboard/")
     expect()(page.locator(f'#awaiting-approval [data-round="{r.pk}"]')).to_be_visible()
     page.screenshot(path=str(shots / "desk-dashboard-sign-off.png"), full_page=True)
-    page.click(f'#awaiting-approval [data-round="{r.pk}"] button[type=submit]')
+    page.click(f'#awaiting-approval [data-round="{r.pk}"] a.approve-link')
+    expect()(page.locator("#approve-confirm")).to_contain_text("Seat 1")  # asks first
+    page.click("#confirm-approve")
     expect()(page.locator("#large-payouts")).to_be_visible()
     page.screenshot(path=str(shots / "desk-dashboard-large-payout.png"), full_page=True)
     settled = Round.objects.get(pk=r.pk)

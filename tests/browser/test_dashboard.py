@@ -114,7 +114,7 @@ def test_a_pit_boss_watches_the_floor_and_drills_down_to_a_round(
     expect()(page.locator("h1")).to_contain_text(f"Round SC-1 #{newest.number}")
 
     page.goto("/reports/?by=table&period=day")
-    expect()(page.locator("table.report:not(.by-wager) tfoot")).to_contain_text("Total")
+    expect()(page.locator("table.report.hold tfoot")).to_contain_text("Total")
     page.screenshot(path=shots_dir / "reports-1280x800.png", full_page=True)
 
 

@@ -103,7 +103,8 @@ def test_a_whole_hand_on_the_tablet_and_the_phone(
     page.fill("#id-hole-1", "Kc")
     page.click("#hole-form button[type=submit]")
 
-    expect()(page.locator("#pot")).to_have_text("$15.00")
+    expect()(page.locator("#action-form h2")).to_contain_text("seat 1 to act")
+    expect()(page.locator("#pot")).to_have_text("$15.00")  # the antes, as on the hole cards'
     assert offered(page) == ["Check", "Bet $10.00 (all-in)"]
     big_enough(page, "#action-form button.ri-action")
     shot("3-first-to-act")

@@ -389,7 +389,7 @@ def test_every_separation_of_duties_refusal_is_recorded_once(f: dict[str, Any]) 
     # the dashboard's "Approve and pay", posted anyway
     seq = last_seq()
     path = f"/audit/rounds/{waiting.pk}/approve/"
-    assert sly.post(path).status_code == 303
+    assert sly.post(path, {"confirm": "approve"}).status_code == 303
     words = f"You dealt round LB-1 #{n}; another pit boss must approve it"
     refused_once(seq, f["sly"], "approve", waiting, path, words)
     # the tablet: another dealer took over; sly's right password there is refused, recorded

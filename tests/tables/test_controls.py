@@ -17,6 +17,9 @@ from tables.services.sessions import dealer_sign_in
 
 pytestmark = pytest.mark.django_db
 
+# The confirm page's field: its second press approves and pays (reports.dashboard).
+CONFIRM = {"confirm": "approve"}
+
 
 def kinds(r: Round) -> list[str]:
     return list(
@@ -212,10 +215,10 @@ def test_pending_approvals_show_on_the_dashboard_and_a_pit_boss_approves_there(
     auditor = Client()
     auditor.force_login(f["auditor"])
     assert "Approve and pay" not in auditor.get("/reports/dashboard/").content.decode()
-    assert auditor.post(f"/audit/rounds/{r.pk}/approve/").status_code == 403
+    assert auditor.post(f"/audit/rounds/{r.pk}/approve/", CONFIRM).status_code == 403
     r.refresh_from_db()
     assert r.status == "open"
-    done = boss.post(f"/audit/rounds/{r.pk}/approve/")
+    done = boss.post(f"/audit/rounds/{r.pk}/approve/", CONFIRM)
     assert done.status_code == 303
     r.refresh_from_db()
     assert r.status == "settled" and r.approved_by == f["pitboss"]

@@ -100,7 +100,7 @@ def test_the_dealer_pit_boss_cannot_approve_its_own_round_on_any_path(
     # the dashboard's form: back to the dashboard, the refusal shown there
     page = Client()
     page.force_login(f["sly"])
-    posted = page.post(f"/audit/rounds/{r.pk}/approve/")
+    posted = page.post(f"/audit/rounds/{r.pk}/approve/", {"confirm": "approve"})
     assert posted.status_code == 303
     assert words in text(page.get(posted["Location"]))
     unchanged(r, meter, value, entries)

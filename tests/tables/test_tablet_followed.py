@@ -35,7 +35,12 @@ def waiting_jackpot(floor: dict[str, Any]) -> tuple[Client, str, str]:
 
 def approve_on_dashboard(round_id: str) -> None:
     boss = client_for("pitboss")
-    assert boss.post(reverse("audit:round_approve", args=[round_id])).status_code == 303
+    assert (
+        boss.post(
+            reverse("audit:round_approve", args=[round_id]), {"confirm": "approve"}
+        ).status_code
+        == 303
+    )
     assert Round.objects.get(pk=round_id).status == "settled"
 
 

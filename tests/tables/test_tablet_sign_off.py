@@ -149,7 +149,7 @@ def test_the_sign_off_stops_at_its_own_limit_then_takes_none(
     assert AuditEvent.objects.filter(kind="round.approval_refused").count() == limit
     # the pit boss approves from the dashboard, signed in as themselves
     boss = client_for("pitboss")
-    approved = boss.post(f"/audit/rounds/{round_id}/approve/")
+    approved = boss.post(f"/audit/rounds/{round_id}/approve/", {"confirm": "approve"})
     assert approved.status_code == 303
     assert Round.objects.get(pk=round_id).status == "settled"
 

@@ -5,12 +5,14 @@ names the discard, choosing among equivalent cards (rules: docs/rules)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any, Final
 
 from core.errors import ServiceError
 from tables import display as show
 from tables.engine.cards import RANKS, parse_cards
 from tables.engine.money import format_cents
+from tables.engine.paytable_types import Paytable
 
 from ..base import (
     CARDS,
@@ -23,6 +25,7 @@ from ..base import (
 )
 from ..rules_engine import RulesEngineGame
 from ..wagers import only
+from . import decisions
 
 
 class Lowball(RulesEngineGame):
@@ -75,6 +78,13 @@ class Lowball(RulesEngineGame):
             opening_cents=2_500_000,
         ),
     )
+
+    # --- the ratings ------------------------------------------------------------------------
+    def decision_cost(
+        self, entry: Mapping[str, Any], seat: int, paytable: Paytable
+    ) -> Decimal | None:
+        """The seat's decision's cost against the best play, in cents (`decisions`)."""
+        return decisions.decision_cost(entry, seat, paytable)
 
     # --- services ---------------------------------------------------------------------------
     def check_wagers(self, n: int, cents: dict[str, int]) -> None:

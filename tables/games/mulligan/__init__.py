@@ -29,13 +29,17 @@ from core.money import dollars
 from tables import display as show
 from tables.engine.cards import DECK
 
-from ..base import DemoTable, HandOutcome, PlayerVsPlayerGame, RakeTerms, StepField
+from ..base import DemoTable, HandOutcome, HandStep, PlayerVsPlayerGame, RakeTerms, StepField
 from . import pages
 from . import play as floor
 from .game import (
     ActionKind,
+    Auction,
+    Fold,
     MulliganGame,
+    Offer,
     Phase,
+    Swap,
     Variant,
     allowed,
     apply,
@@ -249,6 +253,100 @@ class Mulligan(PlayerVsPlayerGame):
             return f"{p} mulligans; draws {drawn}"
         return f"{p} {do}s"
 
+    def replay_steps(
+        self, record: Mapping[str, Any], *, seats: Sequence[int] | None = None
+    ) -> list[HandStep]:
+        """The deal, then each action as the engine played it (the cards auctioned, offered,
+        swapped and drawn, the chips with them), with the pot (the chips a mulligan sent from
+        the ring) and, playing for chips, each player's chips after each step."""
+        rebuilt = floor.from_record(record)
+        if rebuilt is None:
+            return []
+        played, _ = rebuilt
+        game = new_game(played.setup())
+
+        def step(text: str, cards: Sequence[Any] = ()) -> HandStep:
+            return HandStep(
+                text,
+                tuple(str(c) for c in cards),
+                game.pot,
+                None if game.stacks is None else tuple(game.stacks),
+            )
+
+        dealt = "; ".join(
+            f"{show.seat_word(i, seats)} {show.card_text([str(c) for c in h])}"
+            for i, h in enumerate(game.hands)
+        )
+        burn = f"; {len(game.burn)} burnt face down" if game.burn else ""
+        everyone = [c for h in game.hands for c in h]
+        steps = [step(f"The deal, five cards each: {dealt}{burn}", everyone)]
+        for action in played.actions:
+            before = game
+            game = apply(game, action)
+            who = show.seat_word(action.player, seats)
+
+            def chips(n: int) -> str:
+                return f" with {dollars(n)}" if n else ""
+
+            if isinstance(action, MulliganAction):
+                drawn = [
+                    (p, next(c for c in game.hands[p] if c not in before.hands[p]))
+                    for p in range(game.players)
+                    if len(game.hands[p]) > len(before.hands[p])
+                ]
+                draws = ", ".join(
+                    f"{show.seat_word(p, seats)} {show.card_text([str(c)])}" for p, c in drawn
+                )
+                ring = f"; {dollars(before.ring_chips)} from the ring into the pot"
+                text = f"{who} mulligans: the ring is discarded{ring if before.ring_chips else ''}"
+                steps.append(step(f"{text}; draws: {draws}", [c for _, c in drawn]))
+            elif isinstance(action, Swap):
+                lot, taken = before.lot, before.offer_of(action.offer_of)
+                assert lot is not None and taken is not None
+                text = (
+                    f"{who} swaps with {show.seat_word(taken.owner, seats)}'s offer: takes "
+                    f"{show.card_text([str(taken.card)])}{chips(taken.chips)}, gives "
+                    f"{show.card_text([str(lot.card)])}{chips(lot.chips)}"
+                )
+                steps.append(step(text, [taken.card, lot.card]))
+            elif isinstance(action, Auction | Offer):
+                verb = "auctions" if isinstance(action, Auction) else "offers"
+                card = action.card
+                text = f"{who} {verb} {show.card_text([str(card)])}{chips(action.chips)}"
+                steps.append(step(text, [card]))
+            else:
+                verb = "folds" if isinstance(action, Fold) else "skips"
+                steps.append(step(f"{who} {verb}"))
+        return steps
+
+    def result_text(
+        self, record: Mapping[str, Any], *, seats: Sequence[int] | None = None
+    ) -> list[str]:
+        """How the game ended, every hand shown with its category, the winner, the pot and
+        the rake, and each player's payoff."""
+        outcome = self.outcome(record)
+        if outcome is None:
+            return []
+        d = outcome.detail
+        how = "a fold" if d["ended_by"] == "fold" else "the deck pile running out"
+        lines = [f"The game ended by {how}."]
+        for i, (hand, category) in enumerate(zip(d["hands"], d["categories"], strict=False)):
+            lines.append(
+                f"{show.seat_word(i, seats)} shows {show.card_text(hand)}: "
+                f"{str(category).replace('_', ' ')}."
+            )
+        winner = show.seat_word(int(d["winner"]), seats)
+        lines.append(
+            f"{winner} wins the pot of {dollars(outcome.pot)}; rake (the house's win) "
+            f"{dollars(outcome.rake)}."
+        )
+        lines += [
+            f"{show.seat_word(i, seats)}: {dollars(payoff, signed=True)}, "
+            f"stack after {dollars(outcome.stacks[i])}."
+            for i, payoff in enumerate(outcome.payoffs)
+        ]
+        return lines
+
     def undo_refusal(self, step: Mapping[str, Any], *, seats: Sequence[int] | None = None) -> str:
         """A skip, a fold, an auction, an offer or a swap is taken back while it is the last
         step; the deal and a mulligan (cards drawn from the deck pile) are not."""
@@ -357,6 +455,16 @@ class Mulligan(PlayerVsPlayerGame):
         }
 
     # --- the tablet -----------------------------------------------------------------------
+
+    def used_cards(self, record: Mapping[str, Any]) -> set[str]:
+        """Every card out of the deck pile: the hands, the trade ring, the discard pile and the
+        High Risk burn (the house knows them all; only the deck pile's order is unknown)."""
+        rebuilt = self.game_of(record)
+        if rebuilt is None:
+            return set()
+        game = rebuilt[1]
+        held = [c for hand in game.hands for c in hand]
+        return {str(c) for c in (*held, *(r.card for r in game.ring), *game.discard, *game.burn)}
 
     def posted_step(
         self, post: Mapping[str, Any], *, seats: Sequence[int] | None = None

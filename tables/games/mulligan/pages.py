@@ -19,6 +19,8 @@ from tables.engine.cards import Card
 from tables.engine.money import format_cents
 
 from .game import (
+    HAND_SIZE,
+    HIGH_RISK_BURN,
     ActionKind,
     Auction,
     Fold,
@@ -278,7 +280,18 @@ def tablet(game: MulliganGame, played: Played, seats: list[int] | None = None) -
                     for o in game.offers
                 ],
                 "draws": [
-                    {"player": q, "name": _seat(q, seats), "field": f"draw_{q}"}
+                    {
+                        "player": q,
+                        "name": _seat(q, seats),
+                        "field": f"draw_{q}",
+                        # its card box, which the tablet's grid fills (tablet/_cardfield.html)
+                        "box": {
+                            "name": f"draw_{q}",
+                            "label": f"{_seat(q, seats)} draws",
+                            "max": 1,
+                            "value": "",
+                        },
+                    }
                     for q in draw_order(game)
                 ],
             }
@@ -306,18 +319,33 @@ def hand_panel(
                 {
                     "position": p,
                     "seat": seat,
-                    "value": posted.get(f"hand_{p}", ""),
                     "first": p == record["first"],
-                    "chips": chips_text(record["buy_ins"][p]) if terms.plays_for_chips else "",
+                    # the card box the tablet's grid fills (tablet/_cardfield.html)
+                    "field": {
+                        "name": f"hand_{p}",
+                        "label": f"Seat {seat}"
+                        + (" · auctions first" if p == record["first"] else ""),
+                        "max": HAND_SIZE,
+                        "value": posted.get(f"hand_{p}", ""),
+                        "sub": f"{chips_text(record['buy_ins'][p])} in chips"
+                        if terms.plays_for_chips
+                        else "",
+                    },
                 }
                 for p, seat in enumerate(seats)
             ],
-            "burn": posted.get("burn", ""),
+            "burn": {
+                "name": "burn",
+                "label": "The burnt cards",
+                "max": HIGH_RISK_BURN,
+                "value": posted.get("burn", ""),
+                "sub": "face down from the deck pile, for the house's record",
+            },
         }
     played, game = rebuilt
     g = tablet(game, played, seats)
     decision = g["forms"].get("decision")
     if decision is not None and posted.get("do") == "mulligan":
         for d in decision["draws"]:
-            d["value"] = posted.get(d["field"], "")
+            d["box"]["value"] = posted.get(d["field"], "")
     return {"waiting": "over" if game.is_over else "action", "g": g}

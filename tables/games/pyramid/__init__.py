@@ -5,6 +5,7 @@ docs/rules)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any, Final
 
 from core.errors import ServiceError
@@ -12,10 +13,12 @@ from core.strict import flag
 from tables import display as show
 from tables.engine.cards import parse_card, parse_cards
 from tables.engine.errors import EngineError
+from tables.engine.paytable_types import Paytable
 
 from ..base import CHOICE, FLAG, Decision, DecisionField, DemoTable, engine_call
 from ..rules_engine import RulesEngineGame
 from ..wagers import only
+from . import decisions
 from . import game as pyramid
 from .rules import player_house_way
 
@@ -65,6 +68,13 @@ class Pyramid(RulesEngineGame):
         "Each player sets a two-card hand and a one-card hand, or asks for the house way."
     )
     demo = DemoTable("PY-1", "default", {"ante": {"min_cents": 500, "max_cents": 50000}})
+
+    # --- the ratings ------------------------------------------------------------------------
+    def decision_cost(
+        self, entry: Mapping[str, Any], seat: int, paytable: Paytable
+    ) -> Decimal | None:
+        """The seat's decision's cost against the best play, in cents (`decisions`)."""
+        return decisions.decision_cost(entry, seat, paytable)
 
     # --- services ---------------------------------------------------------------------------
     def decision(

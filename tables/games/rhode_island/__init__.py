@@ -26,7 +26,7 @@ from tables import display as show
 from tables.engine.cards import DECK, Card, parse_card
 from tables.engine.errors import EngineError, Refusal
 
-from ..base import DemoTable, HandOutcome, PlayerVsPlayerGame, RakeTerms, StepField
+from ..base import DemoTable, HandOutcome, HandStep, PlayerVsPlayerGame, RakeTerms, StepField
 from .game import (
     DEFAULT_ANTE,
     DEFAULT_BETS,
@@ -48,6 +48,20 @@ _ROUND_NAMES = {"hole": "first round", "flop": "flop round", "turn": "turn round
 
 
 _CHIPS = re.compile(r"\b(\d+) chips?\b")
+_VERBS = {"check": "checks", "bet": "bets", "call": "calls", "raise": "raises", "fold": "folds"}
+
+
+def _action_words(seat: str, move: str, amount: int, all_in: bool) -> str:
+    """ "Seat 3 raises $20.00 (all-in)"."""
+    chips = f" {dollars(amount)}" if amount else ""
+    return f"{seat} {_VERBS.get(move, move + 's')}{chips}{' (all-in)' if all_in else ''}"
+
+
+def _seats_text(players: Sequence[int], seats: Sequence[int] | None) -> str:
+    names = [show.seat_word(i, seats) for i in players]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _refuse(
@@ -121,6 +135,22 @@ def _record_of(hand: RhodeIslandHand, record: Mapping[str, Any]) -> dict[str, An
     if "rake" in record:
         out["rake"] = record["rake"]
     return out
+
+
+def _antes_posted(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The table once the antes are in, before the hole cards are entered: the stacks, each
+    player's chips in the pot and the pot as the engine takes the antes (an ante nobody could
+    match comes back to its owner). The engine posts them when the hole cards are dealt, so it
+    is asked with stand-in cards: which cards they are changes nothing of the chips."""
+    n = len(record["stacks"])
+    hand = RhodeIslandHand(setup_of(record), list(DECK[:n]))
+    return {
+        "stacks": list(hand.stacks),
+        "in_pot": list(hand.in_pot),
+        "bets": [0] * n,
+        "pot": hand.pot_total,
+        "pots": [{"amount": p.amount, "players": list(p.players)} for p in hand.pots()],
+    }
 
 
 class RhodeIsland(PlayerVsPlayerGame):
@@ -351,7 +381,98 @@ class RhodeIsland(PlayerVsPlayerGame):
         hand = rebuild(record)
         who = step.get("player", hand.to_act if hand else None)
         seat = show.seat_word(who, seats) if isinstance(who, int) else "The player to act"
-        return f"{seat} {str(step.get('action', '')).strip().lower()}s"
+        move = str(step.get("action", "")).strip().lower()
+        if hand is not None:
+            try:  # the chips it puts in, as the engine counts them
+                done = hand.act(move, player=step.get("player"))
+            except EngineError:
+                pass
+            else:
+                return _action_words(seat, done.move.value, done.amount, done.all_in)
+        return f"{seat} {_VERBS.get(move, move + 's')}"
+
+    def replay_steps(
+        self, record: Mapping[str, Any], *, seats: Sequence[int] | None = None
+    ) -> list[HandStep]:
+        """The antes and the hole cards, each action (the chips it put in), the flop and
+        the turn, with the pot and the stacks after each."""
+        hole = record.get("hole") or []
+        if not hole:
+            return []
+        hand = RhodeIslandHand(setup_of(record), [parse_card(c) for c in hole])
+        ante = record.get("ante") or 0
+        dealt = ", ".join(
+            f"{show.seat_word(i, seats)} {show.card_text([c])}" for i, c in enumerate(hole)
+        )
+        antes = f"Each player antes {dollars(ante)}; h" if ante else "H"
+        steps = [
+            HandStep(
+                f"{antes}ole cards dealt: {dealt}",
+                tuple(hole),
+                hand.pot_total,
+                tuple(hand.stacks),
+            )
+        ]
+        board = [record[k] for k in ("flop", "turn") if record.get(k)]
+        for move in [*record.get("actions", []), None]:
+            while hand.waiting in (Waiting.FLOP, Waiting.TURN) and board:
+                card = board.pop(0)
+                street = hand.waiting.value
+                if hand.waiting is Waiting.FLOP:
+                    hand.deal_flop(parse_card(card))
+                else:
+                    hand.deal_turn(parse_card(card))
+                text = f"The {street}: {show.card_text([card])}"
+                steps.append(HandStep(text, (card,), hand.pot_total, tuple(hand.stacks)))
+            if move is None:
+                break
+            done = hand.act(move)
+            name = _ROUND_NAMES[done.betting_round.value]
+            text = _action_words(
+                show.seat_word(done.player, seats), done.move.value, done.amount, done.all_in
+            )
+            steps.append(HandStep(f"{text} in the {name}", (), hand.pot_total, tuple(hand.stacks)))
+        return steps
+
+    def result_text(
+        self, record: Mapping[str, Any], *, seats: Sequence[int] | None = None
+    ) -> list[str]:
+        """Each pot: its amount, its rake, who won it (with which hand at a showdown, the
+        split and any odd chips); then the rake and each player's payoff."""
+        outcome = self.outcome(record)
+        if outcome is None:
+            return []
+        detail = outcome.detail
+        hands = detail.get("hands") or []
+        lines = []
+        if not detail.get("showdown"):
+            lines.append("No showdown: every other player folded.")
+        for k, pot in enumerate(detail.get("pots") or []):
+            name = "The main pot" if k == 0 else f"Side pot {k}"
+            winners = list(pot["winners"])
+            net = pot["amount"] - pot["rake"]
+            rake = f", rake {dollars(pot['rake'])}" if pot["rake"] else ""
+            shown = [
+                f"{show.seat_word(w, seats)}: {str(hands[w]).replace('_', ' ')}"
+                for w in winners
+                if w < len(hands) and hands[w]
+            ]
+            how = f" ({'; '.join(shown)})" if shown else ""
+            if len(winners) > 1:
+                share, odd = divmod(net, len(winners))
+                won = f"split by {_seats_text(winners, seats)}{how}: {dollars(share)} each"
+                if odd:
+                    won += f", the odd chips to {_seats_text(winners[:odd], seats)}"
+            else:
+                won = f"won by {_seats_text(winners, seats)}{how}: {dollars(net)}"
+            lines.append(f"{name} of {dollars(pot['amount'])}{rake}: {won}.")
+        lines.append(f"Pot {dollars(outcome.pot)}, rake (the house's win) {dollars(outcome.rake)}.")
+        lines += [
+            f"{show.seat_word(i, seats)}: {dollars(payoff, signed=True)}, "
+            f"stack after {dollars(outcome.stacks[i])}."
+            for i, payoff in enumerate(outcome.payoffs)
+        ]
+        return lines
 
     def undo_refusal(self, step: Mapping[str, Any], *, seats: Sequence[int] | None = None) -> str:
         """A player's action is taken back while it is the last step; the hole cards, the
@@ -505,6 +626,11 @@ class RhodeIsland(PlayerVsPlayerGame):
         | {f"player {i}'s hole card" for i in range(MAX_PLAYERS)}
     )
 
+    def used_cards(self, record: Mapping[str, Any]) -> set[str]:
+        """The hole cards and the board dealt so far."""
+        codes = [*(record.get("hole") or []), *(record.get(k) for k in ("flop", "turn"))]
+        return {str(parse_card(c)) for c in codes if c}
+
     def posted_step(
         self, post: Mapping[str, Any], *, seats: Sequence[int] | None = None
     ) -> dict[str, Any]:
@@ -546,6 +672,8 @@ class RhodeIsland(PlayerVsPlayerGame):
         errors: Mapping[str, str],
     ) -> dict[str, Any]:
         view = self.view(record)
+        if view["waiting"] == "hole":
+            view.update(_antes_posted(record))
         seat = [p.seat for p in players]
         outcome = view["outcome"]
         rows = []
@@ -569,8 +697,13 @@ class RhodeIsland(PlayerVsPlayerGame):
                     "award": dollars(outcome["awards"][i]) if outcome else "",
                     "payoff": dollars(outcome["payoffs"][i], signed=True) if outcome else "",
                     "payoff_class": show.result_class(outcome["payoffs"][i]) if outcome else "",
-                    "posted_hole": posted.get(f"hole-{i}", ""),
-                    "hole_error": errors.get(f"player {i}'s hole card", ""),
+                    "hole_field": {
+                        "name": f"hole-{i}",
+                        "label": f"Seat {p.seat}",
+                        "max": 1,
+                        "value": posted.get(f"hole-{i}", ""),
+                        "error": errors.get(f"player {i}'s hole card", ""),
+                    },
                 }
             )
 
@@ -646,9 +779,20 @@ class RhodeIsland(PlayerVsPlayerGame):
             "action_error": errors.get("actions")
             or errors.get("action")
             or errors.get("player", ""),
-            "board_posted": posted.get(view["waiting"], ""),
-            "board_error": errors.get(view["waiting"], "")
-            or errors.get(f"the {view['waiting']}", ""),
+            "board_field": {
+                "name": view["waiting"],
+                "label": f"The {view['waiting']} card",
+                "max": 1,
+                "value": posted.get(view["waiting"], ""),
+                "error": errors.get(view["waiting"], "")
+                or errors.get(f"the {view['waiting']}", ""),
+            },
+            "antes": dollars(sum(view["in_pot"])) if view["waiting"] == "hole" else "",
+            # What is in the middle: the pots collected so far, and this round's bets (the
+            # pot's total is both, so the words add up at every step).
+            "bets_total": dollars(sum(view["bets"]))
+            if outcome is None and any(view["bets"])
+            else "",
             "round_name": _ROUND_NAMES.get(view["betting_round"] or "", "").capitalize(),
             "outcome": None
             if outcome is None

@@ -5,6 +5,7 @@ new cards below the house way's hand (rules: docs/rules)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any, Final
 
 from core.errors import ServiceError
@@ -12,10 +13,12 @@ from core.strict import flag
 from tables import display as show
 from tables.engine.cards import RANKS, parse_cards
 from tables.engine.money import format_cents, parse_cents
+from tables.engine.paytable_types import Paytable
 
 from ..base import CARDS, MONEY, Decision, DecisionField, DemoTable, engine_call
 from ..rules_engine import RulesEngineGame
 from ..wagers import check_limit, only
+from . import decisions
 
 EMPTY = (None, "", "0", "0.00", 0)
 MULLIGAN_KEYS = frozenset({"cards", "pair_plus"})
@@ -56,6 +59,13 @@ class SecondChance(RulesEngineGame):
             "pair_plus": {"min_cents": 100, "max_cents": 10000},
         },
     )
+
+    # --- the ratings ------------------------------------------------------------------------
+    def decision_cost(
+        self, entry: Mapping[str, Any], seat: int, paytable: Paytable
+    ) -> Decimal | None:
+        """The seat's decision's cost against the best play, in cents (`decisions`)."""
+        return decisions.decision_cost(entry, seat, paytable)
 
     # --- services ---------------------------------------------------------------------------
     def decision(

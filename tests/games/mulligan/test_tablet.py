@@ -229,3 +229,31 @@ def test_the_display_shows_hands_only_under_open_hands(floor):
         shown = set(re.findall(r'data-card="(\w\w)"', html))
         expected = {c for h in HANDS_4 for c in h.split()} if variants else set()
         assert shown == expected
+
+
+def test_the_card_grid_greys_every_card_out_of_the_deck_pile(floor):
+    table = mulligan_table(floor, {V.HIGH_RISK})
+    client = dealer_client()
+    client.post(url(table, "hand/open/"), {f"seat-{n}-buy_in": "40" for n in (1, 2, 3, 4)})
+    page = client.get(url(table)).content.decode()
+    # The deal: a card box per seat (five cards) and the burn's (13), the grid with none grey.
+    assert re.findall(r'class="cardfield[^"]*" data-max="(\d+)"', page) == ["5"] * 4 + ["13"]
+    assert page.count('class="gc') == 52 and "data-used" not in page
+    hand = Hand.objects.get(table=table, status="open")
+    deal = {"hand": hand.pk, "do": "deal", "burn": BURN}
+    deal.update({f"hand_{n}": HANDS_4[n] for n in range(4)})
+    assert client.post(url(table, "hand/step/"), deal).status_code == 303
+    assert act(client, table, do="auction", player=0, card="2c").status_code == 303
+    for p, card in ((1, "8s"), (2, "7c"), (3, "3s")):
+        assert act(client, table, do="offer", player=p, card=card).status_code == 303
+    page = client.get(url(table)).content.decode()
+    # The draws: a one-card box each, in draw order; grey: the hands, the ring and the burn.
+    assert re.findall(r'data-max="1".*?name="(draw_\d)"', page, re.S) == [
+        "draw_0",
+        "draw_1",
+        "draw_2",
+        "draw_3",
+    ]
+    used = set(re.findall(r'data-card="(\w\w)"[^>]*disabled data-used', page))
+    held = {c for h in HANDS_4 for c in h.split()} | set(BURN.split())
+    assert used == held

@@ -50,7 +50,7 @@ def test_undo_takes_the_last_action_back_on_the_record(ri: dict[str, Any]) -> No
     assert hand.record == record_with_bet
     event = AuditEvent.objects.filter(object_id=str(hand.pk), kind="hand.undone").get()
     assert event.data["step"] == {"action": "raise", "player": 1}
-    assert event.data["text"] == "taken back: Seat 3 raises"
+    assert event.data["text"] == "taken back: Seat 3 raises $20.00"
     # The hand plays on from there: seat 3 calls instead, and a second undo takes it back too.
     hand = svc.hand_act(hand=hand, dealer=d, step={"action": "call", "player": 1})
     hand = svc.hand_undo(hand=hand, dealer=d)

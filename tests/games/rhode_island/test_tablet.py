@@ -131,3 +131,63 @@ def test_only_the_dealer_signed_in_uses_the_hand_tablet(tablet: dict[str, Any]) 
         response = client.post(tablet["url"] + "hand/open/", {"seat-1-buy_in": "10"})
         assert response.status_code == 403
     assert not Hand.objects.exists()
+
+
+def pot_board(page: str) -> str:
+    """The table's pot, pots and this round's bets, in words."""
+    board = re.search(r'<div class="ri-board">(.*?)<div class="ri-players">', page, re.S)
+    assert board is not None
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", board.group(1))).strip()
+
+
+def stacks(page: str) -> list[str]:
+    return re.findall(r'<dd class="stack">([^<]*)</dd>', page)
+
+
+def test_the_pot_the_stacks_and_the_pots_agree_at_every_step(tablet: dict[str, Any]) -> None:
+    t = tablet
+    page = post(t, "hand/open/", {"seat-1-buy_in": "100", "seat-2-buy_in": "100"})
+    # The antes are in: in the pot and out of the stacks, before the hole cards are entered.
+    assert "Antes are in ($10.00 in the pot)" in page
+    assert pot_board(page).startswith("Pot $10.00") and "Main pot $10.00" in pot_board(page)
+    assert stacks(page) == ["$95.00", "$95.00"]
+    hand = Hand.objects.get(table=t["RI-1"], status="open")
+    page = post(t, "hand/step/", {"hand": hand.pk, "step": "hole", "hole-0": "Ah", "hole-1": "Kc"})
+    assert pot_board(page).startswith("Pot $10.00") and "Bets this round" not in page
+    assert stacks(page) == ["$95.00", "$95.00"]
+    # A bet: the pot counts it, the main pot does not yet; the words say both.
+    page = act(t, "bet")
+    words = pot_board(page)
+    assert words.startswith("Pot $20.00") and "Main pot $10.00" in words
+    assert "Bets this round $10.00" in words
+    assert stacks(page) == ["$85.00", "$95.00"]
+    page = act(t, "call")  # the round's bets are collected into the main pot
+    words = pot_board(page)
+    assert words.startswith("Pot $30.00") and "Main pot $30.00" in words
+    assert "Bets this round" not in words
+    # The flop's card box and the grid, the hole cards greyed on it.
+    assert 'id="id-flop"' in page
+    used = re.findall(r'data-card="(\w\w)"[^>]*disabled data-used', page)
+    assert sorted(used) == ["Ah", "Kc"]
+
+
+def test_after_a_voided_hand_the_stacks_carry_from_the_hand_before_it(
+    tablet: dict[str, Any],
+) -> None:
+    from tables.services.hands import hand_void
+
+    t = tablet
+    post(t, "hand/open/", {"seat-1-buy_in": "100", "seat-2-buy_in": "100"})
+    hand = Hand.objects.get(table=t["RI-1"], status="open")
+    post(t, "hand/step/", {"hand": hand.pk, "step": "hole", "hole-0": "Ah", "hole-1": "Kc"})
+    act(t, "bet")
+    post(t, "hand/step/", {"hand": hand.pk, "step": "action", "action": "fold", "confirmed": "1"})
+    page = post(t, "hand/finish/", {})
+    assert 'value="105.00"' in page and 'value="95.00"' in page  # after hand 1
+    post(t, "hand/open/", {"seat-1-buy_in": "105", "seat-2-buy_in": "95"})
+    second = Hand.objects.get(table=t["RI-1"], status="open")
+    hand_void(hand=second, by=t["pitboss"], reason="wrong table")
+    page = t["client"].get(t["url"]).content.decode()
+    assert "Hand 2 was voided: its result does not count." in page
+    assert "The stacks after hand 1 are filled in." in page
+    assert 'value="105.00"' in page and 'value="95.00"' in page
