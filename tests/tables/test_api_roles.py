@@ -401,7 +401,11 @@ OPEN_TO_ALL = {"api-auth-token"}  # username and password in, token out (tested 
 
 def test_the_matrix_covers_every_api_route() -> None:
     """A new route under /api/ fails this test until it has a row in EXPECTED."""
-    apis = [p for p in get_resolver().url_patterns if str(p.pattern) == "api/"]
+    apis = [
+        p
+        for p in get_resolver().url_patterns
+        if str(p.pattern) == "api/" and hasattr(p, "url_patterns")  # not the root's own page
+    ]
     assert len(apis) == 3  # the floor's (tables.api), table accounting's and rated play's
     routes = {p.name for api in apis for p in api.url_patterns}
     assert set(ROUTE_NAME) == set(EXPECTED)
