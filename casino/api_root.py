@@ -1,6 +1,7 @@
 """`/api/`: the API root, the links to every collection and to the schema and its documentation.
-The floor's routes (tables.api.urls) and the accounting's (accounting.api.urls) are two routers
-mounted under the same prefix; this root names both, so it lives above them. Signed-in callers
+The floor's routes (tables.api.urls), the accounting's (accounting.api.urls) and rated play's
+(players.api.urls) are mounted under the same prefix; this root names them all, so it lives
+above them. Signed-in callers
 only, as every API route (an anonymous request is counted by the throttles, then answered 401
 in the API's error shape)."""
 
@@ -21,6 +22,7 @@ LINKS = {
     "chip-denominations": "api-chip-list",
     "variance-alerts": "api-variance-alert-list",
     "reconciliation": "api-reconciliation",
+    "players": "api-players",
     "auth-token": "api-auth-token",
     "schema": "api-schema",
     "docs": "api-docs",

@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "accounts",
     "reports",
     "accounting",
+    "players",
 ]
 
 MIDDLEWARE = [

@@ -32,10 +32,12 @@ urlpatterns = [
     path("api/", ApiRootView.as_view(), name="api-root"),  # links to every collection
     path("api/", include("tables.api.urls")),
     path("api/", include("accounting.api.urls")),  # slips, chips, variance alerts
+    path("api/", include("players.api.urls")),  # players, seating rated players
     path("reports/", include("reports.urls")),  # the dashboard, hold reports and alerts
     path("audit/", include((trail_urlpatterns, "audit"))),  # the audit trail's pages
     path("audit/", include(moved_urlpatterns)),  # the reports' former addresses
     path("accounting/", include("accounting.urls")),
+    path("players/", include("players.urls")),  # rated play: players, ratings, comps
 ]
 
 if settings.CASINO_PASSWORD_RESET:

@@ -24,6 +24,7 @@ class Role(models.TextChoices):
     SECURITY = "security", "Security"
     CAGE = "cage", "Cage"
     COUNT = "count", "Count team"
+    HOST = "host", "Host"
 
 
 def _role_names_query(user: int) -> Any:
@@ -73,6 +74,13 @@ SLIP_DESK: tuple[Role, ...] = (Role.PIT_BOSS, Role.CAGE, Role.COUNT, Role.AUDITO
 SLIP_READERS: tuple[Role, ...] = (Role.DEALER, *SLIP_DESK)
 SLIP_CREATORS: tuple[Role, ...] = (Role.DEALER, Role.PIT_BOSS, Role.COUNT)
 SLIP_SIGNERS: tuple[Role, ...] = (Role.DEALER, Role.PIT_BOSS, Role.CAGE, Role.COUNT)
+# Rated play (docs/ratings.md): hosts and pit bosses keep the players and their comps; auditors
+# read them; a dealer seats a rated player at the table they are signed in at and sees only the
+# card number and first name.
+PLAYER_MANAGERS: tuple[Role, ...] = (Role.HOST, Role.PIT_BOSS)
+PLAYER_READERS: tuple[Role, ...] = (Role.HOST, Role.PIT_BOSS, Role.AUDITOR)
+SEATERS: tuple[Role, ...] = (Role.DEALER, Role.PIT_BOSS)
+RATING_ADJUSTERS: tuple[Role, ...] = PIT_BOSSES
 # Who may sign in to the Django admin at all (each then sees what their permissions allow).
 ADMIN_SITE: tuple[Role, ...] = (Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR, Role.SECURITY)
 
@@ -157,6 +165,8 @@ ROLE_PERMISSIONS: dict[Role, dict[str, dict[str, tuple[str, ...]]]] = {
     # The cage and the count team work on their own pages (/accounting/), not in the admin.
     Role.CAGE: {},
     Role.COUNT: {},
+    # Hosts work on the players' pages (/players/), not in the admin.
+    Role.HOST: {},
 }
 
 

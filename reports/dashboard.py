@@ -41,6 +41,7 @@ from core.roles import (
     has_role,
     require,
 )
+from players.selectors import open_alerts as refused_cards
 from tables import games
 from tables.engine.errors import EngineError
 from tables.engine.money import format_cents, parse_cents
@@ -271,6 +272,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             **waiting_for_sign_off(request.user),
             "large_payouts": large_payouts_on(floor.gaming_day),
             "record": record_status(now=now),
+            "refused_cards": list(refused_cards()[:20]),
+            "can_acknowledge": has_role(request.user, Role.PIT_BOSS),
         },
     )
 

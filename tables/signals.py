@@ -13,3 +13,6 @@ from django.dispatch import Signal
 round_closed = Signal()
 # `hand_closed(hand=...)`: a player-vs-player hand was finished or voided (same transaction).
 hand_closed = Signal()
+# `demo_seeded(users=...)`: `seed_demo` made the demo floor (same transaction); the apps above add
+# their own demo data (the rated players), by the demo logins in `users`.
+demo_seeded = Signal()

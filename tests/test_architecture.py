@@ -2,9 +2,10 @@
 
 Layers, lowest first: `core` -> `tables.engine` (pure Python) -> `audit` (the trail) ->
 `accounts` -> `tables` (models, games, selectors, services; then its pages, API and admin)
--> `accounting` (slips and the count) -> `reports` -> `casino` (settings, URLs). A module
-imports only from its own layer and those below. Imports inside functions count too, for the
-layers and for cycles: no module reaches, by any chain of imports, back to itself.
+-> `accounting` (slips and the count) and `players` (rated play) -> `reports` -> `casino`
+(settings, URLs). A module imports only from its own layer and those below. Imports inside
+functions count too, for the layers and for cycles: no module reaches, by any chain of imports,
+back to itself.
 
 The games: the engine is game-neutral (it imports no game and names none); a game owns all of
 itself in `tables/games/<game>/`, its rules pure like the engine; nothing outside a game's
@@ -21,7 +22,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("core", "audit", "accounts", "tables", "accounting", "reports", "casino")
+APPS = ("core", "audit", "accounts", "tables", "accounting", "players", "reports", "casino")
 
 # importer prefix -> the project prefixes it may import (besides itself); most specific wins.
 ALLOWED: dict[str, tuple[str, ...]] = {
@@ -63,8 +64,27 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # the accounting's models and rules never reach up to its pages, API or admin
     "accounting.models": ("core", "accounting.rules"),
     "accounting.rules": ("core",),
-    "reports": ("core", "audit", "accounts", "tables", "accounting", "casino.enqueue"),
-    "casino": ("core", "audit", "accounts", "tables", "accounting", "reports", "casino"),
+    # rated play, beside table accounting: above the floor, below the reports
+    "players": ("core", "audit", "accounts", "tables"),
+    "reports": (
+        "core",
+        "audit",
+        "accounts",
+        "tables",
+        "accounting",
+        "players",
+        "casino.enqueue",
+    ),
+    "casino": (
+        "core",
+        "audit",
+        "accounts",
+        "tables",
+        "accounting",
+        "players",
+        "reports",
+        "casino",
+    ),
 }
 # A game's own rules, in its folder (`tables/games/<game>/`): pure Python like the engine (no
 # Django, mypy strict), importing only the engine and the rules of the same game.

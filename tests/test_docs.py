@@ -24,7 +24,7 @@ WORKED_EXAMPLES = ("examples.jsonl", "replay_examples.jsonl")
 
 # What a user who clones the project reads or runs (tests excluded: they may read the brief).
 PRODUCT = ("README.md", "pyproject.toml", "manage.py", "docs", "casino", "tables", "audit")
-PRODUCT += ("core", "accounts", "reports", "accounting")
+PRODUCT += ("core", "accounts", "reports", "accounting", "players")
 PRODUCT += ("templates", "bin", "benchmarks", ".ci")
 TEXT_SUFFIXES = {".md", ".py", ".html", ".txt", ".toml", ".cfg", ".js", ".css", ".json", ""}
 BRIEF_REFERENCE = re.compile(r"\.\./shared|/work/shared|\bshared/(?:rules|contract)\b")

@@ -177,6 +177,11 @@ def test_every_money_model_is_bound() -> None:
         "accounts_accountlock",
         "accounts_apitoken",
         "auth_user",
+        "players_player",
+        "players_rating",
+        "players_ratingnote",
+        "players_redemption",
+        "players_comprateversion",
     }
 
 

@@ -45,6 +45,7 @@ def test_the_api_root_lists_every_collection_the_schema_and_the_docs(floor: Any)
         "slips": "/api/slips/",
         "variance-alerts": "/api/variance-alerts/",
         "reconciliation": "/api/reconciliation/",
+        "players": "/api/players/",
         "schema": "/api/schema/",
         "docs": "/api/docs/",
     }.items():

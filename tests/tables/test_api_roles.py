@@ -15,6 +15,7 @@ from django.utils import timezone
 from accounting.models import Slip, SlipSignature, SlipVoid, VarianceAlert
 from accounting.services import slip_create
 from audit.models import AuditEvent
+from players.services import seat_player
 from tables.models import DealerSession, Hand, PaytableVersion, ProgressiveMeter, Round
 from tables.services import hands as hand_svc
 from tables.services import rounds as svc
@@ -87,6 +88,14 @@ EXPECTED: dict[str, tuple[int, ...]] = {
     "variance_alerts.list": (403, 403, 200, 403, 200, 403, 403, 403, 403, 401),
     "variance_alerts.acknowledge": (403, 403, 200, 403, 403, 403, 403, 403, 403, 401),
     "reconciliation": (403, 403, 200, 403, 200, 403, 403, 403, 403, 401),
+    # rated play: hosts and pit bosses keep the players, auditors read them; the dealer signed
+    # in at the table (or a pit boss) seats and unseats a rated player (Alice rated at SC-1
+    # seat 2 first)
+    "players.list": (403, 403, 200, 403, 200, 403, 403, 403, 403, 401),
+    "players.retrieve": (403, 403, 200, 403, 200, 403, 403, 403, 403, 401),
+    "players.create": (403, 403, 201, 403, 403, 403, 403, 403, 403, 401),
+    "tables.seat_player": (201, 403, 201, 403, 403, 403, 403, 403, 403, 401),
+    "tables.unseat_player": (200, 403, 200, 403, 403, 403, 403, 403, 403, 401),
 }
 
 # The round each endpoint needs at SC-1 first: None, or the step it must have reached.
@@ -226,6 +235,15 @@ def _request(
             {"note": "counted again: the chip was in the float"},
         ),
         "reconciliation": ("get", "/api/reconciliation/", {"gaming_day": "2026-11-20"}),
+        "players.list": ("get", "/api/players/", {}),
+        "players.retrieve": ("get", f"/api/players/{f['rated'].player_id}/", {}),
+        "players.create": ("post", "/api/players/", {"card": "300001", "name": "Ida Berg"}),
+        "tables.seat_player": (
+            "post",
+            f"/api/tables/{sc}/seat-player/",
+            {"seat": 1, "card": "100002"},
+        ),
+        "tables.unseat_player": ("post", f"/api/tables/{sc}/unseat-player/", {"seat": 2}),
     }[endpoint]
 
 
@@ -252,7 +270,9 @@ def matrix_floor(floor: dict[str, Any], django_user_model: Any) -> dict[str, Any
         tolerance_cents=500,
         raised_at=timezone.now(),
     )
+    rated = seat_player(table=floor["SC-1"], seat=2, card="100001", by=floor["pitboss"])
     return {
+        "rated": rated,
         "slip": slip,
         "alert": alert,
         **floor,
@@ -370,14 +390,23 @@ ROUTE_NAME = {
     "variance_alerts.list": "api-variance-alert-list",
     "variance_alerts.acknowledge": "api-variance-alert-acknowledge",
     "reconciliation": "api-reconciliation",
+    "players.list": "api-players",
+    "players.create": "api-players",
+    "players.retrieve": "api-player",
+    "tables.seat_player": "api-seat-player",
+    "tables.unseat_player": "api-unseat-player",
 }
 OPEN_TO_ALL = {"api-auth-token"}  # username and password in, token out (tested in test_api.py)
 
 
 def test_the_matrix_covers_every_api_route() -> None:
     """A new route under /api/ fails this test until it has a row in EXPECTED."""
-    apis = [p for p in get_resolver().url_patterns if str(p.pattern) == "api/"]
-    assert len(apis) == 2  # the floor's (tables.api) and table accounting's (accounting.api)
+    apis = [
+        p
+        for p in get_resolver().url_patterns
+        if str(p.pattern) == "api/" and hasattr(p, "url_patterns")  # not the root's own page
+    ]
+    assert len(apis) == 3  # the floor's (tables.api), table accounting's and rated play's
     routes = {p.name for api in apis for p in api.url_patterns}
     assert set(ROUTE_NAME) == set(EXPECTED)
     assert routes == set(ROUTE_NAME.values()) | OPEN_TO_ALL

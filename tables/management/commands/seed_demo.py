@@ -22,6 +22,7 @@ from tables.services.table_settings import (
     table_settings_assign,
     table_settings_draft,
 )
+from tables.signals import demo_seeded
 
 PASSWORD = "demo"
 USERS = [
@@ -37,6 +38,7 @@ USERS = [
     ("cage", Role.CAGE, False),
     ("count", Role.COUNT, False),
     ("count2", Role.COUNT, False),
+    ("host", Role.HOST, False),  # rated players and their comps (docs/ratings.md)
 ]
 
 
@@ -163,6 +165,8 @@ class Command(BaseCommand):
                     _table_created(table, users["admin"])
                     version = approved_settings(pvp.name, users["admin"], users["admin2"])
                     table_settings_assign(table=table, version=version, by=users["admin"])
+            # The apps above the floor add their own demo data (the rated players).
+            demo_seeded.send(sender=Command, users=users)
         names = [n for n, _ in demo_tables()] + [g.demo.name for g in pvp_demo_games() if g.demo]
         shown = ", ".join(f"'{m.name}'" for m in meters.values()) or "none"
         self.stdout.write(
