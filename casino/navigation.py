@@ -8,7 +8,15 @@ from typing import Any
 from django.http import HttpRequest
 from django.urls import reverse
 
-from core.roles import ADMIN_SITE, DEALERS, RECORD_READERS, Role, has_any_role, has_role
+from core.roles import (
+    ADMIN_SITE,
+    DEALERS,
+    DISPLAY_KEEPERS,
+    RECORD_READERS,
+    Role,
+    has_any_role,
+    has_role,
+)
 
 SLIP_DESK = (Role.PIT_BOSS, Role.AUDITOR, Role.CAGE, Role.COUNT)  # who works at the slips desk
 
@@ -27,6 +35,8 @@ def places(user: Any) -> list[tuple[str, str, str]]:
         out.append(("slips", "Slips", reverse("accounting:desk")))
     if has_any_role(user, RECORD_READERS):
         out.append(("count", "Reconciliation", reverse("accounting:reconciliation")))
+    if has_any_role(user, DISPLAY_KEEPERS):
+        out.append(("displays", "Displays", reverse("tablet:display_keys")))
     if has_any_role(user, ADMIN_SITE):
         label = "Accounts" if has_role(user, Role.SECURITY) else "Administration"
         out.append(("admin", label, reverse("admin:index")))
@@ -35,6 +45,7 @@ def places(user: Any) -> list[tuple[str, str, str]]:
 
 def _current(path: str) -> str:
     for prefix, key in (
+        ("/tablet/displays/", "displays"),
         ("/tablet/", "tablet"),
         ("/reports/dashboard/", "dashboard"),
         ("/reports/tables/", "dashboard"),

@@ -5,6 +5,7 @@ from django.urls import include, path
 
 from accounts.views import SignInView, throttled_sign_ins
 from reports.urls import moved_urlpatterns, trail_urlpatterns
+from tables.views import displays
 from tables.views_home import home
 
 urlpatterns = [
@@ -27,6 +28,10 @@ urlpatterns = [
     path("admin/login/", throttled_sign_ins(admin.site.login)),
     path("admin/", admin.site.urls),
     path("tablet/", include("tables.urls")),
+    # A table's players' display signs in with its display key (tables.views.displays), under
+    # the sign-ins' per-address limit.
+    path("display/", throttled_sign_ins(displays.sign_in), name="display_sign_in"),
+    path("display/<str:key>/", throttled_sign_ins(displays.sign_in), name="display_sign_in_key"),
     path("api/", include("tables.api.urls")),
     path("api/", include("accounting.api.urls")),  # slips, chips, variance alerts
     path("reports/", include("reports.urls")),  # the dashboard, hold reports and alerts

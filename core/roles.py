@@ -73,6 +73,8 @@ SLIP_DESK: tuple[Role, ...] = (Role.PIT_BOSS, Role.CAGE, Role.COUNT, Role.AUDITO
 SLIP_READERS: tuple[Role, ...] = (Role.DEALER, *SLIP_DESK)
 SLIP_CREATORS: tuple[Role, ...] = (Role.DEALER, Role.PIT_BOSS, Role.COUNT)
 SLIP_SIGNERS: tuple[Role, ...] = (Role.DEALER, Role.PIT_BOSS, Role.CAGE, Role.COUNT)
+# Who issues and revokes a table's display key (the players' display, tables.services.displays).
+DISPLAY_KEEPERS: tuple[Role, ...] = (Role.PIT_BOSS, Role.ADMIN)
 # Who may sign in to the Django admin at all (each then sees what their permissions allow).
 ADMIN_SITE: tuple[Role, ...] = (Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR, Role.SECURITY)
 
