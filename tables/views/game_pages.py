@@ -55,8 +55,8 @@ def game_page(request: HttpRequest, table_id: int, game: str, page: str) -> Http
         except PermissionDenied as err:
             return render(request, "tablet/forbidden.html", {"message": str(err)}, status=403)
     hand = selectors.open_hand(table) or selectors.last_hand(table)
-    if hand is not None and hand.status == Hand.Status.VOIDED:
-        hand = None
+    if hand is not None and hand.status in (Hand.Status.VOIDED, Hand.Status.MISDEAL):
+        hand = None  # a game called off shows nothing: its cards are going back in the deck
     seats = [p.seat for p in hand.players.order_by("position")] if hand is not None else []
     record = hand.record if hand is not None else None
     ctx: dict[str, Any] = {"table": table, **played.page_context(page, record, seats)}
