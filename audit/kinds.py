@@ -74,6 +74,10 @@ class EventKind(models.TextChoices):
     TOKEN_ISSUED = "token.issued", "API token issued"
     TOKEN_REVOKED = "token.revoked", "API token revoked"
     TOKEN_KEPT_BY_DIGEST = "token.kept_by_digest", "API token kept by its digest (upgrade)"
+    # the players' table displays (tables.services.displays)
+    DISPLAY_KEY_ISSUED = "display_key.issued", "Display key issued"
+    DISPLAY_KEY_REVOKED = "display_key.revoked", "Display key revoked"
+    DISPLAY_OPENED = "display_key.opened", "Players' display opened with its key"
     # the trail itself (audit.services, audit_new_start)
     AUDIT_HEAD_RECOVERED = "audit.head_recovered", "Audit head recovered from the last event"
     AUDIT_NEW_START = "audit.new_start", "Audit anchor started anew (with a reason)"

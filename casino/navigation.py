@@ -11,6 +11,7 @@ from django.urls import reverse
 from core.roles import (
     ADMIN_SITE,
     DEALERS,
+    DISPLAY_KEEPERS,
     PLAYER_READERS,
     RECORD_READERS,
     Role,
@@ -37,6 +38,8 @@ def places(user: Any) -> list[tuple[str, str, str]]:
         out.append(("count", "Reconciliation", reverse("accounting:reconciliation")))
     if has_any_role(user, PLAYER_READERS):
         out.append(("players", "Players", reverse("players:search")))
+    if has_any_role(user, DISPLAY_KEEPERS):
+        out.append(("displays", "Displays", reverse("tablet:display_keys")))
     if has_any_role(user, ADMIN_SITE):
         label = "Accounts" if has_role(user, Role.SECURITY) else "Administration"
         out.append(("admin", label, reverse("admin:index")))
@@ -45,6 +48,7 @@ def places(user: Any) -> list[tuple[str, str, str]]:
 
 def _current(path: str) -> str:
     for prefix, key in (
+        ("/tablet/displays/", "displays"),
         ("/tablet/", "tablet"),
         ("/reports/dashboard/", "dashboard"),
         ("/reports/tables/", "dashboard"),

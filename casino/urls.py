@@ -5,6 +5,7 @@ from django.urls import include, path
 
 from accounts.views import SignInView, throttled_sign_ins
 from reports.urls import moved_urlpatterns, trail_urlpatterns
+from tables.views import displays
 from tables.views_home import home
 
 from .api_root import ApiRootView
@@ -30,6 +31,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("tablet/", include("tables.urls")),
     path("api/", ApiRootView.as_view(), name="api-root"),  # links to every collection
+    # A table's players' display signs in with its display key (tables.views.displays), under
+    # the sign-ins' per-address limit.
+    path("display/", throttled_sign_ins(displays.sign_in), name="display_sign_in"),
+    path("display/<str:key>/", throttled_sign_ins(displays.sign_in), name="display_sign_in_key"),
     path("api/", include("tables.api.urls")),
     path("api/", include("accounting.api.urls")),  # slips, chips, variance alerts
     path("api/", include("players.api.urls")),  # players, seating rated players

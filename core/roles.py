@@ -81,6 +81,8 @@ PLAYER_MANAGERS: tuple[Role, ...] = (Role.HOST, Role.PIT_BOSS)
 PLAYER_READERS: tuple[Role, ...] = (Role.HOST, Role.PIT_BOSS, Role.AUDITOR)
 SEATERS: tuple[Role, ...] = (Role.DEALER, Role.PIT_BOSS)
 RATING_ADJUSTERS: tuple[Role, ...] = PIT_BOSSES
+# Who issues and revokes a table's display key (the players' display, tables.services.displays).
+DISPLAY_KEEPERS: tuple[Role, ...] = (Role.PIT_BOSS, Role.ADMIN)
 # Who may sign in to the Django admin at all (each then sees what their permissions allow).
 ADMIN_SITE: tuple[Role, ...] = (Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR, Role.SECURITY)
 

@@ -9,6 +9,8 @@ per dealer, one round number per table, an idempotency key used once.
 
 from __future__ import annotations
 
+import hashlib
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -462,6 +464,53 @@ class DealerSession(models.Model):
 
     def __str__(self) -> str:
         return f"{self.dealer} at {self.table}"
+
+
+def display_key_digest(key: str) -> str:
+    """What is stored of a display key: its SHA-256 (a key is 160 random bits, so the digest
+    needs no salt to keep the key secret)."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+class DisplayKey(models.Model):
+    """The credential of a table's players' display: a key that opens that table's display
+    pages (`PlayerVsPlayerGame.player_pages`) on the screen facing the players, and nothing
+    else (no account signs in with it; tables.views.displays). A pit boss or an admin issues
+    and revokes it (both on the record); only its key's digest is kept, the key is shown once."""
+
+    AUDIT_BOUND = ("table", "digest", "issued_by", "created", "revoked_by", "revoked_at")
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="display_keys")
+    digest = models.CharField(max_length=64, unique=True)
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="display_keys_issued"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="display_keys_revoked",
+        null=True,
+        blank=True,
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table__name", "-created"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(revoked_at__isnull=True, revoked_by__isnull=True)
+                | Q(revoked_at__isnull=False, revoked_by__isnull=False),
+                name="displaykey_revoked_by_someone",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"display key of {self.table} issued {self.created:%Y-%m-%d %H:%M}"
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None
 
 
 class Round(models.Model):

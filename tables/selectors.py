@@ -31,6 +31,7 @@ from tables.engine.settlement import Settlement
 from tables.games.base import engine_call
 from tables.models import (
     DealerSession,
+    DisplayKey,
     Hand,
     PaytableEdge,
     PaytableVersion,
@@ -39,6 +40,7 @@ from tables.models import (
     Table,
     TableSettingsAssignment,
     TableSettingsVersion,
+    display_key_digest,
 )
 
 STEP_CARDS = "cards"
@@ -261,6 +263,29 @@ def last_counted_hand(table: Table) -> Hand | None:
         .order_by("-number")
         .first()
     )
+
+
+def display_key_for(key: str) -> DisplayKey | None:
+    """The live (unrevoked) display key whose key this is, with its table; None for any other
+    text (a key is 40 hex digits)."""
+    if not key or len(key) > 64:
+        return None
+    return (
+        DisplayKey.objects.select_related("table")
+        .filter(digest=display_key_digest(key), revoked_at__isnull=True)
+        .first()
+    )
+
+
+def display_key_live(key_id: int, table_id: int) -> bool:
+    """Whether display key `key_id` of table `table_id` is still in force (a display's
+    session asks on every refresh, so a revoked key stops the screen at once)."""
+    return DisplayKey.objects.filter(pk=key_id, table_id=table_id, revoked_at__isnull=True).exists()
+
+
+def display_keys() -> Any:
+    """Every display key, newest first per table, with who issued and revoked it."""
+    return DisplayKey.objects.select_related("table", "issued_by", "revoked_by")
 
 
 # The rake simulation behind a player-vs-player table's theoretical win: hands (or games) per

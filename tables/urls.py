@@ -2,13 +2,14 @@
 
 from django.urls import path
 
-from tables.views import game_pages, hands, tablet
+from tables.views import displays, game_pages, hands, tablet
 
 app_name = "tablet"
 
 urlpatterns = [
     path("", tablet.home, name="home"),
     path("sign-out/", tablet.sign_out, name="sign_out"),
+    path("displays/", displays.keys_page, name="display_keys"),
     path("table/<int:table_id>/", tablet.table_page, name="table"),
     path("table/<int:table_id>/open/", tablet.open_round, name="open"),
     path("table/<int:table_id>/deal/", tablet.deal, name="deal"),

@@ -574,6 +574,10 @@ class PlayerVsPlayerGame(GameDefinition):
     # slug -> template: /tablet/table/<id>/<game>/<slug>/, for the dealer signed in at the table
     # and the floor's oversight (e.g. a display the dealer turns to the players).
     pages: ClassVar[Mapping[str, str]] = {}
+    # The pages among them built only from what every player may see (a display the players
+    # face): a table's display key opens these and nothing else (tables.views.displays), the
+    # first one being where it lands.
+    player_pages: ClassVar[tuple[str, ...]] = ()
 
     def page_context(
         self, slug: str, record: Mapping[str, Any] | None, seats: list[int]

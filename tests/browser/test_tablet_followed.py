@@ -1,7 +1,8 @@
 """The house games' tablet in a real browser, at 1024x768 and 768x1024:
 
 - a payout signed off on the pit boss's dashboard is followed: the waiting tablet moves on its
-  own to the round's payout ("Pay seat 1 ...") before the next wagers;
+  own to the round's payout ("Pay seat 1 ...") before the next wagers; and the whole way, the
+  pit boss tapping "Approve and pay" on the dashboard in a second browser ("Pay seat 2 ...");
 - a misdeal asks once, and refused for want of a reason gives back the cards tapped;
 - leaving the table while a round is open asks first;
 - every button, link, checkbox, radio and summary is at least 44 x 44 px (a checkbox or radio
@@ -19,10 +20,13 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tables.models import Round, Table
+from tables.selectors import round_state
 from tables.services import controls
 from tables.services import rounds as svc
+from tables.services.sessions import dealer_sign_in
 
 from .test_controls import (
+    DEALER,
     no_sideways_scroll,
     open_at,  # noqa: F401  (a fixture)
     seven_seat_round_at_confirm,
@@ -93,6 +97,54 @@ def test_the_tablet_follows_a_sign_off_made_on_the_dashboard(
     page.screenshot(path=str(shots / f"{size}-payout-followed.png"), full_page=True)
     page.click("#next-round")
     at_step(page, "Wagers")
+
+
+def seat_2_round_at_confirm() -> Round:
+    """Seat 2 alone at LB-1 with a $500 ante and the winning low (A-2-4): paid past the table's
+    sign-off threshold. Played through the services to the confirm step."""
+    table = Table.objects.get(name="LB-1")
+    dealer = get_user_model().objects.get(username="dealer2")
+    dealer_sign_in(dealer=dealer, table=table)
+    r = svc.round_open(
+        table=table, dealer=dealer, wagers={2: {"ante": "500.00", "progressive": "1.00"}}
+    )
+    r = svc.round_deal(round=r, dealer=dealer, seat_cards={2: "Ah 2d 4h"}, dealer_cards=DEALER)
+    r = svc.round_decide(round=r, dealer=dealer, seat=2, decision={"discard": [], "draw": []})
+    spare = ["7c", "8c", "Tc"][: round_state(r)["advice"]["draw_count"]]
+    return svc.round_dealer(round=r, dealer=dealer, draw=spare)
+
+
+def test_a_pit_boss_approves_on_the_dashboard_and_the_tablet_follows_to_the_payout(
+    open_at: Callable[..., Any],  # noqa: F811
+    shots: Path,  # noqa: F811
+) -> None:
+    """The whole way a large payout takes: the dealer's tablet waits; the pit boss, signed in
+    on another screen, taps "Approve and pay" on the dashboard; the tablet moves on its own to
+    the payout, seat 2's included."""
+    r = seat_2_round_at_confirm()
+    with pytest.raises(svc.ApprovalRequired):
+        svc.round_settle(round=r, dealer=r.dealer)
+    tablet = open_at(SIZES["landscape"])
+    log_in(tablet, "dealer2")
+    tablet.goto(f"/tablet/table/{r.table_id}/")
+    expect()(tablet.locator("#approval")).to_be_visible()
+    dashboard = open_at(SIZES["landscape"])
+    dashboard.goto("/accounts/login/?next=/reports/dashboard/")
+    dashboard.fill("input[name=username]", "pitboss")
+    dashboard.fill("input[name=password]", "demo")
+    dashboard.click("button[type=submit]")
+    dashboard.wait_for_url("**/reports/dashboard/")
+    row = dashboard.locator(f'#awaiting-approval .approval-row[data-round="{r.pk}"]')
+    expect()(row).to_contain_text("Seat 2 is paid $")
+    dashboard.screenshot(path=str(shots / "dashboard-large-payout-waiting.png"), full_page=True)
+    row.get_by_role("button", name="Approve and pay").click()
+    expect()(dashboard.locator(f'.approval-row[data-round="{r.pk}"]')).to_have_count(0)
+    r.refresh_from_db()
+    assert r.status == Round.Status.SETTLED and r.approved_by.get_username() == "pitboss"
+    tablet.wait_for_url(f"**/tablet/round/{r.pk}/", timeout=15_000)
+    expect()(tablet.locator("#pay-list")).to_contain_text("Pay seat 2 $")
+    expect()(tablet.locator(".signed-off")).to_contain_text("Signed off by pit boss pitboss")
+    tablet.screenshot(path=str(shots / "dashboard-large-payout-followed.png"), full_page=True)
 
 
 @pytest.mark.parametrize("size", list(SIZES))

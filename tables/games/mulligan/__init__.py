@@ -100,6 +100,7 @@ class Mulligan(PlayerVsPlayerGame):
 
     # The players' table display, a page of its own beside the tablet.
     pages: ClassVar[Mapping[str, str]] = {"display": "games/mulligan/display.html"}
+    player_pages: ClassVar[tuple[str, ...]] = ("display",)
 
     # The API's step: `do` says what it is; the other fields go with it.
     step_fields: ClassVar[Mapping[str, StepField]] = {
