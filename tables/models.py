@@ -269,10 +269,8 @@ class ProgressiveMeter(models.Model):
         "reset_cents",
         "rate",
         "wager_cents",
-        "award_one_colour_cents",
-        "award_two_colour_cents",
-        "award_four_high_cents",
-        "award_five_high_cents",
+        "game",
+        "awards",
         "split",
         "cap_cents",
         "overflow_cents",
@@ -284,10 +282,10 @@ class ProgressiveMeter(models.Model):
     reset_cents = models.BigIntegerField()
     rate = models.DecimalField(max_digits=6, decimal_places=4, help_text="0.2000 is 20 %")
     wager_cents = models.BigIntegerField(default=100)
-    award_one_colour_cents = models.BigIntegerField(default=20000)
-    award_two_colour_cents = models.BigIntegerField(default=5000)
-    award_four_high_cents = models.BigIntegerField(default=1000)
-    award_five_high_cents = models.BigIntegerField(default=300)
+    # The game of the tables it serves, whose progressive's awards it pays (`awards`: each fixed
+    # award's amount in cents by the game's key for it, as the game declares them).
+    game = models.CharField(max_length=20, choices=games.progressive_choices)
+    awards = models.JSONField()
     split = models.CharField(max_length=12, choices=Split.choices, default=Split.EQUAL)
     cap_cents = models.BigIntegerField(null=True, blank=True)
     overflow_cents = models.BigIntegerField(default=0)
@@ -295,7 +293,7 @@ class ProgressiveMeter(models.Model):
         null=True,
         blank=True,
         help_text="a progressive award of this much or more waits for a pit boss's sign-off "
-        "(empty: the jackpot, the one-colour award paid from the meter)",
+        "(empty: only the jackpot, paid from the meter)",
     )
 
     class Meta:
@@ -312,10 +310,24 @@ class ProgressiveMeter(models.Model):
                 condition=Q(cap_cents__isnull=True) | Q(cap_cents__gte=models.F("reset_cents")),
                 name="meter_cap_not_below_reset",
             ),
+            models.CheckConstraint(
+                condition=Q(game__in=_progressive_games()), name="meter_game_takes_progressive"
+            ),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """Its awards are exactly its game's fixed awards, each in whole cents."""
+        super().clean()
+        game = games.GAMES.get(self.game)
+        if game is None or not game.takes_progressive:
+            return  # the field's own choices refuse it
+        try:
+            self.awards = games.check_meter_awards(game, self.awards)
+        except ValueError as err:
+            raise ValidationError({"awards": str(err)}) from None
 
 
 class MeterEntry(models.Model):
@@ -425,7 +437,8 @@ class Table(models.Model):
         return self.name
 
     def clean(self) -> None:
-        """A progressive meter only at a table whose game takes one (`takes_progressive`)."""
+        """A progressive meter only at a table whose game takes one (`takes_progressive`), and
+        only a meter of the table's game."""
         super().clean()
         game = games.GAMES.get(self.game)
         if self.meter_id is not None and game is not None and not game.takes_progressive:
@@ -434,6 +447,14 @@ class Table(models.Model):
                 {
                     "meter": f"only a {' or '.join(taking) or 'progressive'} table has a "
                     f"progressive meter; leave it empty for a {game.label} table"
+                }
+            )
+        if self.meter_id is not None and game is not None and self.meter.game != self.game:
+            served = games.GAMES.get(self.meter.game)
+            raise ValidationError(
+                {
+                    "meter": f"the meter {self.meter} serves {served or self.meter.game} "
+                    f"tables, not a {game.label} table"
                 }
             )
 

@@ -26,7 +26,7 @@ from core.errors import ServiceError
 from tables import games
 from tables.engine import contract, registry
 from tables.engine.paytable_types import Paytable
-from tables.engine.progressive import Award, JackpotSplit, MeterConfig
+from tables.engine.progressive import JackpotSplit, MeterConfig
 from tables.engine.settlement import Settlement
 from tables.games.base import engine_call
 from tables.models import (
@@ -63,12 +63,7 @@ def meter_config(meter: ProgressiveMeter) -> MeterConfig:
         reset_cents=meter.reset_cents,
         rate=Fraction(str(meter.rate)),
         wager_cents=meter.wager_cents,
-        awards_cents={
-            Award.ONE_COLOUR: meter.award_one_colour_cents,
-            Award.TWO_COLOUR: meter.award_two_colour_cents,
-            Award.FOUR_HIGH: meter.award_four_high_cents,
-            Award.FIVE_HIGH: meter.award_five_high_cents,
-        },
+        awards_cents=meter.awards,
         split=JackpotSplit(meter.split),
         cap_cents=meter.cap_cents,
     )

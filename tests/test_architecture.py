@@ -544,3 +544,52 @@ def test_nothing_outside_the_games_names_a_game() -> None:
                 if found:
                     wrong.append(f"{rel}: {found.group(0)!r}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_nothing_outside_the_games_names_a_games_award() -> None:
+    """No module, template, script or stylesheet outside `tables/games` (the engine included)
+    names a game's progressive award (the keys the games declare, `progressive_awards`, the
+    engine's neutral jackpot aside): a meter holds its game's awards as data."""
+    from tables import games
+    from tables.engine.progressive import JACKPOT
+
+    keys = sorted(
+        {a.key for g in games.all_games() for a in g.progressive_awards if a.key != JACKPOT}
+    )
+    assert keys, "no game declares a progressive award"
+    pattern = re.compile(r"\b(" + "|".join(re.escape(k) for k in keys) + r")\b")
+    wrong = []
+    for top in SITE_DIRS:
+        for glob in SITE_SOURCES:
+            for path in sorted((ROOT / top).rglob(glob)):
+                rel = path.relative_to(ROOT)
+                if rel.parts[:2] == ("tables", "games"):
+                    continue
+                if SKIP_PARTS & set(rel.parts) or "vendor" in rel.parts:
+                    continue
+                found = pattern.search(path.read_text(encoding="utf-8"))
+                if found:
+                    wrong.append(f"{rel}: {found.group(0)!r}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_game_that_takes_a_progressive_declares_its_awards() -> None:
+    """A game that takes a progressive declares its awards (one of them the jackpot); the
+    registry refuses one that does not."""
+    from tables import games
+    from tables.games.base import GameDefinition
+
+    for game in games.all_games():
+        if game.takes_progressive:
+            assert [a for a in game.progressive_awards if a.is_jackpot], game.name
+            assert game.fixed_awards(), game.name
+
+    class Silent(GameDefinition):
+        name = "silent_progressive"
+        label = "Silent"
+        tablet_flow = "banked"
+        takes_progressive = True
+
+    with pytest.raises(ValueError, match="declares its awards"):
+        games.register(Silent())
+    assert "silent_progressive" not in games.GAMES

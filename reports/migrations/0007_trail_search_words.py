@@ -19,6 +19,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ("reports", "0006_tables_named_reports"),
         ("audit", "0015_event_search_text_trigram"),
+        ("tables", "0020_meter_awards_as_data"),
     ]
 
     operations = [migrations.RunPython(write_words, migrations.RunPython.noop)]

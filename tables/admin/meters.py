@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 
 from core.money import dollars
+from tables import games
 from tables.models import MeterEntry, ProgressiveMeter
 from tables.services.meters import meter_correct, meter_open
 
@@ -33,33 +34,96 @@ METER_MONEY_LABELS = {
     "value_cents": "starting value",
     "reset_cents": "reset amount",
     "wager_cents": "progressive wager",
-    "award_one_colour_cents": "award: 4-2-A one colour",
-    "award_two_colour_cents": "award: 4-2-A two colours",
-    "award_four_high_cents": "award: 4 high",
-    "award_five_high_cents": "award: 5 high",
     "cap_cents": "cap",
 }
 
 
+def award_field_name(game: str, key: str) -> str:
+    """The form field of one award of a game's progressive."""
+    return f"award__{game}__{key}"
+
+
+def award_games(meter: ProgressiveMeter | None) -> list[games.GameDefinition]:
+    """The games whose awards the form sets: the meter's own, or (a new meter) every game
+    that takes a progressive, the one chosen being the one that counts."""
+    if meter is not None:
+        return [games.get(meter.game)]
+    return [g for g in games.all_games() if g.takes_progressive]
+
+
+def award_fields(meter: ProgressiveMeter | None) -> dict[str, forms.Field]:
+    """One field in dollars per fixed award the game declares, in the game's words (a new
+    meter's form, with several games to choose from, names the game too)."""
+    shown = award_games(meter)
+    out: dict[str, forms.Field] = {}
+    for game in shown:
+        for award in game.fixed_awards():
+            what = f"award: {award.label}"
+            if len(shown) > 1:
+                what = f"{game.label} {what}"
+            out[award_field_name(game.name, award.key)] = DollarsField(
+                what=f"the {what}",
+                label=f"{what[0].upper()}{what[1:]} ($)",
+                required=len(shown) == 1,
+                initial=award.default_cents,
+            )
+    return out
+
+
 class ProgressiveMeterForm(forms.ModelForm):  # type: ignore[type-arg]
+    """The meter's settings; its awards are one field per award of its game, kept together
+    as the meter's `awards` (what the record binds and the audit event shows)."""
+
     class Meta:
         model = ProgressiveMeter
         fields = [
             "name",
             "value_cents",
+            "game",
             "reset_cents",
             "rate",
             "wager_cents",
-            "award_one_colour_cents",
-            "award_two_colour_cents",
-            "award_four_high_cents",
-            "award_five_high_cents",
             "split",
             "cap_cents",
         ]
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        meter = self.instance if self.instance.pk is not None else None
+        if meter is not None:
+            for key, cents in (meter.awards or {}).items():
+                self.initial[award_field_name(meter.game, key)] = cents
+            self.initial["awards"] = meter.awards
+        elif "game" in self.fields:
+            taking = games.progressive_choices()
+            if len(taking) == 1:
+                self.fields["game"].initial = taking[0][0]
+            self.fields["game"].help_text = "the game of the tables it serves: its awards"
+
+    def chosen_game(self) -> games.GameDefinition | None:
+        if self.instance.pk is not None:
+            return games.get(self.instance.game)
+        name = self.cleaned_data.get("game")
+        return games.GAMES.get(name) if name else None
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
+        game = self.chosen_game()
+        if game is not None:
+            awards = {}
+            for award in game.fixed_awards():
+                name = award_field_name(game.name, award.key)
+                if name not in self.fields:
+                    continue
+                cents = cleaned.get(name)
+                if cents is None:
+                    if name not in self.errors:
+                        self.add_error(name, f"the award {award.label} is required")
+                    continue
+                awards[award.key] = cents
+            if len(awards) == len(game.fixed_awards()):
+                cleaned["awards"] = awards
+                self.instance.awards = awards
         reset = cleaned.get("reset_cents", self.instance.reset_cents)
         cap = cleaned.get("cap_cents")
         if cap is not None and reset is not None and cap < reset:
@@ -68,6 +132,14 @@ class ProgressiveMeterForm(forms.ModelForm):  # type: ignore[type-arg]
                 f"the cap ({dollars(cap)}) may not be below the reset amount ({dollars(reset)})",
             )
         return cleaned
+
+    @property
+    def changed_data(self) -> list[str]:  # type: ignore[override]
+        """The form's changed fields, with `awards` when any award's field changed."""
+        changed = list(super().changed_data)
+        if any(name.startswith("award__") for name in changed):
+            changed.append("awards")
+        return changed
 
 
 class RecentMeterEntryInline(ReadOnlyInline):
@@ -123,28 +195,39 @@ class ProgressiveMeterAdmin(FloorAdmin):
     search_fields = ["name"]
     change_form_template = "admin/tables/progressivemeter/change_form.html"
     inlines = [RecentMeterEntryInline]
-    AWARDS = [
-        "award_one_colour_cents",
-        "award_two_colour_cents",
-        "award_four_high_cents",
-        "award_five_high_cents",
-    ]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[ProgressiveMeter]:
         return super().get_queryset(request).prefetch_related("tables")
 
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        """The meter's form with one field per award of its game (a new meter's: of each game
+        it may serve)."""
+        form = type("ProgressiveMeterForm", (ProgressiveMeterForm,), award_fields(obj))
+        return super().get_form(request, obj, change, form=form, **kwargs)
+
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
         config = (
             "Configuration",
-            {"fields": ["reset_cents", "rate", "wager_cents", *self.AWARDS, "split", "cap_cents"]},
+            {
+                "fields": [
+                    "reset_cents",
+                    "rate",
+                    "wager_cents",
+                    *award_fields(obj),
+                    "split",
+                    "cap_cents",
+                ]
+            },
         )
         if obj is None:
-            return [(None, {"fields": ["name", "value_cents"]}), config]
+            return [(None, {"fields": ["name", "game", "value_cents"]}), config]
         return [
             (
                 None,
                 {
-                    "fields": ["name", "value", "overflow", "linked_tables"],
+                    "fields": ["name", "game", "value", "overflow", "linked_tables"],
                     "description": "The value changes only by contributions, jackpots and "
                     "recorded, authorised corrections.",
                 },
@@ -153,7 +236,7 @@ class ProgressiveMeterAdmin(FloorAdmin):
         ]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        return ["value", "overflow", "linked_tables"] if obj is not None else []
+        return ["game", "value", "overflow", "linked_tables"] if obj is not None else []
 
     def get_inlines(self, request: HttpRequest, obj: Any) -> Any:
         return self.inlines if obj is not None else []

@@ -206,6 +206,67 @@ class TableRefSerializer(serializers.ModelSerializer):
         fields = ["id", "name"]
 
 
+def _awards_example(as_text: bool) -> dict[str, Any]:
+    """The first progressive game's awards at their default amounts, for the schema's example."""
+    taking = [g for g in games.all_games() if g.takes_progressive]
+    if not taking:
+        return {}
+    return {
+        a.key: format_cents(a.default_cents) if as_text else a.default_cents
+        for a in taking[0].fixed_awards()
+        if a.default_cents is not None
+    }
+
+
+def _awards_help() -> str:
+    return "; ".join(
+        f"{g.label}: " + ", ".join(f"{a.key} ({a.label})" for a in g.fixed_awards())
+        for g in games.all_games()
+        if g.takes_progressive
+    )
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "additionalProperties": {"type": "string"},
+        "readOnly": True,
+        "example": _awards_example(True),
+        "description": "Each fixed award the meter pays (award key -> decimal string), as its "
+        "game declares them; the jackpot is the meter's own value. Awards: " + _awards_help(),
+    }
+)
+class AwardsField(serializers.Field):
+    """A meter's awards in cents rendered as decimal strings per award key (read-only)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["read_only"] = True
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: dict[str, int]) -> dict[str, str]:
+        return {key: format_cents(cents) for key, cents in value.items()}
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "additionalProperties": {"type": "integer"},
+        "readOnly": True,
+        "example": _awards_example(False),
+        "description": "The same awards in integer cents.",
+    }
+)
+class AwardsCentsField(serializers.Field):
+    """A meter's awards in integer cents per award key (read-only)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["read_only"] = True
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: dict[str, int]) -> dict[str, int]:
+        return dict(value)
+
+
 class MeterSerializer(serializers.ModelSerializer):
     value = AmountField(source="value_cents")
     reset = AmountField(source="reset_cents")
@@ -217,10 +278,11 @@ class MeterSerializer(serializers.ModelSerializer):
         help_text='Contribution rate: "0.2000" is 20 %.',
     )
     wager = AmountField(source="wager_cents")
-    award_one_colour = AmountField(source="award_one_colour_cents")
-    award_two_colour = AmountField(source="award_two_colour_cents")
-    award_four_high = AmountField(source="award_four_high_cents")
-    award_five_high = AmountField(source="award_five_high_cents")
+    game = serializers.CharField(
+        read_only=True, help_text="The game of the tables the meter serves (its awards' game)."
+    )
+    awards_cents = AwardsCentsField(source="awards")
+    awards = AwardsField()
     cap = AmountField(source="cap_cents", allow_null=True)
     overflow = AmountField(source="overflow_cents")
     tables = TableRefSerializer(many=True, read_only=True)
@@ -237,14 +299,9 @@ class MeterSerializer(serializers.ModelSerializer):
             "rate",
             "wager_cents",
             "wager",
-            "award_one_colour_cents",
-            "award_one_colour",
-            "award_two_colour_cents",
-            "award_two_colour",
-            "award_four_high_cents",
-            "award_four_high",
-            "award_five_high_cents",
-            "award_five_high",
+            "game",
+            "awards_cents",
+            "awards",
             "split",
             "cap_cents",
             "cap",

@@ -21,7 +21,7 @@ from .errors import EngineError, Refusal
 from .money import format_breakage, format_cents, known_cents, parse_cents
 from .paytable_types import Paytable
 from .paytables import resolve
-from .progressive import DEFAULT_AWARDS_CENTS, FIXED_AWARDS, Award, JackpotSplit, MeterConfig
+from .progressive import JackpotSplit, MeterConfig
 from .settlement import DealerAction, Line, Result, SeatResult, Settlement
 
 JSON = dict[str, Any]
@@ -125,9 +125,11 @@ def dealer_entry(data: Mapping[str, Any]) -> Mapping[str, Any]:
     return json_object(data.get("dealer"), Refusal.CARD_COUNT, "dealer")
 
 
-def meter_config(raw: object) -> MeterConfig:
+def meter_config(raw: object, awards: Mapping[str, int]) -> MeterConfig:
+    """The round's `progressive` object read, for a game whose fixed awards and their default
+    amounts are `awards` (an award it does not name is refused)."""
     if raw is None:
-        return MeterConfig()
+        return MeterConfig(awards_cents=awards)
     cfg = json_object(raw, Refusal.BAD_PAYTABLE, "progressive")
     known = {"meter", "reset", "rate", "wager", "awards", "split", "cap"}
     for key in cfg:
@@ -145,14 +147,14 @@ def meter_config(raw: object) -> MeterConfig:
             ) from None
 
     defaults = MeterConfig()
-    awards = dict(DEFAULT_AWARDS_CENTS)
+    fixed = dict(awards)
     if cfg.get("awards") is not None:
         given = json_object(cfg["awards"], Refusal.BAD_PAYTABLE, "progressive awards")
         for name, value in given.items():
-            if name not in {a.value for a in FIXED_AWARDS}:
+            if name not in awards:
                 raise EngineError(Refusal.BAD_PAYTABLE, f"the progressive has no award {name!r}")
             try:
-                awards[Award(name)] = parse_cents(value, where=f"progressive award {name}")
+                fixed[name] = parse_cents(value, where=f"progressive award {name}")
             except EngineError as err:
                 raise EngineError(Refusal.BAD_PAYTABLE, err.message) from None
     rate = defaults.rate
@@ -170,7 +172,7 @@ def meter_config(raw: object) -> MeterConfig:
         reset_cents=amount("reset", defaults.reset_cents),
         rate=rate,
         wager_cents=amount("wager", defaults.wager_cents),
-        awards_cents=awards,
+        awards_cents=fixed,
         split=JackpotSplit(split),
         cap_cents=cap,
     )

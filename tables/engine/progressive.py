@@ -17,13 +17,9 @@ from typing import Final
 from .errors import EngineError, Refusal
 from .settlement import ProgressiveResult
 
-
-class Award(StrEnum):
-    JACKPOT = "jackpot"
-    ONE_COLOUR = "one_colour"
-    TWO_COLOUR = "two_colour"
-    FOUR_HIGH = "four_high"
-    FIVE_HIGH = "five_high"
+# The award paid from the meter itself (its share, then the reset). A game's other awards are
+# fixed amounts it names and declares itself; the meter holds them as data (`awards_cents`).
+JACKPOT: Final = "jackpot"
 
 
 class JackpotSplit(StrEnum):
@@ -31,21 +27,20 @@ class JackpotSplit(StrEnum):
     SEAT_ORDER = "seat_order"  # first seat the whole meter, each next one the reset amount
 
 
-FIXED_AWARDS: Final = (Award.ONE_COLOUR, Award.TWO_COLOUR, Award.FOUR_HIGH, Award.FIVE_HIGH)
-DEFAULT_AWARDS_CENTS: Final = MappingProxyType(
-    {Award.ONE_COLOUR: 20000, Award.TWO_COLOUR: 5000, Award.FOUR_HIGH: 1000, Award.FIVE_HIGH: 300}
-)
+NO_AWARDS: Final[Mapping[str, int]] = MappingProxyType({})
 
 
 @dataclass(frozen=True, slots=True)
 class MeterConfig:
-    """A meter's state and settings as a round starts."""
+    """A meter's state and settings as a round starts. `awards_cents`: each fixed award's
+    amount, by the game's name for it (empty: the game's own default amounts); which awards
+    there are is the game's to say (`check_awards`)."""
 
     meter_cents: int = 2_500_000
     reset_cents: int = 1_000_000
     rate: Fraction = Fraction(1, 5)
     wager_cents: int = 100
-    awards_cents: Mapping[Award, int] = field(default_factory=lambda: DEFAULT_AWARDS_CENTS)
+    awards_cents: Mapping[str, int] = field(default_factory=lambda: NO_AWARDS)
     split: JackpotSplit = JackpotSplit.EQUAL
     cap_cents: int | None = None
 
@@ -65,11 +60,31 @@ class MeterConfig:
             raise EngineError(
                 Refusal.BAD_PAYTABLE, "the progressive cap may not be below the reset amount"
             )
-        missing = [a.value for a in FIXED_AWARDS if a not in self.awards_cents]
-        if missing:
-            raise EngineError(
-                Refusal.BAD_PAYTABLE, f"the progressive award {missing[0]} is not configured"
-            )
+        for name, cents in self.awards_cents.items():
+            if isinstance(cents, bool) or not isinstance(cents, int) or cents < 0:
+                raise EngineError(
+                    Refusal.BAD_PAYTABLE,
+                    f"the progressive award {name} must be a whole number of cents, "
+                    f"at least 0, not {cents!r}",
+                )
+
+
+def awards_of(config: MeterConfig, defaults: Mapping[str, int]) -> Mapping[str, int]:
+    """The meter's fixed awards for a game whose awards and default amounts are `defaults`:
+    the game's defaults when the meter names none, else exactly the game's awards (an award
+    missing or one the game does not have is refused)."""
+    given = config.awards_cents
+    if not given:
+        return defaults
+    missing = [name for name in defaults if name not in given]
+    if missing:
+        raise EngineError(
+            Refusal.BAD_PAYTABLE, f"the progressive award {missing[0]} is not configured"
+        )
+    unknown = [name for name in given if name not in defaults]
+    if unknown:
+        raise EngineError(Refusal.BAD_PAYTABLE, f"the progressive has no award {unknown[0]!r}")
+    return given
 
 
 def contribution_cents(config: MeterConfig, stakes_cents: Sequence[int]) -> int:

@@ -48,6 +48,7 @@ from .base import (
     HandOutcome,
     HandStep,
     PlayerVsPlayerGame,
+    ProgressiveAward,
     StepField,
     UnknownGame,
     entry_value,
@@ -60,8 +61,45 @@ def register(game: GameDefinition) -> GameDefinition:
     """Add a game under its name (once: a second game of the same name is refused)."""
     if game.name in GAMES:
         raise ValueError(f"a game {game.name!r} is already registered")
+    check_awards(game)
     GAMES[game.name] = game
     return game
+
+
+def check_awards(game: GameDefinition) -> None:
+    """A game that takes a progressive declares its awards: the jackpot once, each key once."""
+    awards = game.progressive_awards
+    keys = [a.key for a in awards]
+    if game.takes_progressive and sum(a.is_jackpot for a in awards) != 1:
+        raise ValueError(f"{game.name} takes a progressive: it declares its awards, one jackpot")
+    if not game.takes_progressive and awards:
+        raise ValueError(f"{game.name} declares progressive awards but takes no progressive")
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"{game.name} declares a progressive award twice")
+
+
+def check_meter_awards(game: GameDefinition, awards: object) -> dict[str, int]:
+    """A meter's `awards` for a meter of `game`: exactly its fixed awards, each a whole number
+    of cents, at least 0 (refused: ValueError naming the award in the game's words)."""
+    if not isinstance(awards, dict):
+        raise ValueError("the awards must be a JSON object of each award's amount in cents")
+    fixed = game.fixed_awards()
+    known = {a.key for a in fixed}
+    for key in awards:
+        if key not in known:
+            said = ", ".join(a.label for a in fixed) or "none"
+            raise ValueError(
+                f"{game.label}'s progressive has no award {key!r} (its awards: {said})"
+            )
+    out = {}
+    for a in fixed:
+        if a.key not in awards:
+            raise ValueError(f"the award {a.label} is not set")
+        cents = awards[a.key]
+        if isinstance(cents, bool) or not isinstance(cents, int) or cents < 0:
+            raise ValueError(f"the award {a.label} must be a whole number of cents, at least 0")
+        out[a.key] = cents
+    return out
 
 
 def unregister(name: str) -> None:
@@ -128,6 +166,11 @@ def choices() -> list[tuple[str, str]]:
     return [(g.name, g.label) for g in GAMES.values()]
 
 
+def progressive_choices() -> list[tuple[str, str]]:
+    """The games a progressive meter may serve (those that `takes_progressive`)."""
+    return [(g.name, g.label) for g in GAMES.values() if g.takes_progressive]
+
+
 def report_wagers() -> list[str]:
     """Every game's report wagers, in the games' own order (the hold report's columns)."""
     order: list[str] = []
@@ -189,17 +232,21 @@ __all__ = [
     "HandOutcome",
     "HandStep",
     "PlayerVsPlayerGame",
+    "ProgressiveAward",
     "StepField",
     "UnknownGame",
     "all_games",
     "api_help",
     "banked",
+    "check_awards",
+    "check_meter_awards",
     "choices",
     "entry_value",
     "get",
     "install",
     "names",
     "player_vs_player",
+    "progressive_choices",
     "register",
     "report_wagers",
     "uninstall",

@@ -60,6 +60,21 @@ class DemoTable:
     meter: DemoMeter | None = None
 
 
+@dataclass(frozen=True)
+class ProgressiveAward:
+    """One award of a game's progressive: `key` as the settlement and the meter's `awards`
+    name it, `label` in the floor's words, and the amount it pays unless the meter is set
+    otherwise (`default_cents`); None for the jackpot, which pays the meter's own share."""
+
+    key: str
+    label: str
+    default_cents: int | None = None
+
+    @property
+    def is_jackpot(self) -> bool:
+        return self.default_cents is None
+
+
 @dataclass
 class Decision:
     """A seat's decision as the round's entry stores it (`fields`), and what the audit event
@@ -147,6 +162,13 @@ class GameDefinition:
     # Whether a table of the game may be linked to a progressive meter (its seats then may
     # place the meter's fixed `progressive` wager).
     takes_progressive: ClassVar[bool] = False
+    # Its progressive's awards (a game that `takes_progressive` declares them, the jackpot
+    # among them): what a meter of the game is set with, and the floor's words for each.
+    progressive_awards: ClassVar[tuple[ProgressiveAward, ...]] = ()
+
+    def fixed_awards(self) -> tuple[ProgressiveAward, ...]:
+        """The awards of a fixed amount, which a meter of the game holds (not the jackpot)."""
+        return tuple(a for a in self.progressive_awards if not a.is_jackpot)
 
     def __str__(self) -> str:
         return self.label

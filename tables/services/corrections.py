@@ -33,7 +33,7 @@ from core.roles import (
     require,
 )
 from tables.engine import contract
-from tables.engine.progressive import Award
+from tables.engine.progressive import JACKPOT
 from tables.engine.settlement import Settlement
 from tables.models import ProgressiveMeter, Round, SettlementLine, Table
 from tables.selectors import settle_round
@@ -84,7 +84,7 @@ def void_reasons(round_: Round) -> list[str]:
     meter = table.meter if table.meter_id is not None else None
     reasons += payout_reasons(table, by_seat.items(), meter)
     for n, lines in by_seat.items():
-        jackpot = next((line for line in lines if line.award == Award.JACKPOT.value), None)
+        jackpot = next((line for line in lines if line.award == JACKPOT), None)
         said = f"seat {n} wins the progressive jackpot"
         if jackpot is not None and not any(r.startswith(said) for r in reasons):
             reasons.append(award_words(n, jackpot))

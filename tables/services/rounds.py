@@ -35,7 +35,7 @@ from tables import display as show
 from tables import games
 from tables.engine import contract, entry
 from tables.engine.money import format_cents, parse_cents
-from tables.engine.progressive import Award
+from tables.engine.progressive import JACKPOT
 from tables.engine.settlement import Settlement
 from tables.games.base import engine_call
 from tables.games.wagers import check_limit as _check_limit
@@ -545,7 +545,7 @@ def payout_reasons(
             if line.wager != "progressive" or not line.award:
                 continue
             large = (
-                line.award == Award.JACKPOT.value
+                line.award == JACKPOT
                 if meter is None or meter.approval_award_cents is None
                 else line.net_cents >= meter.approval_award_cents
             )

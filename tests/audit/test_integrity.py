@@ -493,9 +493,8 @@ def test_the_meter_entries_always_add_up_to_its_value(floor: Any, settled: Round
     )
     guarded(
         "INSERT INTO tables_progressivemeter (name, value_cents, reset_cents, rate, wager_cents, "
-        "award_one_colour_cents, award_two_colour_cents, award_four_high_cents, "
-        "award_five_high_cents, split, overflow_cents) "
-        "VALUES ('Sneaky', 500, 0, 0.1, 100, 1, 1, 1, 1, 'equal', 0)"
+        "game, awards, split, overflow_cents) "
+        "VALUES ('Sneaky', 500, 0, 0.1, 100, 'lowball', '{}', 'equal', 0)"
     )
 
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from tables.engine.errors import EngineError
-from tables.engine.progressive import JackpotSplit, MeterConfig, apply_round
+from tables.engine.progressive import JackpotSplit, MeterConfig, apply_round, awards_of
 
 
 def test_contributions_are_added_at_the_rate() -> None:
@@ -74,3 +74,17 @@ def test_meter_never_goes_down_without_a_jackpot() -> None:
 def test_bad_meter_settings_are_refused(kwargs: dict[str, object]) -> None:
     with pytest.raises(EngineError):
         MeterConfig(**kwargs)  # type: ignore[arg-type]
+
+
+def test_awards_are_data_the_game_names() -> None:
+    """The engine names no game's award: a game's awards and defaults are given to it."""
+    defaults = {"small": 300, "large": 20_000}
+    assert awards_of(MeterConfig(), defaults) == defaults
+    given = {"small": 400, "large": 25_000}
+    assert awards_of(MeterConfig(awards_cents=given), defaults) == given
+    with pytest.raises(EngineError, match="award large is not configured"):
+        awards_of(MeterConfig(awards_cents={"small": 400}), defaults)
+    with pytest.raises(EngineError, match="has no award 'other'"):
+        awards_of(MeterConfig(awards_cents={**given, "other": 1}), defaults)
+    with pytest.raises(EngineError, match="award small must be a whole number of cents"):
+        MeterConfig(awards_cents={"small": -1})

@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
+from audit.binding import check_rows
 from audit.models import AuditEvent
 from core.money import dollars
 from tables.engine.paytables import named
@@ -592,10 +593,11 @@ def test_a_new_meter_is_configured_in_dollars(floor: Any) -> None:
             "reset_cents": "5000",
             "rate": "15",
             "wager_cents": "5.00",
-            "award_one_colour_cents": "1000",
-            "award_two_colour_cents": "250",
-            "award_four_high_cents": "50",
-            "award_five_high_cents": "15",
+            "game": "lowball",
+            "award__lowball__one_colour": "1000",
+            "award__lowball__two_colour": "250",
+            "award__lowball__four_high": "50",
+            "award__lowball__five_high": "15",
             "split": "seat_order",
             "cap_cents": "4000.00",
         },
@@ -614,7 +616,52 @@ def test_a_new_meter_is_configured_in_dollars(floor: Any) -> None:
         None,
     )
     assert str(meter.rate) == "0.1500"
-    assert AuditEvent.objects.get(kind="meter.created").data["value_cents"] == 500_000
+    assert meter.game == "lowball"
+    assert meter.awards == {
+        "one_colour": 100_000,
+        "two_colour": 25_000,
+        "four_high": 5_000,
+        "five_high": 1_500,
+    }
+    created = AuditEvent.objects.get(kind="meter.created").data
+    assert created["value_cents"] == 500_000 and created["awards"] == meter.awards
+    assert check_rows()[1] == []
+
+
+def test_a_meters_awards_are_set_in_its_games_words_and_recorded(floor: Any) -> None:
+    meter = ProgressiveMeter.objects.get()
+    url = reverse("admin:tables_progressivemeter_change", args=[meter.pk])
+    client = signed_in("admin")
+    page = client.get(url)
+    html = page.content.decode()
+    assert "Award: 4-2-A one colour ($)" in html and 'value="200.00"' in html
+    assert 'name="game"' not in html  # the game of a meter is set once
+    form = page.context["adminform"].form
+    data = {name: form[name].value() or "" for name in form.fields}
+    for inline in page.context["inline_admin_formsets"]:
+        management = inline.formset.management_form
+        data.update({management.add_prefix(k): v for k, v in management.initial.items()})
+    data["award__lowball__five_high"] = "-1"
+    response = client.post(url, data)
+    assert "award__lowball__five_high" in form_errors(response)
+    meter.refresh_from_db()
+    assert meter.awards["five_high"] == 300
+    data["award__lowball__five_high"] = "4.00"
+    response = client.post(url, data)
+    assert response.status_code == 302, form_errors(response)
+    meter.refresh_from_db()
+    assert meter.awards == {
+        "one_colour": 20_000,
+        "two_colour": 5_000,
+        "four_high": 1_000,
+        "five_high": 400,
+    }
+    event = AuditEvent.objects.get(kind="meter.changed")
+    assert without_bound(event.data) == {
+        "before": {"awards": {**meter.awards, "five_high": 300}},
+        "after": {"awards": meter.awards},
+    }
+    assert check_rows()[1] == []
 
 
 def test_meter_entries_are_never_changed_or_deleted(floor: Any) -> None:

@@ -640,10 +640,32 @@ def test_meters_show_amounts_in_cents_and_decimal_strings(floor) -> None:
     assert body["wager_cents"] == 100 and body["wager"] == "1.00"
     assert body["cap_cents"] is None and body["cap"] is None
     assert body["overflow_cents"] == 0 and body["overflow"] == "0.00"
-    assert body["award_one_colour_cents"] == 20000 and body["award_one_colour"] == "200.00"
+    assert body["game"] == "lowball"
+    assert body["awards_cents"] == {
+        "one_colour": 20000,
+        "two_colour": 5000,
+        "four_high": 1000,
+        "five_high": 300,
+    }
+    assert body["awards"] == {
+        "one_colour": "200.00",
+        "two_colour": "50.00",
+        "four_high": "10.00",
+        "five_high": "3.00",
+    }
     assert body["tables"] == [{"id": floor["LB-1"].pk, "name": "LB-1"}]
     assert not any(isinstance(v, float) for v in body.values())
     assert ok(client_for(floor["auditor"]).get("/api/meters/")) == [body]
+
+
+def test_the_schema_gives_a_meters_awards_as_data(floor) -> None:
+    schema = ok(client_for(floor["auditor"]).get("/api/schema/?format=json"))
+    meter = schema["components"]["schemas"]["Meter"]["properties"]
+    assert meter["awards"]["type"] == "object"
+    assert meter["awards"]["additionalProperties"] == {"type": "string"}
+    assert meter["awards"]["example"]["one_colour"] == "200.00"
+    assert meter["awards_cents"]["additionalProperties"] == {"type": "integer"}
+    assert "4-2-A one colour" in meter["awards"]["description"]
 
 
 def test_dealers_sign_in_and_out(floor) -> None:

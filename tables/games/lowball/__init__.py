@@ -13,6 +13,7 @@ from tables import display as show
 from tables.engine.cards import RANKS, parse_cards
 from tables.engine.money import format_cents
 from tables.engine.paytable_types import Paytable
+from tables.engine.progressive import JACKPOT
 
 from ..base import (
     CARDS,
@@ -20,12 +21,14 @@ from ..base import (
     DecisionField,
     DemoMeter,
     DemoTable,
+    ProgressiveAward,
     dealer_discard_cards,
     engine_call,
 )
 from ..rules_engine import RulesEngineGame
 from ..wagers import only
 from . import decisions
+from . import game as lowball
 
 
 class Lowball(RulesEngineGame):
@@ -51,14 +54,19 @@ class Lowball(RulesEngineGame):
         "six_high": "6 high",
         "seven_high": "7 high",
     }
-    # The progressive's awards.
-    award_labels = {
-        "jackpot": "jackpot",
-        "one_colour": "4-2-A one colour",
-        "two_colour": "4-2-A two colours",
-        "four_high": "4 high",
-        "five_high": "5 high",
-    }
+    # The progressive's awards (their keys and default amounts are the rules', `game`).
+    progressive_awards = (
+        ProgressiveAward(JACKPOT, "jackpot"),
+        ProgressiveAward(
+            lowball.ONE_COLOUR, "4-2-A one colour", lowball.AWARDS_CENTS[lowball.ONE_COLOUR]
+        ),
+        ProgressiveAward(
+            lowball.TWO_COLOUR, "4-2-A two colours", lowball.AWARDS_CENTS[lowball.TWO_COLOUR]
+        ),
+        ProgressiveAward(lowball.FOUR_HIGH, "4 high", lowball.AWARDS_CENTS[lowball.FOUR_HIGH]),
+        ProgressiveAward(lowball.FIVE_HIGH, "5 high", lowball.AWARDS_CENTS[lowball.FIVE_HIGH]),
+    )
+    award_labels = {a.key: a.label for a in progressive_awards}
     decide_template = "games/lowball.html"
     api_wagers = "ante, bonus (equal to the ante, defaults to it), progressive (the meter's wager)."
     api_decision = '{"discard": [...], "draw": [...]}.'

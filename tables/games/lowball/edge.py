@@ -32,7 +32,7 @@ from tables.engine.cards import Card
 from tables.engine.edge_fast import HANDS, card_numbers, cards_of, index, table
 from tables.engine.edge_stats import Sampler
 from tables.engine.paytable_types import Paytable
-from tables.engine.progressive import Award, MeterConfig
+from tables.engine.progressive import JACKPOT, MeterConfig
 from tables.engine.rankings import low_value
 from tables.engine.strategies import Mix
 
@@ -92,19 +92,19 @@ def lowball_tables(
     odds = paytable.tables["bonus"]
     names = lowball_names()
     unit = meter.wager_cents
-    awards = meter.awards_cents
+    awards = lowball.meter_awards(meter)
     final_award = {
-        "a24_one_colour": awards[Award.FOUR_HIGH],
-        "a24_two_colour": awards[Award.FOUR_HIGH],
-        "a34": awards[Award.FOUR_HIGH],
-        "five_high": awards[Award.FIVE_HIGH],
+        "a24_one_colour": awards[lowball.FOUR_HIGH],
+        "a24_two_colour": awards[lowball.FOUR_HIGH],
+        "a34": awards[lowball.FOUR_HIGH],
+        "five_high": awards[lowball.FIVE_HIGH],
     }
 
     def first(cards: tuple[Card, ...]) -> float:
         if not is_a24(cards):
             return 0.0
         one = len({c.is_red for c in cards}) == 1
-        return awards[Award.ONE_COLOUR if one else Award.TWO_COLOUR] / unit
+        return awards[lowball.ONE_COLOUR if one else lowball.TWO_COLOUR] / unit
 
     def plays(cards: tuple[Card, ...]) -> tuple[tuple[float, tuple[int, ...]], ...]:
         merged: dict[tuple[int, ...], Fraction] = {}
@@ -390,5 +390,5 @@ def settle_sampled(
     )
     lines = {line.wager: line for line in result.seats[0].lines}
     main = lines["ante"].net_cents + lines["bonus"].net_cents
-    jackpot = lines["progressive"].award == Award.JACKPOT.value
+    jackpot = lines["progressive"].award == JACKPOT
     return main, lines["progressive"].net_cents, jackpot

@@ -11,13 +11,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
+from types import MappingProxyType
 from typing import Final
 
 from tables.engine.cards import Card
 from tables.engine.errors import EngineError, Refusal
 from tables.engine.money import format_cents
 from tables.engine.paytable_types import Paytable
-from tables.engine.progressive import Award, MeterConfig, apply_round
+from tables.engine.progressive import JACKPOT, MeterConfig, apply_round, awards_of
 from tables.engine.rankings import Category, low_value
 from tables.engine.settlement import (
     DealerAction,
@@ -35,7 +36,25 @@ TEN = 10
 _EVEN = Fraction(1)
 _SUIT_ORDER = {"s": 3, "h": 2, "c": 1, "d": 0}
 NAME: Final = "lowball"  # as the contracts write it
-_DEFAULT_METER = MeterConfig()  # immutable: shared by every round without a meter of its own
+
+# The progressive's fixed awards (the jackpot is the meter's own share), with the amounts a
+# meter pays unless it is set otherwise: the first three cards 4-2-A of one colour, of two,
+# and a winning final hand of 4 high or 5 high.
+ONE_COLOUR: Final = "one_colour"
+TWO_COLOUR: Final = "two_colour"
+FOUR_HIGH: Final = "four_high"
+FIVE_HIGH: Final = "five_high"
+AWARDS_CENTS: Final[Mapping[str, int]] = MappingProxyType(
+    {ONE_COLOUR: 20000, TWO_COLOUR: 5000, FOUR_HIGH: 1000, FIVE_HIGH: 300}
+)
+# immutable: shared by every round without a meter of its own
+DEFAULT_METER: Final = MeterConfig(awards_cents=AWARDS_CENTS)
+
+
+def meter_awards(meter: MeterConfig) -> Mapping[str, int]:
+    """The meter's fixed awards, Lowball's defaults when it names none (refused: a meter
+    missing one of them, or naming another)."""
+    return awards_of(meter, AWARDS_CENTS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +163,7 @@ def progressive_award(
     *,
     final_name: str | None = None,
     dealer_a24: bool | None = None,
-) -> Award | None:
+) -> str | None:
     """The seat's highest qualifying progressive award, or None (the wager loses).
 
     `final_name` (the final hand's `lowball_hand_name`) and `dealer_a24` may be passed when
@@ -152,17 +171,17 @@ def progressive_award(
     """
     first_a24 = is_a24(first)
     if first_a24 and (is_a24(dealer_first) if dealer_a24 is None else dealer_a24):
-        return Award.JACKPOT
+        return JACKPOT
     if not player_wins:
         return None
     if first_a24:
         one_colour = len({c.is_red for c in first}) == 1
-        return Award.ONE_COLOUR if one_colour else Award.TWO_COLOUR
+        return ONE_COLOUR if one_colour else TWO_COLOUR
     name = final_name or lowball_hand_name(final)
     if name in ("a24_one_colour", "a24_two_colour", "a34"):
-        return Award.FOUR_HIGH
+        return FOUR_HIGH
     if name == "five_high":
-        return Award.FIVE_HIGH
+        return FIVE_HIGH
     return None
 
 
@@ -189,7 +208,7 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
             )
         if seat.progressive_cents:
             check_stake(seat.progressive_cents, f"{where}'s progressive", optional=True)
-            wager = (round_.progressive or _DEFAULT_METER).wager_cents
+            wager = (round_.progressive or DEFAULT_METER).wager_cents
             if seat.progressive_cents != wager:
                 raise EngineError(
                     Refusal.BAD_WAGER,
@@ -230,8 +249,9 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
     bonus_table = paytable.tables["bonus"]
     meter = round_.progressive
     has_progressive = meter is not None or any(s.progressive_cents for s in round_.seats)
-    config = meter or _DEFAULT_METER
-    awards: dict[int, Award] = {}
+    config = meter or DEFAULT_METER
+    fixed = meter_awards(config) if has_progressive else AWARDS_CENTS
+    awards: dict[int, str] = {}
     names: dict[int, str] = {}
     dealer_a24: bool | None = None  # worked out for the first progressive seat
     partial: list[tuple[Seat, tuple[Card, ...], list[Line]]] = []
@@ -258,7 +278,7 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
     shares: dict[int, int] = {}
     if has_progressive:
         stakes = [s.progressive_cents for s in round_.seats if s.progressive_cents]
-        jackpots = [seat for seat, award in awards.items() if award is Award.JACKPOT]
+        jackpots = [seat for seat, award in awards.items() if award == JACKPOT]
         result, shares = apply_round(config, stakes, jackpots)
 
     seats = []
@@ -269,10 +289,8 @@ def settle(round_: Round, paytable: Paytable) -> Settlement:
             if award is None:
                 lines.append(Line.lost("progressive", stake))
             else:
-                amount = shares[seat.seat] if award is Award.JACKPOT else config.awards_cents[award]
-                lines.append(
-                    Line("progressive", stake, Result.WIN, amount - stake, award=award.value)
-                )
+                amount = shares[seat.seat] if award == JACKPOT else fixed[award]
+                lines.append(Line("progressive", stake, Result.WIN, amount - stake, award=award))
         seats.append(SeatResult(seat.seat, final, names[seat.seat], tuple(lines)))
     dealer = DealerResult(
         cards=round_.dealer_cards,

@@ -63,7 +63,7 @@ def read_and_settle(
     discard_raw = dealer.get("discard")
     dealer_discard = None if discard_raw is None else cards_at(discard_raw, "the dealer's discard")
     if meter is None and "progressive" in data:
-        meter = meter_config(data.get("progressive"))
+        meter = meter_config(data.get("progressive"), lowball.AWARDS_CENTS)
     seats = []
     for n, raw in seats_raw:
         cards = seat_cards(raw.get("cards"), n, "cards")
@@ -243,11 +243,11 @@ def edges(
 ) -> tuple[WagerEdge, ...]:
     """Both wagers sampled, under `meter` (the default meter when None), which the report
     states (`settings`)."""
-    meter = meter or MeterConfig()
+    meter = meter or lowball.DEFAULT_METER
     settings["progressive"] = {
         "meter": money_text(meter.meter_cents),
         "wager": money_text(meter.wager_cents),
-        "awards": {a.value: money_text(c) for a, c in meter.awards_cents.items()},
+        "awards": {a: money_text(c) for a, c in lowball.meter_awards(meter).items()},
     }
     if exact:
         raise refuse(

@@ -138,6 +138,8 @@ class Command(BaseCommand):
                         "reset_cents": demo.meter.reset_cents,
                         "rate": demo.meter.rate,
                         "wager_cents": demo.meter.wager_cents,
+                        "game": game.name,
+                        "awards": {a.key: a.default_cents for a in game.fixed_awards()},
                     },
                 )
                 if created:

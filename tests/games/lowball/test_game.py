@@ -10,8 +10,9 @@ import pytest
 from tables.engine.cards import DECK
 from tables.engine.errors import EngineError, Refusal
 from tables.engine.paytables import named
-from tables.engine.progressive import Award, MeterConfig
+from tables.engine.progressive import JACKPOT, MeterConfig
 from tables.engine.settlement import Result
+from tables.games.lowball import game as lowball
 from tables.games.lowball.game import Round, Seat, dealer_house_way, progressive_award, settle
 from tests.engine.helpers import cards
 
@@ -243,21 +244,21 @@ def test_progressive_must_be_the_configured_amount() -> None:
 @pytest.mark.parametrize(
     ("first", "final", "dealer_first", "wins", "award"),
     [
-        ("4h 2c As", "4h 2c As", "4d 2s Ac", False, Award.JACKPOT),  # whoever wins
-        ("4h 2c As", "4h 2c As", "4d 2s Ac", True, Award.JACKPOT),
-        ("4h 2d Ah", "4h 2d Ah", "9d 8s 7c", True, Award.ONE_COLOUR),
-        ("4h 2c As", "4h 2c As", "9d 8s 7c", True, Award.TWO_COLOUR),
+        ("4h 2c As", "4h 2c As", "4d 2s Ac", False, JACKPOT),  # whoever wins
+        ("4h 2c As", "4h 2c As", "4d 2s Ac", True, JACKPOT),
+        ("4h 2d Ah", "4h 2d Ah", "9d 8s 7c", True, lowball.ONE_COLOUR),
+        ("4h 2c As", "4h 2c As", "9d 8s 7c", True, lowball.TWO_COLOUR),
         ("4h 2d Ah", "4h 2d Ah", "4c 2s 5c", False, None),  # pat 4-2-A that loses: nothing
-        ("Kh 2c As", "4d 2c As", "9d 8s 7c", True, Award.FOUR_HIGH),  # drawn 4-2-A
-        ("4h 3c As", "4h 3c As", "9d 8s 7c", True, Award.FOUR_HIGH),
-        ("5h 3c As", "5h 3c As", "9d 8s 7c", True, Award.FIVE_HIGH),
-        ("Kh 3c As", "5h 3c As", "9d 8s 7c", True, Award.FIVE_HIGH),
+        ("Kh 2c As", "4d 2c As", "9d 8s 7c", True, lowball.FOUR_HIGH),  # drawn 4-2-A
+        ("4h 3c As", "4h 3c As", "9d 8s 7c", True, lowball.FOUR_HIGH),
+        ("5h 3c As", "5h 3c As", "9d 8s 7c", True, lowball.FIVE_HIGH),
+        ("Kh 3c As", "5h 3c As", "9d 8s 7c", True, lowball.FIVE_HIGH),
         ("6h 3c As", "6h 3c As", "9d 8s 7c", True, None),
         ("4h 2h Ah", "4h 2h Ah", "9d 8s 7c", False, None),  # suited A-2-4 is a flush
     ],
 )
 def test_progressive_highest_qualifying_award(
-    first: str, final: str, dealer_first: str, wins: bool, award: Award | None
+    first: str, final: str, dealer_first: str, wins: bool, award: str | None
 ) -> None:
     assert progressive_award(cards(first), cards(final), cards(dealer_first), wins) is award
 
