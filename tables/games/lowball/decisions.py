@@ -40,7 +40,7 @@ from tables.engine.decision_cost import cost, seeded
 from tables.engine.edge_fast import card_numbers, table
 from tables.engine.errors import EngineError, Refusal
 from tables.engine.paytable_types import Paytable
-from tables.engine.progressive import Award, MeterConfig
+from tables.engine.progressive import MeterConfig
 
 from . import game as lowball
 from .edge import lowball_names, lowball_scores
@@ -93,12 +93,12 @@ def _win_values(
     """A winning final hand's net in cents, by the hand's name: with the progressive's fixed
     award, and without it (a jackpot deal, whose single award every choice shares)."""
     odds = paytable.tables["bonus"]
-    awards = meter.awards_cents
+    awards = lowball.meter_awards(meter)
     scale = Fraction(progressive, meter.wager_cents)
     first: Fraction | None = None
     if progressive and is_a24(cards):
         one = len({c.is_red for c in cards}) == 1
-        first = scale * awards[Award.ONE_COLOUR if one else Award.TWO_COLOUR]
+        first = scale * awards[lowball.ONE_COLOUR if one else lowball.TWO_COLOUR]
     plain, full = {}, {}
     for name in set(lowball_names()) - {""}:
         value = Fraction(ante) + bonus * odds.get(name, Fraction(0))
@@ -106,9 +106,9 @@ def _win_values(
         if first is not None:
             value += first
         elif progressive and name in _FOUR_HIGH:
-            value += scale * awards[Award.FOUR_HIGH]
+            value += scale * awards[lowball.FOUR_HIGH]
         elif progressive and name == "five_high":
-            value += scale * awards[Award.FIVE_HIGH]
+            value += scale * awards[lowball.FIVE_HIGH]
         full[name] = value
     return full, plain
 
@@ -182,7 +182,8 @@ def decision_cost(entry: Mapping[str, Any], n: int, paytable: Paytable) -> Decim
     ante = stake(wagers, "ante", n, required=True)
     bonus = stake(wagers, "bonus", n, required=True)
     progressive = stake(wagers, "progressive", n, required=False)
-    meter = meter_config(entry.get("progressive")) if entry.get("progressive") else None
+    raw_meter = entry.get("progressive")
+    meter = meter_config(raw_meter, lowball.AWARDS_CENTS) if raw_meter else None
     gone = set(cards_at(seat.get("discard") or [], f"seat {n}'s discard", optional=True))
     chosen = tuple(c for c in cards if c in gone)
     unseen = [c for c in DECK if c not in cards]
