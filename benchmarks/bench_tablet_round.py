@@ -430,6 +430,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
 
     def counter(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
         counted["n"] += 1
+        if args.show_sql and n == total - 1:
+            print(f"  [{spy_current['name']}] {sql[:200]}")
         return execute(sql, params, many, context)
 
     def spy(*a: Any, **k: Any) -> Any:
@@ -554,6 +556,7 @@ def main() -> int:
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--api", action="store_true", help="also the API's round, same rounds")
     parser.add_argument("--profile", metavar="FILE")
+    parser.add_argument("--show-sql", action="store_true", help="print the last round's SQL")
     parser.add_argument("--baseline", metavar="REV")
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--json-out", metavar="FILE")
