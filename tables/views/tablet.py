@@ -934,8 +934,9 @@ def _pay_list(summary: dict[str, Any] | None) -> list[dict[str, str]]:
 def watch(request: HttpRequest, table_id: int) -> HttpResponse:
     """Polled by the table page: 204 while the table is as the page shows it; otherwise a
     notice to reload (another tablet moved the round on, or the dealer was signed out)."""
-    table = get_object_or_404(Table, pk=table_id)
-    session = selectors.open_session_at(table)
+    mine = selectors.session_of(table_id, request.user.pk)
+    table = mine.table if mine is not None else get_object_or_404(Table, pk=table_id)
+    session = mine or selectors.open_session_at(table)
     if session is None or session.dealer_id != request.user.pk:
         notice = f"You are no longer signed in at {table}."
     elif (paid := _paid_while_watched(table, request.GET.get("round"))) is not None:
