@@ -198,6 +198,14 @@ def tablet_steps(calls: list[tuple[str, str, Any]], table_id: int) -> list[dict[
                 )
                 if decision["discard"]:
                     fields[f"seat-{n}-draw"] = " ".join(decision["draw"])
+            elif decision.get("mulligan"):  # 2nd Chance: a new hand, and its Pair Plus
+                fields = {
+                    "action": "mulligan",
+                    f"seat-{n}-mulligan-cards": " ".join(decision["cards"]),
+                    f"seat-{n}-mulligan-pair_plus": decision.get("pair_plus", ""),
+                }
+            elif not decision:
+                fields = {"action": "stand"}
             else:
                 raise SystemExit(f"the tablet benchmark enters no decision of {decision}")
             steps.append(
@@ -567,7 +575,7 @@ def main() -> int:
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--count-rounds", type=int, default=10)
     parser.add_argument("--seats", type=int, default=2)
-    parser.add_argument("--game", default="lowball", choices=("lowball",))
+    parser.add_argument("--game", default="lowball", choices=("lowball", "second_chance"))
     parser.add_argument("--polls", type=int, default=8, help="watch polls a round (every 5 s)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
