@@ -2,10 +2,12 @@
 
 The table page shows the step `round_state` says is next (wagers, cards, decisions, the
 dealer's house way, confirm). Each form posts to a view that parses it, calls one service
-and redirects (303) back to the table page. A refused entry re-renders the same step with
-the engine's message beside the field it names (`ServiceError.field`) and the input kept;
-the services are atomic, so nothing of it was saved. htmx boosts the forms (no full reload)
-and polls for a round changed on another tablet; every page works without JavaScript.
+and redirects (303) back to the table page; a form boosted by htmx gets that page in the
+post's own answer (with its address for the browser's history, `HX-Push-Url`), not a 303 its
+XHR would follow with a second request. A refused entry re-renders the same step with the
+engine's message beside the field it names (`ServiceError.field`) and the input kept; the
+services are atomic, so nothing of it was saved. htmx boosts the forms (no full reload) and
+polls for a round changed on another tablet; every page works without JavaScript.
 
 Only dealers use the tablet (others get 403), and a dealer only at the table they are
 signed in to; the services check the same again.
