@@ -5,7 +5,7 @@ Run from the project root (PostgreSQL on 127.0.0.1:5432, user postgres, trust au
     .venv/bin/python benchmarks/bench_floor.py [--tables N | --start 50] [--max-minutes 15]
         [--workers W | --workers-list 1,2,4] [--threads 4] [--duration 120] [--warmup 40]
         [--round-seconds 40] [--pin-db] [--seed 1] [--port 8766] [--markdown]
-        [--json-out FILE] [--baseline REV] [--check]
+        [--json-out FILE] [--baseline REV] [--check] [--tablet] [--database NAME]
 
 A point of the floor model is N tables, each with its dealer's tablet (its own API token)
 playing one 3-seat Three Card 2nd Chance round every `--round-seconds` (40): seven requests
@@ -36,6 +36,13 @@ processes) to CPU 1 and gunicorn and the load generator to CPU 0 for the run, re
 PostgreSQL's affinity at the end. `--baseline REV` runs the same on commit REV and then on
 this checkout (`benchmarks/baseline.py`). `--check` exits 3 when the aim is missed at
 `--tables N`, or when no N passed in a search.
+
+`--tablet` plays the same rounds through the dealer tablet's pages instead of the API (a
+browser session and CSRF token per table, written as the sign-in page writes them): the wagers
+page, each step's boosted POST (its answer is the next page; a 303 is followed with a GET, as
+the browser's XHR does), the payout page, and the page's watch polled every 5 s while a page
+is shown; latency per request kind adds `page` and `watch`. `--database NAME` names the
+database recreated and dropped (`casino_floor_bench`).
 
 Everything runs on this machine: traffic goes to 127.0.0.1 only, and the run ends by itself.
 """
