@@ -37,6 +37,7 @@ from audit.models import AuditEvent
 from core.prepared import PreparedQuery
 from core.roles import remember_roles
 
+from .group_names import GroupNames, names
 from .models import ApiToken, token_digest
 from .throttles import COUNTED_WITH_TOKEN, UserThrottle
 
@@ -73,22 +74,6 @@ def revoke_tokens(user: Any, reason: str, *, expired_only: bool = False) -> int:
             token.delete()
             count += 1
     return count
-
-
-class _GroupNames(Subquery):
-    """The names of the token's user's groups (their roles), read in the token's own statement:
-    PostgreSQL gives an array, SQLite a JSON array."""
-
-    template = "ARRAY(%(subquery)s)"
-    output_field = TextField()
-
-    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
-        return self.as_sql(
-            compiler,
-            connection,
-            template="(SELECT json_group_array(name) FROM (%(subquery)s))",
-            **extra,
-        )
 
 
 # The event's fields its seal covers (audit.chain.canonical_parts), in this order.
@@ -132,10 +117,10 @@ def _latest_event() -> Subquery:
 
 
 def _token_query(digest: str) -> Any:
-    names = Group.objects.filter(user=OuterRef("user_id")).values("name")
+    group_names = Group.objects.filter(user=OuterRef("user_id")).values("name")
     return (
         ApiToken.objects.select_related("user")
-        .annotate(role_names=_GroupNames(names), record=_latest_event())
+        .annotate(role_names=GroupNames(group_names), record=_latest_event())
         .filter(digest=digest)
     )
 
@@ -169,12 +154,6 @@ def _matches(sealed: str, row: tuple[str, str, int, Any], key: bytes) -> bool:
         return False
     live = content(ApiToken(pk=int(pk), digest=digest, user_id=user_id, created=created))
     return recorded is not None and recorded == live
-
-
-def _names(value: Any) -> list[str]:
-    if isinstance(value, str):  # SQLite's JSON array
-        value = json.loads(value)
-    return list(value or ())
 
 
 _TOKEN = PreparedQuery(_token_query, digest=str)  # every API request: roles and record with it
@@ -294,7 +273,7 @@ class ExpiringTokenAuthentication(TokenAuthentication):
         if not token.user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         user = token.user
-        remember_roles(user, _names(token.role_names))
+        remember_roles(user, names(token.role_names))
         if token_expired(token):
             revoke_token(token, "expired")
             raise exceptions.AuthenticationFailed("token expired: get a new one")

@@ -58,7 +58,7 @@ KINDS = ("open", "deal", "decide", "dealer", "settle")
 
 
 PG_ADMIN = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432")
-PG_DB = "casino_bench_round"
+PG_DB = os.environ.get("BENCH_PG_DB", "casino_bench_round")
 
 
 def setup(db_path: Path, broker: str | None, database: str = "sqlite") -> None:

@@ -5,7 +5,7 @@ Run from the project root (PostgreSQL on 127.0.0.1:5432, user postgres, trust au
     .venv/bin/python benchmarks/bench_floor.py [--tables N | --start 50] [--max-minutes 15]
         [--workers W | --workers-list 1,2,4] [--threads 4] [--duration 120] [--warmup 40]
         [--round-seconds 40] [--pin-db] [--seed 1] [--port 8766] [--markdown]
-        [--json-out FILE] [--baseline REV] [--check]
+        [--json-out FILE] [--baseline REV] [--check] [--tablet] [--database NAME]
 
 A point of the floor model is N tables, each with its dealer's tablet (its own API token)
 playing one 3-seat Three Card 2nd Chance round every `--round-seconds` (40): seven requests
@@ -37,6 +37,13 @@ PostgreSQL's affinity at the end. `--baseline REV` runs the same on commit REV a
 this checkout (`benchmarks/baseline.py`). `--check` exits 3 when the aim is missed at
 `--tables N`, or when no N passed in a search.
 
+`--tablet` plays the same rounds through the dealer tablet's pages instead of the API (a
+browser session and CSRF token per table, written as the sign-in page writes them): the wagers
+page, each step's boosted POST (its answer is the next page; a 303 is followed with a GET, as
+the browser's XHR does), the payout page, and the page's watch polled every 5 s while a page
+is shown; latency per request kind adds `page` and `watch`. `--database NAME` names the
+database recreated and dropped (`casino_floor_bench`).
+
 Everything runs on this machine: traffic goes to 127.0.0.1 only, and the run ends by itself.
 """
 
@@ -49,6 +56,7 @@ import json
 import math
 import os
 import random
+import re
 import secrets
 import shutil
 import signal
@@ -61,6 +69,7 @@ import uuid
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -110,6 +119,11 @@ GAP_WEIGHTS = (1.5, 1.0, 1.0, 1.0, 1.0, 1.5)
 DRAIN_SPEEDUP = 4.0  # rounds under way at the end of the window finish at 4x the pace
 DRAIN_LIMIT = 120.0  # seconds the rounds under way may take to finish after the window
 PRINTED_FAILURES = 20
+# --tablet: the requests of the tablet's pages (a post's answer is the next page; a page
+# fetched on its own, the wagers page and, from a tree whose steps answer 303, the page after
+# each post; the page's watch, polled every 5 s while the page is shown).
+TABLET_KINDS = (*KINDS, "page", "watch")
+POLL_SECONDS = 5.0
 SPLIT = 1.1  # the search stops when the failing N is within 10% of the passing N
 
 
@@ -273,7 +287,7 @@ class Dealer(threading.Thread):
         super().__init__(name=f"table-{index}", daemon=True)
         self.index, self.port, self.plan, self.rounds, self.gaps = index, port, plan, rounds, gaps
         self.phase, self.clock, self.stop, self.run_id = phase, clock, stop, run_id
-        self.latencies: dict[str, list[float]] = {k: [] for k in KINDS}
+        self.latencies: dict[str, list[float]] = {k: [] for k in TABLET_KINDS}
         self.failure: str | None = None
         self.opened = self.settled = self.requests = 0
         self.late_rounds = 0
@@ -366,6 +380,174 @@ class Dealer(threading.Thread):
                 self.latencies[kind].append(elapsed)
 
 
+class TabletDealer(Dealer):
+    """One table's tablet through its pages, as its browser plays a round with htmx: the
+    session's cookie and CSRF token, each step's boosted POST (its answer is the next page;
+    a 303 is followed with a GET, as the browser's XHR does), the wagers page at the start
+    of a round, and the watch polled every 5 s while a page is shown. The same rounds, think
+    times and checks as the API's tablets (`Dealer`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.cookie = f"sessionid={self.plan['session']}; csrftoken={self.plan['csrf']}"
+        self.url = f"/tablet/table/{self.plan['table_id']}/"
+        self.watch_url: str | None = None
+        self.next_poll = 0.0
+
+    def request(self, kind: str, method: str, path: str, fields: dict[str, Any] | None) -> Any:
+        headers = {
+            "Cookie": self.cookie,
+            "Connection": "close",
+            "Accept": "text/html",
+            "HX-Request": "true",
+            "HX-Current-URL": f"http://{HOST}:{self.port}{self.url}",
+        }
+        body = None
+        if method == "POST":
+            data = {**(fields or {}), "csrfmiddlewaretoken": self.plan["csrf"]}
+            body = urlencode(data, doseq=True).encode()
+            headers.update(
+                {
+                    "Content-Type": "application/x-www-form-urlencoded",
+                    "Origin": f"http://{HOST}:{self.port}",
+                    "HX-Boosted": "true",
+                    "HX-Target": "tablet",
+                }
+            )
+        conn = http.client.HTTPConnection(HOST, self.port, timeout=REQUEST_TIMEOUT)
+        sent = time.perf_counter()
+        where = f"{self.plan['table']} ({self.phase_name(sent)}): {method} {path} ({kind})"
+        try:
+            conn.request(method, path, body=body, headers=headers)
+            response = conn.getresponse()
+            raw = response.read()
+        except Exception as err:
+            raise Failure(f"{where}: {type(err).__name__}: {err}") from None
+        finally:
+            conn.close()
+        elapsed = time.perf_counter() - sent
+        self.requests += 1
+        if response.status not in (200, 204, 303):
+            raise Failure(
+                f"{where} answered {response.status} in {elapsed * 1000:.0f} ms: "
+                f"{raw[:500].decode(errors='replace')}"
+            )
+        if self.clock.measure_from <= sent < self.clock.measure_to:
+            self.latencies[kind].append(elapsed)
+        return response, raw.decode(errors="replace")
+
+    def shown(self, page: str) -> None:
+        """A page is shown: its watch polls 5 s from now, and every 5 s after."""
+        found = re.search(r'hx-get="([^"]+/watch/[^"]*)"', page)
+        self.watch_url = found.group(1).replace("&amp;", "&") if found else None
+        self.next_poll = time.perf_counter() + POLL_SECONDS
+
+    def wait_polling(self, moment: float) -> bool:
+        """Wait until `moment`, polling the page's watch when it is due; False when told to
+        stop."""
+        while self.watch_url is not None and self.next_poll < moment:
+            if not self.wait_until(self.next_poll):
+                return False
+            response, _ = self.request("watch", "GET", self.watch_url, None)
+            if response.status != 204:
+                raise Failure(f"{self.plan['table']}: the watch answered {response.status}")
+            self.next_poll += POLL_SECONDS
+        return self.wait_until(moment)
+
+    def run(self) -> None:
+        start = self.clock.t0 + self.phase
+        try:
+            for number, calls in enumerate(self.rounds):
+                if start >= self.clock.measure_to or not self.wait_polling(start):
+                    return
+                self.play(number, calls, self.gaps[number])
+                now = time.perf_counter()
+                if now > start + self.clock.round_seconds:
+                    self.late_rounds += 1
+                start = max(start + self.clock.round_seconds, now)
+            raise Failure(f"{self.name}: ran out of prepared rounds (a bug of the benchmark)")
+        except Failure as err:
+            self.failure = str(err)
+        except Exception as err:
+            self.failure = f"{self.plan['table']}: {type(err).__name__}: {err}"
+
+    def play(self, number: int, calls: list[tuple[str, str, Any]], gaps: list[float]) -> None:
+        from bench_tablet_round import tablet_steps
+
+        _, page = self.request("page", "GET", self.url, None)
+        self.shown(page)
+        round_id = key = None
+        for index, step in enumerate(tablet_steps(calls, self.plan["table_id"])):
+            kind = step["kind"]
+            if index:
+                pause = gaps[index - 1]
+                if time.perf_counter() >= self.clock.measure_to:
+                    pause /= DRAIN_SPEEDUP
+                if not self.wait_polling(time.perf_counter() + pause):
+                    return
+            fields = dict(step["fields"])
+            if kind != "open":
+                fields["round"] = round_id
+            if kind == "settle":
+                fields["idempotency_key"] = key
+            response, page = self.request(kind, "POST", step["path"], fields)
+            if response.status == 303:
+                _, page = self.request("page", "GET", response.getheader("Location"), None)
+            where = f"{self.plan['table']}, round {number}: {kind}"
+            if kind == "open":
+                found = re.search(r'name="round" value="(\d+)"', page)
+                if found is None:
+                    raise Failure(f"{where}: the page shows no round")
+                round_id = found.group(1)
+                self.opened += 1
+            if kind == "settle":
+                if 'id="pay-list"' not in page:
+                    raise Failure(f"{where}: no payout shown")
+                self.settled += 1
+                self.watch_url = None  # the payout page has no watch
+                return
+            self.shown(page)
+            found = re.search(r'name="idempotency_key" value="(\w+)"', page)
+            key = found.group(1) if found else key
+
+
+def tablet_sessions(plan: list[dict[str, Any]]) -> None:
+    """A signed-in browser session for each table's dealer (as the sign-in page makes it:
+    the session row and its cookie) and a CSRF token for its forms."""
+    import secrets as random_secrets
+    import string
+
+    from django.conf import settings
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
+    from django.utils.module_loading import import_string
+
+    # signed with the server's key (the session's content and the user's hash in it)
+    settings.SECRET_KEY = load.SECRET_KEY
+    store = import_string(f"{settings.SESSION_ENGINE}.SessionStore")
+    users = {u.pk: u for u in get_user_model().objects.filter(username__startswith="bench-dealer-")}
+    from tables.models import DealerSession
+
+    dealer_at = dict(
+        DealerSession.objects.filter(ended_at__isnull=True).values_list("table_id", "dealer_id")
+    )
+    for entry in plan:
+        user = users[dealer_at[entry["table_id"]]]
+        session = store()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.create()
+        session.save()
+        entry["session"] = session.session_key
+        alphabet = string.ascii_letters + string.digits
+        entry["csrf"] = "".join(random_secrets.choice(alphabet) for _ in range(32))
+
+
 # --- one point -----------------------------------------------------------------------------
 
 
@@ -380,6 +562,8 @@ def measure_point(args: argparse.Namespace, tables: int, workers: int) -> dict[s
     anchor = Path(os.environ["AUDIT_ANCHOR_PATH"])
     anchor.unlink(missing_ok=True)  # the new database's audit chain starts a new anchor file
     plan = prepare_floor(tables, only_game=GAME, seats=TABLE_SEATS)
+    if args.tablet:
+        tablet_sessions(plan)
     per_table = math.ceil((args.warmup + args.duration) / args.round_seconds) + 1
     rounds, gaps, phases = [], [], []
     for i, table in enumerate(plan):
@@ -408,8 +592,9 @@ def measure_point(args: argparse.Namespace, tables: int, workers: int) -> dict[s
         result["worker_pids"] = children(server.pid)
         clock = Clock(args.warmup, args.duration, args.round_seconds)
         run_id = uuid.uuid4().hex[:8]
+        kind = TabletDealer if args.tablet else Dealer
         dealers = [
-            Dealer(i + 1, args.port, plan[i], rounds[i], gaps[i], phases[i], clock, stop, run_id)
+            kind(i + 1, args.port, plan[i], rounds[i], gaps[i], phases[i], clock, stop, run_id)
             for i in range(tables)
         ]
         try:
@@ -435,12 +620,13 @@ def measure_point(args: argparse.Namespace, tables: int, workers: int) -> dict[s
     connections.close_all()
     drop_database()
 
-    merged: dict[str, list[float]] = {k: [] for k in KINDS}
+    kinds = TABLET_KINDS if args.tablet else KINDS
+    merged: dict[str, list[float]] = {k: [] for k in kinds}
     for d in dealers:
-        for kind in KINDS:
+        for kind in kinds:
             merged[kind].extend(d.latencies[kind])
-    rows = {kind: summary(merged[kind]) for kind in KINDS}
-    rows["all"] = summary([x for kind in KINDS for x in merged[kind]])
+    rows = {kind: summary(merged[kind]) for kind in kinds}
+    rows["all"] = summary([x for kind in kinds for x in merged[kind]])
     failures = [d.failure for d in dealers if d.failure]
     opened, settled = sum(d.opened for d in dealers), sum(d.settled for d in dealers)
     database_ok = rounds_db == opened and settled_db == settled and chain.startswith("whole")
@@ -449,7 +635,9 @@ def measure_point(args: argparse.Namespace, tables: int, workers: int) -> dict[s
         {
             "requests_per_s": rows["all"]["n"] / args.duration,
             "rounds_per_s": rows["settle"]["n"] / args.duration,
-            "offered_requests_per_s": tables * 7 / args.round_seconds,
+            "offered_requests_per_s": (
+                rows["all"]["n"] / args.duration if args.tablet else tables * 7 / args.round_seconds
+            ),
             "latency_ms": rows,
             "errors": len(failures),
             "failures": failures[:PRINTED_FAILURES],
@@ -613,7 +801,7 @@ def points_table(searches: list[dict[str, Any]], markdown: bool) -> str:
 
 def kinds_table(p: dict[str, Any], markdown: bool) -> str:
     rows = []
-    for kind in [*KINDS, "all"]:
+    for kind in [*(k for k in TABLET_KINDS if k in p["latency_ms"]), "all"]:
         r = p["latency_ms"][kind]
         rows.append(
             [kind, f"{r['n']:,}"] + [f"{r[k]:.1f}" for k in ("p50", "p90", "p99", "max", "mean")]
@@ -659,8 +847,14 @@ def report(result: dict[str, Any], markdown: bool, title: str = "") -> None:
         ("server", result["server"]),
         (
             "load",
-            f"3-seat {GAME} rounds every {result['round_seconds']:g} s per table, 7 requests "
-            f"a round over 25-35 s, a new connection per request, {result['warmup']:g} s "
+            f"3-seat {GAME} rounds every {result['round_seconds']:g} s per table, "
+            + (
+                "through the tablet's pages (each step's post, the wagers page, the watch "
+                "every 5 s)"
+                if result.get("tablet")
+                else "7 requests"
+            )
+            + f" a round over 25-35 s, a new connection per request, {result['warmup']:g} s "
             f"warm-up + {result['duration']:g} s measured per point, seed {result['seed']}",
         ),
     ]
@@ -742,6 +936,14 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--port", type=int, default=8766, help="port on 127.0.0.1 (8766)")
     parser.add_argument("--pin-db", action="store_true", help="PostgreSQL on CPU 1, rest CPU 0")
+    parser.add_argument(
+        "--tablet",
+        action="store_true",
+        help="the tables play through the tablet's pages (session, CSRF, htmx), not the API",
+    )
+    parser.add_argument(
+        "--database", default=DB_NAME, help=f"the database to recreate and drop ({DB_NAME})"
+    )
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--json-out", metavar="FILE")
     parser.add_argument("--baseline", metavar="REV", help="also measure commit REV first")
@@ -811,14 +1013,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"port {args.port} on {HOST} is in use: choose another with --port", file=sys.stderr)
         return 2
 
-    anchor_folder = use_database(DB_NAME)
+    anchor_folder = use_database(args.database)
     args.audit_key = secrets.token_urlsafe(32)
     pinning: Pinning | None = None
     status = 0
     result: dict[str, Any] = {}
     try:
         pg_version = recreate_database()
-        setup_django(f"{ADMIN_URL}/{DB_NAME}", args.audit_key)
+        setup_django(f"{ADMIN_URL}/{args.database}", args.audit_key)
         if args.pin_db:
             pinning = Pinning()
             pinning.pin()
@@ -833,6 +1035,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "warmup": args.warmup,
             "duration": args.duration,
             "seed": args.seed,
+            "tablet": args.tablet,
             "pinning": pinning.describe() if pinning else None,
             "searches": [],
         }

@@ -19,7 +19,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from django.db import connections
@@ -30,6 +30,7 @@ from django.db.models.query import get_related_populators
 _SENTINEL_BASE = -2_147_480_001
 # Dates of the first year AD: no gaming day, no settled round.
 _SENTINEL_DAY = date(1, 1, 2)
+_SENTINEL_TIME = datetime(1, 1, 2, tzinfo=UTC)
 
 
 @dataclass
@@ -56,8 +57,8 @@ class PreparedQuery:
     aggregates included) and `sql(**values)` the SQL and its parameters, to nest in another
     statement.
 
-    `types` names each placeholder's type (`int`, `str` or `date`): a placeholder value of that
-    type that cannot occur in real data marks where the value goes."""
+    `types` names each placeholder's type (`int`, `str`, `date` or `datetime`, an aware one): a
+    placeholder value of that type that cannot occur in real data marks where the value goes."""
 
     def __init__(self, build: Callable[..., QuerySet[Any]], **types: type) -> None:
         self._build = build
@@ -70,6 +71,8 @@ class PreparedQuery:
             value = _SENTINEL_BASE - i
             if kind is int:
                 out[name] = value
+            elif kind is datetime:
+                out[name] = _SENTINEL_TIME + timedelta(days=i)
             elif kind is date:
                 out[name] = _SENTINEL_DAY + timedelta(days=i)
             else:
@@ -90,11 +93,13 @@ class PreparedQuery:
         ops = connections[alias].ops
         adapt: dict[str, Callable[[Any], Any]] = {}
         for name, kind in self._types.items():
-            if kind is date:  # a backend may pass dates on as text (SQLite)
-                adapted = ops.adapt_datefield_value(sentinels[name])
+            # a backend may pass dates and times on as text (SQLite)
+            adapter = {date: ops.adapt_datefield_value, datetime: ops.adapt_datetimefield_value}
+            if kind in adapter:
+                adapted = adapter[kind](sentinels[name])
                 if adapted != sentinels[name]:
                     by_value[adapted] = name
-                    adapt[name] = ops.adapt_datefield_value
+                    adapt[name] = adapter[kind]
         slots = [(i, by_value[p]) for i, p in enumerate(params) if _hashable(p) in by_value]
         missing = set(sentinels) - {name for _, name in slots}
         if missing:

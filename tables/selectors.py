@@ -23,6 +23,8 @@ from django.core.cache import cache
 
 from core.cache import CacheUnavailable
 from core.errors import ServiceError
+from core.params import DB_INT_MAX
+from core.prepared import PreparedQuery
 from tables import games
 from tables.engine import contract, registry
 from tables.engine.paytable_types import Paytable
@@ -139,9 +141,20 @@ def round_preview(round_: Round) -> dict[str, Any]:
     return contract.settlement_to_json(settle_round(round_, meter))
 
 
+def _last_round_query(table: int) -> Any:
+    return (
+        Round.objects.filter(table_id=table)
+        .exclude(status=Round.Status.VOIDED)
+        .order_by("-number")[:1]
+    )
+
+
+_LAST_ROUND = PreparedQuery(_last_round_query, table=int)  # the wagers page's rebet
+
+
 def last_wagers(table: Table) -> dict[int, dict[str, str]]:
     """Rebet: each seat's wagers in the table's last round (settled or not)."""
-    last = table.rounds.exclude(status=Round.Status.VOIDED).order_by("-number").first()
+    last = _LAST_ROUND.first(table=table.pk)
     if last is None:
         return {}
     return {s["seat"]: dict(s["wagers"]) for s in last.entry.get("seats", [])}
@@ -159,6 +172,26 @@ def open_session_at(table: Table) -> DealerSession | None:
     )
 
 
+def _my_session_query(table: int, dealer: int) -> Any:
+    return DealerSession.objects.filter(
+        table_id=table, dealer_id=dealer, ended_at__isnull=True
+    ).select_related("table__paytable_version", "table__meter")[:1]
+
+
+# Every page and step of the tablet: the table (with its paytable version and meter) and
+# whether the dealer is signed in there, in one statement. A table has one open session at
+# most (the constraint `one_dealer_per_table`).
+_MY_SESSION = PreparedQuery(_my_session_query, table=int, dealer=int)
+
+
+def session_of(table_id: int, dealer_id: int) -> DealerSession | None:
+    """The dealer's open session at that table, with the table, its paytable version and its
+    meter; None when they are not signed in there (or there is no such table)."""
+    if not 0 < table_id <= DB_INT_MAX:
+        return None  # no row holds it
+    return _MY_SESSION.first(table=table_id, dealer=dealer_id)  # type: ignore[no-any-return]
+
+
 def open_sessions() -> dict[int, DealerSession]:
     """Table id -> the open dealer session there."""
     return {
@@ -167,27 +200,45 @@ def open_sessions() -> dict[int, DealerSession]:
     }
 
 
-def open_round(table: Table) -> Round | None:
-    """The round in play at the table (a correction waiting for its sign-off is not)."""
+def _open_round_query(table: int) -> Any:
     return (
-        table.rounds.filter(status=Round.Status.OPEN, corrects__isnull=True)
+        Round.objects.filter(table_id=table, status=Round.Status.OPEN, corrects__isnull=True)
         .select_related("paytable_version")
-        .first()
+        .order_by("pk")[:1]
     )
 
 
+def _last_settled_query(table: int) -> Any:
+    return Round.objects.filter(table_id=table, status=Round.Status.SETTLED).order_by("-number")[:1]
+
+
+def _latest_state_query(table: int) -> Any:
+    return (
+        Round.objects.filter(table_id=table, corrects__isnull=True)
+        .order_by("-number")
+        .values("pk", "status", "entry")[:1]
+    )
+
+
+# The tablet's reads on every page (and every poll of its watch), compiled once.
+_OPEN_ROUND = PreparedQuery(_open_round_query, table=int)
+_LAST_SETTLED = PreparedQuery(_last_settled_query, table=int)
+_LATEST_STATE = PreparedQuery(_latest_state_query, table=int)
+
+
+def open_round(table: Table) -> Round | None:
+    """The round in play at the table (a correction waiting for its sign-off is not)."""
+    return _OPEN_ROUND.first(table=table.pk)  # type: ignore[no-any-return]
+
+
 def last_settled_round(table: Table) -> Round | None:
-    return table.rounds.filter(status=Round.Status.SETTLED).order_by("-number").first()
+    return _LAST_SETTLED.first(table=table.pk)  # type: ignore[no-any-return]
 
 
 def latest_round_state(table: Table) -> dict[str, Any] | None:
     """The table's latest round's id, status and entry (the tablet's change watch)."""
-    return (
-        table.rounds.filter(corrects__isnull=True)
-        .order_by("-number")
-        .values("pk", "status", "entry")
-        .first()
-    )
+    found = _LATEST_STATE.values(table=table.pk)
+    return found[0] if found else None
 
 
 def open_tables() -> Any:
@@ -195,9 +246,18 @@ def open_tables() -> Any:
     return Table.objects.filter(is_open=True).select_related("paytable_version")
 
 
+def _round_at_query(table: int, pk: int) -> Any:
+    return Round.objects.filter(table_id=table, pk=pk).order_by("pk")[:1]
+
+
+_ROUND_AT = PreparedQuery(_round_at_query, table=int, pk=int)  # every step's post
+
+
 def round_at(table: Table, round_id: int | None) -> Round | None:
     """The round of that id, if it is at this table."""
-    return Round.objects.filter(table=table, pk=round_id or 0).first()
+    if round_id is not None and not -DB_INT_MAX <= round_id <= DB_INT_MAX:
+        return None  # no row holds it
+    return _ROUND_AT.first(table=table.pk, pk=round_id or 0)  # type: ignore[no-any-return]
 
 
 # --- a paytable version's theoretical figures ----------------------------------------------

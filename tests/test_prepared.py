@@ -103,3 +103,111 @@ def test_the_round_as_stored_its_lines_and_the_idempotency_check(settled) -> Non
     for got, want in zip(lines, settled.lines.all(), strict=True):
         same_instance(got, want)
     assert _KEY_USED_ELSEWHERE.column(key="no such key", pk=settled.pk) == []
+
+
+def test_the_session_row(floor) -> None:
+    from datetime import timedelta
+
+    from django.contrib.sessions.models import Session
+    from django.test import Client
+    from django.utils import timezone
+
+    from accounts.sessions import _SESSION, _session_query
+
+    client = Client()
+    assert client.login(username="dealer", password="demo")
+    key = client.session.session_key
+    now = timezone.now()
+    same_instance(_SESSION.first(key=key, now=now), _session_query(key=key, now=now).get())
+    later = now + timedelta(days=365)
+    assert _SESSION.first(key=key, now=later) is None  # expired by then
+    assert _session_query(key=key, now=later).first() is None
+    assert _SESSION.first(key="no such key", now=now) is None
+    assert Session.objects.filter(session_key=key).exists()
+
+
+def test_the_user_with_their_roles(floor) -> None:
+    from accounts.backends import LockoutModelBackend, _user_query
+    from accounts.group_names import names
+    from core.roles import Role, has_role, roles_of
+
+    backend = LockoutModelBackend()
+    for user in floor["users"].values():
+        got = backend.get_user(user.pk)
+        want = _user_query(pk=user.pk).get()
+        assert sorted(names(want.role_names)) == sorted(_role_names_query(user=user.pk))
+        del want.role_names
+        roles = got.__dict__.pop("_role_names")  # read with the user: no statement of its own
+        same_instance(got, want)
+        assert sorted(roles) == sorted(_role_names_query(user=user.pk))
+        got._role_names = roles
+        fresh = type(user).objects.get(pk=user.pk)
+        assert roles_of(got) == roles_of(fresh)
+        assert all(has_role(got, role) == has_role(fresh, role) for role in Role)
+    assert backend.get_user(10**9) is None
+
+
+def test_the_tablets_reads(floor, settled) -> None:
+    from tables import selectors
+    from tables.models import DealerSession, Table
+
+    table = Table.objects.get(pk=settled.table_id)
+    dealer = floor["dealer"]
+    mine = selectors.session_of(table.pk, dealer.pk)
+    want = (
+        DealerSession.objects.filter(table=table, dealer=dealer, ended_at__isnull=True)
+        .select_related("table__paytable_version", "table__meter")
+        .get()
+    )
+    same_instance(mine, want, ("table",))
+    same_instance(mine.table, want.table, ("paytable_version", "meter"))
+    assert selectors.session_of(table.pk, floor["dealer2"].pk) is None
+    assert selectors.session_of(10**9, dealer.pk) is None
+    assert selectors.session_of(2**64, dealer.pk) is None
+    lowball = floor["LB-1"]
+    for t in (table, lowball):
+        same_instance(
+            selectors.open_round(t),
+            t.rounds.filter(status="open", corrects__isnull=True)
+            .select_related("paytable_version")
+            .first(),
+        )
+        same_instance(
+            selectors.last_settled_round(t),
+            t.rounds.filter(status="settled").order_by("-number").first(),
+        )
+        assert selectors.latest_round_state(t) == (
+            t.rounds.filter(corrects__isnull=True)
+            .order_by("-number")
+            .values("pk", "status", "entry")
+            .first()
+        )
+    assert selectors.last_wagers(table) == {
+        s["seat"]: dict(s["wagers"]) for s in settled.entry["seats"]
+    }
+    assert selectors.last_wagers(lowball) == {}
+    same_instance(selectors.round_at(table, settled.pk), Round.objects.get(pk=settled.pk))
+    assert selectors.round_at(lowball, settled.pk) is None
+    assert selectors.round_at(table, 2**70) is None
+    assert selectors.round_at(table, None) is None
+
+
+def test_a_round_open_at_the_table(floor) -> None:
+    from tables import selectors
+    from tables.services import rounds as svc
+    from tables.services.sessions import dealer_sign_in
+
+    table = floor["LB-1"]
+    dealer_sign_in(dealer=floor["dealer"], table=table)
+    svc.round_open(table=table, dealer=floor["dealer"], wagers={1: {"ante": "10"}})
+    opened = selectors.open_round(table)
+    same_instance(
+        opened,
+        table.rounds.filter(status="open").select_related("paytable_version").get(),
+        ("paytable_version",),
+    )
+    assert selectors.latest_round_state(table)["pk"] == opened.pk
+    assert selectors.last_settled_round(table) is None
+    assert selectors.last_wagers(table) == {1: {"ante": "10.00"}} or selectors.last_wagers(
+        table
+    ) == {1: dict(opened.entry["seats"][0]["wagers"])}

@@ -2,10 +2,12 @@
 
 The table page shows the step `round_state` says is next (wagers, cards, decisions, the
 dealer's house way, confirm). Each form posts to a view that parses it, calls one service
-and redirects (303) back to the table page. A refused entry re-renders the same step with
-the engine's message beside the field it names (`ServiceError.field`) and the input kept;
-the services are atomic, so nothing of it was saved. htmx boosts the forms (no full reload)
-and polls for a round changed on another tablet; every page works without JavaScript.
+and redirects (303) back to the table page; a form boosted by htmx gets that page in the
+post's own answer (with its address for the browser's history, `HX-Push-Url`), not a 303 its
+XHR would follow with a second request. A refused entry re-renders the same step with the
+engine's message beside the field it names (`ServiceError.field`) and the input kept; the
+services are atomic, so nothing of it was saved. htmx boosts the forms (no full reload) and
+polls for a round changed on another tablet; every page works without JavaScript.
 
 Only dealers use the tablet (others get 403), and a dealer only at the table they are
 signed in to; the services check the same again.
@@ -164,7 +166,11 @@ def sign_out(request: HttpRequest) -> HttpResponse:
 @dealer_only
 @require_GET
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = my_table(request, table_id)
+    return _table_response(request, my_table(request, table_id))
+
+
+def _table_response(request: HttpRequest, table: Table) -> HttpResponse:
+    """The table page of the dealer signed in at `table` (checked by the caller)."""
     game = games.get(table.game)
     if isinstance(game, games.PlayerVsPlayerGame):  # hands of actions, not banked steps
         from .hands import table_page as hand_page
@@ -419,7 +425,27 @@ def open_round(request: HttpRequest, table_id: int) -> HttpResponse:
             errors = [err]
     if errors:
         return _refuse(request, table_url(table), errors)
-    return see_other(table_url(table))
+    return _next_page(request, table)
+
+
+def _next_page(request: HttpRequest, table: Table, settled: Round | None = None) -> HttpResponse:
+    """Where a step that went through sends the dealer: the table page, or a settled round's
+    payout. A form boosted by htmx gets that page in this answer, with its address to put in
+    the browser's history (`HX-Push-Url`), as the 303 and the GET the browser's XHR follows it
+    with would give it, without the second request; without JavaScript the browser is sent
+    there (303), so a reload never posts again."""
+    url = reverse("tablet:round", args=[settled.pk]) if settled else table_url(table)
+    if request.headers.get("HX-Boosted") != "true":
+        return see_other(url)
+    response = (
+        _round_response(request, settled.pk, table)
+        if settled is not None
+        else _table_response(request, table)
+    )
+    if response.status_code == 303:  # the page itself sends the browser on
+        return response
+    response["HX-Push-Url"] = url
+    return response
 
 
 def _wager_errors(table: Table, wagers: dict[int, dict[str, str]]) -> list[ServiceError | Refused]:
@@ -639,15 +665,16 @@ def _int(value: Any) -> int | None:
 
 
 def _act(
-    request: HttpRequest, table_id: int, call: Callable[[Table, Round], str | None]
+    request: HttpRequest, table_id: int, call: Callable[[Table, Round], Round | None]
 ) -> HttpResponse:
-    """Run one step's service for the round the form was rendered for, then show what is next."""
+    """Run one step's service for the round the form was rendered for, then show what is next
+    (the table page, or the round `call` settled)."""
     table = my_table(request, table_id)
     round_ = selectors.round_at(table, _int(request.POST.get("round")))
     try:
         if round_ is None:
             raise Refused("That round is not at this table: reload the page.", status=409)
-        url = call(table, round_)
+        settled = call(table, round_)
     except (ServiceError, Refused, EngineError, Several) as err:
         if isinstance(err, EngineError):  # the services wrap the engine's refusals; just in case
             err = Refused(err.message, field=err.field)
@@ -659,7 +686,7 @@ def _act(
             posted_round=round_.pk if round_ else None,
             settled=settled,
         )
-    return see_other(url or table_url(table))
+    return _next_page(request, table, settled)
 
 
 class Several(Exception):
@@ -755,7 +782,7 @@ def dealer_hand(request: HttpRequest, table_id: int) -> HttpResponse:
 @dealer_only
 @require_POST
 def settle(request: HttpRequest, table_id: int) -> HttpResponse:
-    def call(table: Table, round_: Round) -> str | None:
+    def call(table: Table, round_: Round) -> Round | None:
         key = str(request.POST.get("idempotency_key", "")).strip() or None
         try:
             settled = svc.round_settle(round=round_, dealer=request.user, idempotency_key=key)
@@ -771,7 +798,7 @@ def settle(request: HttpRequest, table_id: int) -> HttpResponse:
                     settled=round_,
                 ) from None
             raise
-        return reverse("tablet:round", args=[settled.pk])
+        return settled
 
     return _act(request, table_id, call)
 
@@ -786,7 +813,7 @@ def approve(request: HttpRequest, table_id: int) -> HttpResponse:
     dealer stays signed in): the round is paid under the pit boss's name. Any failure gets the
     same answer, and counts on the sign-off's own limit (accounts.signoff)."""
 
-    def call(table: Table, round_: Round) -> str:
+    def call(table: Table, round_: Round) -> Round:
         name = str(request.POST.get("approver", "")).strip()
         secret = str(request.POST.get("approver-password", ""))
         errors: list[ServiceError | Refused] = []
@@ -814,7 +841,7 @@ def approve(request: HttpRequest, table_id: int) -> HttpResponse:
             raise Refused(answer.message, field="approver password") from None
         except PermissionDenied:
             raise Refused(signoff.REFUSED, field="approver password") from None
-        return reverse("tablet:round", args=[settled.pk])
+        return settled
 
     return _act(request, table_id, call)
 
@@ -852,10 +879,19 @@ def back(request: HttpRequest, table_id: int) -> HttpResponse:
 @dealer_only
 @require_GET
 def round_page(request: HttpRequest, round_id: int) -> HttpResponse:
+    return _round_response(request, round_id)
+
+
+def _round_response(
+    request: HttpRequest, round_id: int, table: Table | None = None
+) -> HttpResponse:
+    """A round's page at the table of the dealer signed in there (`table` when the caller has
+    checked it)."""
     round_ = get_object_or_404(
         Round.objects.select_related("table", "dealer", "approved_by"), pk=round_id
     )
-    table = my_table(request, round_.table_id)
+    if table is None or table.pk != round_.table_id:
+        table = my_table(request, round_.table_id)
     waiting = (request.session.get(AWAITING) or {}).get(str(table.pk))
     if waiting == round_.pk and not round_.awaiting_approval:
         _awaiting_forget(request, table.pk)  # its payout is shown: the next reload moves on
@@ -900,8 +936,9 @@ def _pay_list(summary: dict[str, Any] | None) -> list[dict[str, str]]:
 def watch(request: HttpRequest, table_id: int) -> HttpResponse:
     """Polled by the table page: 204 while the table is as the page shows it; otherwise a
     notice to reload (another tablet moved the round on, or the dealer was signed out)."""
-    table = get_object_or_404(Table, pk=table_id)
-    session = selectors.open_session_at(table)
+    mine = selectors.session_of(table_id, request.user.pk)
+    table = mine.table if mine is not None else get_object_or_404(Table, pk=table_id)
+    session = mine or selectors.open_session_at(table)
     if session is None or session.dealer_id != request.user.pk:
         notice = f"You are no longer signed in at {table}."
     elif (paid := _paid_while_watched(table, request.GET.get("round"))) is not None:

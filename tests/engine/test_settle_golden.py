@@ -47,6 +47,22 @@ def test_the_command_writes_exactly_as_before_and_exits_2() -> None:
     assert proc.returncode == 2, proc.stderr
 
 
+def test_through_django_the_command_writes_the_same() -> None:
+    """`manage.py settle` alone runs the engine's loop without setting Django up; with an
+    option it is Django's command (tables/management/commands/settle.py): the same bytes and
+    exit status."""
+    proc = subprocess.run(
+        [sys.executable, "manage.py", "settle", "--no-color"],
+        input=ROUNDS,
+        capture_output=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+    assert proc.stdout == EXPECTED.encode("ascii")
+    assert proc.returncode == 2, proc.stderr
+
+
 def test_the_text_writer_matches_the_json_form() -> None:
     """`settlement_to_text` (the command's) is `json.dumps` of `settlement_to_json` (the
     site's), for the golden rounds and a few hundred fresh ones."""
