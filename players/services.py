@@ -204,6 +204,8 @@ def seat_player(*, table: Table, seat: Any, card: Any, by: AbstractBaseUser) -> 
     call the pit boss, and the attempt raises an alert (kept, though nothing is seated)."""
     _check_seater(by, table)
     number = _check_seat(table, seat)
+    if not table.is_open:
+        raise ServiceError(f"{table} is closed", field="table", code="table_closed", status=409)
     card_text = _card(card)
     player = Player.objects.filter(card=card_text).first()
     if player is None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from datetime import date
 from typing import Any
+from urllib.parse import urlencode
 
 from defusedcsv import csv
 from django.contrib.auth.decorators import login_required
@@ -99,6 +100,11 @@ def _render_tablet(
     )
 
 
+def _tablet_url(table: Table, notice: str) -> str:
+    """The tablet's page with a notice (encoded: a name may hold "&" or "#")."""
+    return reverse("players:tablet", args=[table.pk]) + "?" + urlencode({"notice": notice})
+
+
 @never_cache
 @login_required
 @require_GET
@@ -120,7 +126,9 @@ def tablet_seat(request: HttpRequest, table_id: int) -> HttpResponse:
     except ServiceError as err:
         return _render_tablet(request, table, error=err.message, status=err.status)
     notice = f"Seat {rating.seat}: card {rating.player.card}, {rating.player.first_name}, rated"
-    return _see_other(reverse("players:tablet", args=[table.pk]) + "?notice=" + notice)
+    return _see_other(
+        reverse("players:tablet", args=[table.pk]) + "?" + urlencode({"notice": notice})
+    )
 
 
 @login_required
@@ -134,7 +142,9 @@ def tablet_unseat(request: HttpRequest, table_id: int) -> HttpResponse:
     except ServiceError as err:
         return _render_tablet(request, table, error=err.message, status=err.status)
     notice = f"Seat {rating.seat}: rating ended"
-    return _see_other(reverse("players:tablet", args=[table.pk]) + "?notice=" + notice)
+    return _see_other(
+        reverse("players:tablet", args=[table.pk]) + "?" + urlencode({"notice": notice})
+    )
 
 
 # --- the players' pages ----------------------------------------------------------------------
