@@ -30,6 +30,7 @@ from core.roles import (
     has_role,
     require,
 )
+from core.strict import form_whole, is_whole
 from tables import games
 from tables.gaming_day import gaming_day_of
 from tables.models import DealerSession, Hand, Round, SettlementLine, Table
@@ -47,6 +48,12 @@ from .models import (
 )
 
 CARD_MAX = 32
+
+
+def _whole(value: Any, field: str, *, what: str) -> int:
+    """A whole number given by code (an int) or typed in a form (ASCII digits, no longer than a
+    column holds): "²" passes `str.isdigit()` but `int()` refuses it."""
+    return int(value) if is_whole(value) else form_whole(value, field, what=what)
 
 
 def approval_limit() -> int:
@@ -180,9 +187,7 @@ def _check_seat(table: Table, seat: Any) -> int:
     game = games.get(table.game)
     if not isinstance(game, games.BankedGame | games.PlayerVsPlayerGame):
         raise ServiceError(f"{table} plays {game.label}: it has no rated seats", field="table")
-    if isinstance(seat, bool) or not isinstance(seat, int | str) or not str(seat).isdigit():
-        raise ServiceError(f"seat {seat!r}: a seat number", field="seat")
-    number = int(seat)
+    number = _whole(seat, "seat", what="a seat number")
     if not 1 <= number <= table.seats:
         raise ServiceError(
             f"Seat {number}: {table} has seats 1 to {table.seats}", field="seat", code="no_seat"
@@ -199,6 +204,8 @@ def seat_player(*, table: Table, seat: Any, card: Any, by: AbstractBaseUser) -> 
     call the pit boss, and the attempt raises an alert (kept, though nothing is seated)."""
     _check_seater(by, table)
     number = _check_seat(table, seat)
+    if not table.is_open:
+        raise ServiceError(f"{table} is closed", field="table", code="table_closed", status=409)
     card_text = _card(card)
     player = Player.objects.filter(card=card_text).first()
     if player is None:
@@ -325,10 +332,8 @@ def rating_adjust(*, rating: Rating, seconds: Any, reason: Any, by: AbstractBase
     """A pit boss sets the time a rating counts (with a reason, on the record)."""
     require(by, RATING_ADJUSTERS, "adjust a rating")
     why = _reason(reason)
-    if isinstance(seconds, bool) or not str(seconds).strip().isdigit():
-        raise ServiceError(f"seconds {seconds!r}: a whole number of seconds", field="seconds")
-    value = int(str(seconds).strip())
-    if value > 86400:
+    value = _whole(seconds, "seconds", what="a whole number of seconds")
+    if not 0 <= value <= 86400:
         raise ServiceError("seconds: at most a day (86400)", field="seconds")
     rating = Rating.objects.select_for_update().get(pk=rating.pk)
     before = seconds_played(rating)
@@ -458,9 +463,9 @@ def redemption_enter(
     """A host spends a player's points; above the approval limit it waits for a second person."""
     require(by, PLAYER_MANAGERS, "redeem comp points")
     why = _reason(reason)
-    if isinstance(points, bool) or not str(points).strip().isdigit() or int(str(points)) < 1:
-        raise ServiceError(f"points {points!r}: a whole number above 0", field="points")
-    amount = int(str(points).strip())
+    amount = _whole(points, "points", what="a whole number above 0")
+    if amount < 1:
+        raise ServiceError(f"points {amount}: a whole number above 0", field="points")
     player = Player.objects.select_for_update().get(pk=player.pk)
     available = points_earned(player) - points_redeemed(player, with_pending=True)
     if amount > available:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from datetime import date
 from typing import Any
+from urllib.parse import urlencode
 
 from defusedcsv import csv
 from django.contrib.auth.decorators import login_required
@@ -25,8 +26,10 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from core.bad_request import bad_query
 from core.errors import ServiceError
 from core.money import dollars
+from core.params import ascii_int
 from core.roles import (
     ADMINS,
     DEALERS,
@@ -39,6 +42,7 @@ from core.roles import (
     require,
     role_names,
 )
+from core.strict import form_whole
 from tables import games
 from tables.gaming_day import gaming_day_of
 from tables.models import DealerSession, Table
@@ -96,6 +100,11 @@ def _render_tablet(
     )
 
 
+def _tablet_url(table: Table, notice: str) -> str:
+    """The tablet's page with a notice (encoded: a name may hold "&" or "#")."""
+    return reverse("players:tablet", args=[table.pk]) + "?" + urlencode({"notice": notice})
+
+
 @never_cache
 @login_required
 @require_GET
@@ -117,7 +126,9 @@ def tablet_seat(request: HttpRequest, table_id: int) -> HttpResponse:
     except ServiceError as err:
         return _render_tablet(request, table, error=err.message, status=err.status)
     notice = f"Seat {rating.seat}: card {rating.player.card}, {rating.player.first_name}, rated"
-    return _see_other(reverse("players:tablet", args=[table.pk]) + "?notice=" + notice)
+    return _see_other(
+        reverse("players:tablet", args=[table.pk]) + "?" + urlencode({"notice": notice})
+    )
 
 
 @login_required
@@ -131,7 +142,9 @@ def tablet_unseat(request: HttpRequest, table_id: int) -> HttpResponse:
     except ServiceError as err:
         return _render_tablet(request, table, error=err.message, status=err.status)
     notice = f"Seat {rating.seat}: rating ended"
-    return _see_other(reverse("players:tablet", args=[table.pk]) + "?notice=" + notice)
+    return _see_other(
+        reverse("players:tablet", args=[table.pk]) + "?" + urlencode({"notice": notice})
+    )
 
 
 # --- the players' pages ----------------------------------------------------------------------
@@ -246,14 +259,10 @@ def _player_action(request: HttpRequest, player: Player) -> None:
         _require(request, RATING_ADJUSTERS, "Adjusting a rating")
         rating = get_object_or_404(Rating, pk=_int(post.get("rating")), player=player)
         if action == "adjust":
-            minutes = post.get("minutes", "").strip()
-            if not minutes.isdigit():
-                raise ServiceError(
-                    f"minutes {minutes!r}: a whole number of minutes", field="minutes"
-                )
+            minutes = form_whole(post.get("minutes", ""), "minutes", what="a whole number")
             services.rating_adjust(
                 rating=rating,
-                seconds=int(minutes) * 60,
+                seconds=minutes * 60,
                 reason=post.get("reason", ""),
                 by=request.user,
             )
@@ -264,15 +273,22 @@ def _player_action(request: HttpRequest, player: Player) -> None:
 
 
 def _int(value: Any) -> int:
-    text = str(value or "")
-    return int(text) if text.isdigit() else 0
+    """An id from a form: ASCII digits that fit a column, else 0 (no row has it)."""
+    return ascii_int(value) or 0
 
 
-def _day(request: HttpRequest) -> date:
-    try:
-        return date.fromisoformat(request.GET.get("day", ""))
-    except ValueError:
+DAY_MESSAGE = "must be a gaming day written like 2026-11-21"
+
+
+def _day(request: HttpRequest) -> date | None:
+    """The `?day=` asked for (today's gaming day without one); None when it is not a date."""
+    given = request.GET.get("day", "").strip()
+    if not given:
         return gaming_day_of(timezone.now())
+    try:
+        return date.fromisoformat(given)
+    except ValueError:
+        return None
 
 
 @never_cache
@@ -281,6 +297,8 @@ def _day(request: HttpRequest) -> date:
 def day_report(request: HttpRequest) -> HttpResponse:
     _require(request, PLAYER_READERS, "The day's ratings")
     day = _day(request)
+    if day is None:
+        return bad_query(request, field="day", message=DAY_MESSAGE)
     rows = selectors.day_rows(day)
     return render(
         request,
@@ -309,6 +327,8 @@ CSV_COLUMNS = (
 def day_csv(request: HttpRequest) -> HttpResponse:
     _require(request, PLAYER_READERS, "The day's ratings")
     day = _day(request)
+    if day is None:
+        return bad_query(request, field="day", message=DAY_MESSAGE)
     response = HttpResponse(content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="ratings-{day.isoformat()}.csv"'
     writer = csv.writer(response)

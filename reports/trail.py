@@ -275,7 +275,7 @@ def events_readable_csv(request: HttpRequest) -> HttpResponse:
     try:
         filters = _filters(request)
     except BadFilter as err:
-        return _bad_filter(err)
+        return _bad_filter(request, err)
     writer = csv.writer(_Echo())
 
     def rows() -> Any:

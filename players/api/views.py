@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.roles import PLAYER_MANAGERS, PLAYER_READERS, SEATERS
+from tables.api.strict import StrictSerializer, TextField, WholeField
 from tables.api.views import PLAY_ERRORS, RoleCheckedMixin, errors
 from tables.models import Table
 
@@ -22,19 +23,19 @@ from .. import selectors, services
 from ..models import Player, Rating
 
 
-class PlayerCreateSerializer(serializers.Serializer[Any]):
-    card = serializers.CharField(max_length=32)
-    name = serializers.CharField(max_length=100)
-    tier = serializers.CharField(required=False, default="bronze")
+class PlayerCreateSerializer(StrictSerializer):
+    card = TextField(max_length=32)
+    name = TextField(max_length=100)
+    tier = TextField(required=False, default="bronze")
 
 
-class SeatSerializer(serializers.Serializer[Any]):
-    seat = serializers.IntegerField()
-    card = serializers.CharField(max_length=64)
+class SeatSerializer(StrictSerializer):
+    seat = WholeField()
+    card = TextField(max_length=64)
 
 
-class UnseatSerializer(serializers.Serializer[Any]):
-    seat = serializers.IntegerField()
+class UnseatSerializer(StrictSerializer):
+    seat = WholeField()
 
 
 PLAYER = inline_serializer(

@@ -89,6 +89,10 @@ def test_bad_query_values_on_the_reconciliation_and_the_trails_export_name_the_f
     answer = boss.get(reverse("audit:events_csv"), {"since": "yesterday"})
     assert answer.status_code == 400
     assert 'data-field="since"' in answer.content.decode()
+    for field in ("since", "until", "min", "max"):
+        answer = boss.get(reverse("audit:events_readable_csv"), {field: "yesterday"})
+        assert answer.status_code == 400
+        assert 'data-field="' in answer.content.decode()
 
 
 # --- the approve confirmation ------------------------------------------------------------------
