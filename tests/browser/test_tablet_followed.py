@@ -137,7 +137,10 @@ def test_a_pit_boss_approves_on_the_dashboard_and_the_tablet_follows_to_the_payo
     row = dashboard.locator(f'#awaiting-approval .approval-row[data-round="{r.pk}"]')
     expect()(row).to_contain_text("Seat 2 is paid $")
     dashboard.screenshot(path=str(shots / "dashboard-large-payout-waiting.png"), full_page=True)
-    row.get_by_role("button", name="Approve and pay").click()
+    row.locator("a.approve-link").click()
+    expect()(dashboard.locator("#approve-confirm")).to_contain_text("Seat 2")  # asks first
+    dashboard.click("#confirm-approve")
+    expect()(dashboard.locator("#large-payouts")).to_be_visible()
     expect()(dashboard.locator(f'.approval-row[data-round="{r.pk}"]')).to_have_count(0)
     r.refresh_from_db()
     assert r.status == Round.Status.SETTLED and r.approved_by.get_username() == "pitboss"
