@@ -151,7 +151,10 @@ def test_a_correction_paying_the_jackpot_waits_and_moves_the_meter_when_approved
     # a second pit boss approves: paid now, the meter reset as the settlement says
     second = Client()
     second.force_login(f["pitboss2"])
-    assert second.post(f"/audit/rounds/{corrected.pk}/approve/").status_code == 303
+    assert (
+        second.post(f"/audit/rounds/{corrected.pk}/approve/", {"confirm": "approve"}).status_code
+        == 303
+    )
     corrected.refresh_from_db()
     meter.refresh_from_db()
     assert corrected.status == Round.Status.SETTLED and corrected.approved_by == f["pitboss2"]
