@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -48,6 +48,7 @@ PLAYER = inline_serializer(
         "status": serializers.CharField(),
     },
 )
+PLAYERS_FOUND = inline_serializer("PlayersFound", {"results": PLAYER.__class__(many=True)})
 RATING = inline_serializer(
     "Rating",
     {
@@ -95,7 +96,12 @@ class PlayersView(RoleCheckedMixin, APIView):
     roles = {"get": PLAYER_READERS, "post": PLAYER_MANAGERS}
     action_names = {"get": "finding players", "post": "enrolling players"}
 
-    @extend_schema(summary="Find players by card or name (`?q=`)", responses={200: PLAYER})
+    @extend_schema(
+        operation_id="players_find",
+        summary="Find players by card or name (`?q=`)",
+        parameters=[OpenApiParameter("q", str, description="A card number or part of a name")],
+        responses={200: PLAYERS_FOUND, **errors(401, 403)},
+    )
     def get(self, request: Request) -> Response:
         query = str(request.query_params.get("q", ""))
         return Response({"results": [player_data(p) for p in selectors.search(query)[:50]]})
@@ -118,7 +124,11 @@ class PlayerView(RoleCheckedMixin, APIView):
     roles = {"get": PLAYER_READERS}
     action_names = {"get": "reading a player"}
 
-    @extend_schema(summary="A player's ratings and comps", responses={200: PLAYER})
+    @extend_schema(
+        operation_id="players_read",
+        summary="A player's ratings and comps",
+        responses={200: PLAYER, **errors(401, 403, 404)},
+    )
     def get(self, request: Request, pk: int) -> Response:
         player = get_object_or_404(Player, pk=pk)
         services.player_viewed(player=player, by=request.user)
