@@ -102,9 +102,15 @@ def _deferred_checks_before_rollback(request):  # type: ignore[no-untyped-def]
 def floor(db: Any) -> dict[str, Any]:
     """The demo floor: tables SC-1, LB-1, PY-1 and users dealer, dealer2, pitboss, admin,
     admin2, auditor (password "demo")."""
-    with override_settings(DEBUG=True), open(os.devnull, "w") as quiet:
-        call_command("seed_demo", stdout=quiet)
     from tables.models import Table
+
+    from .replay_writes import replayed
+
+    def seed() -> None:
+        with override_settings(DEBUG=True), open(os.devnull, "w") as quiet:
+            call_command("seed_demo", stdout=quiet)
+
+    replayed("floor", seed)
 
     User = get_user_model()
     users = {u.username: u for u in User.objects.all()}

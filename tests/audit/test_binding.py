@@ -37,6 +37,7 @@ from tables.services.meters import meter_correct
 from tables.services.paytables import paytable_approve, paytable_assign, paytable_draft
 from tables.services.sessions import dealer_sign_in
 from tables.simulation import simulate
+from tests.replay_writes import replayed
 
 from .tamper import raw, run_verify
 
@@ -129,7 +130,7 @@ def busy_day(f: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.fixture
 def day(floor: dict[str, Any]) -> dict[str, Any]:
-    return {**floor, **busy_day(floor)}
+    return {**floor, **replayed("busy day", lambda: busy_day(floor))}
 
 
 def test_ordinary_use_verifies_clean(day: dict[str, Any]) -> None:

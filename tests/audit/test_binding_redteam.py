@@ -38,6 +38,7 @@ from tables.models import Hand, ProgressiveMeter, Round, SettlementLine, Table
 from tables.services import rounds as svc
 from tables.services.paytables import paytable_approve, paytable_draft
 from tables.simulation import simulate
+from tests.replay_writes import replayed
 
 from .tamper import raw, run_verify
 
@@ -48,7 +49,7 @@ User = get_user_model()
 @pytest.fixture
 def played(floor: dict[str, Any]) -> dict[str, Any]:
     """The demo floor after a few simulated rounds and hands at every table, reports built."""
-    simulate(list(Table.objects.order_by("name")), 3, seed=5)
+    replayed("simulated", lambda: simulate(list(Table.objects.order_by("name")), 3, seed=5))
     assert run_verify()[0] == 0
     return floor
 

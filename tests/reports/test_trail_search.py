@@ -15,6 +15,7 @@ from django.test import Client
 from audit.models import AuditEvent, AuditEventText
 from audit.selectors import amount_words, search_events, words_of
 from tables.models import Hand
+from tests.replay_writes import replayed
 
 from .played_day import play_a_day
 
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def day(floor: dict[str, Any]) -> dict[str, Any]:
-    return {**floor, **play_a_day(floor)}
+    return {**floor, **replayed("played day", lambda: play_a_day(floor))}
 
 
 def _auditor(day: dict[str, Any]) -> Client:
