@@ -72,7 +72,7 @@ def timed(fn: Callable[[], Any]) -> tuple[tuple[float, float], Any]:
 
 def spread(game: str, cards: list[str], seeds: int) -> float | None:
     """The standard deviation of one decision's sampled cost over `seeds` seeds."""
-    if game == "pyramid":
+    if game in ("pyramid", "second_chance"):
         return None
     from tables import games
     from tables.games.lowball import decisions as low

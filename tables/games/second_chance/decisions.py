@@ -11,15 +11,14 @@ The value of each choice is its expected net in cents with the wagers as placed:
   46 below, equal to and above the hand, by inclusion and exclusion (the hands of the 49
   beating the hand, less those holding a card of D, plus those holding two of them).
 - mulligan: the Ante and the Raise (equal to the Ante) on N against the dealer's final hand,
-  plus the Mulligan Pair Plus as placed (none when the seat stood) on N. The Mulligan Pair
-  Plus is exact (every N of the 49). The Ante and Raise are exact over every D the dealer
-  stands on (`_stand_branch`: every N of the other 46, by sweeps over the hands in score
-  order). Where D draws, X comes after the player's draw and from the cards N left: exact
-  when the unseen cards are few (`EXACT_DEALS`), else **estimated** by sampling `SAMPLES`
-  deals of nine unseen cards, each read in the six ways of giving its three hands the roles D,
-  N and X (those where D draws counted), from a generator seeded by the seat's cards (the same
-  decision always gets the same estimate). No exact count of that branch in a second was
-  found: the discarded D takes cards from both N's and X's pools, which couples every (N, X).
+  plus the Mulligan Pair Plus as placed (none when the seat stood) on N. All exact. The
+  Mulligan Pair Plus: every N of the 49. The Ante and Raise, over every D the dealer stands on
+  (`_stand_branch`): every N of the other 46, by sweeps over the hands in score order. Where D
+  draws (`_draw_branch`), X comes after the player's draw and from the cards N left, so the
+  discarded D takes cards from both N's and X's pools: every deal (D, N, X) is counted, as
+  every disjoint (N, X) weighted by the drawing hands D avoiding both, that weight split by
+  inclusion and exclusion into terms of N alone, of X alone and of a card or two of each,
+  each summed over the hands in score order in integer arrays.
 The first hand's Pair Plus is settled whichever choice is made, so it is left out.
 Cost = the better value less the chosen one's.
 """
@@ -27,7 +26,7 @@ Cost = the better value less the chosen one's.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache
@@ -35,20 +34,22 @@ from itertools import combinations, permutations
 from math import comb, gcd
 from typing import Any, Final
 
+import numpy as np
+import numpy.typing as npt
+
 from tables.engine.cards import DECK, Card
 from tables.engine.contract import cards_at, seat_entries, seat_wagers, stake
-from tables.engine.decision_cost import cost, seeded
+from tables.engine.decision_cost import cost
 from tables.engine.edge_fast import card_numbers, index, poker_categories, poker_scores, table
 from tables.engine.errors import EngineError, Refusal
 from tables.engine.paytable_types import Paytable
 
 from . import game as second_chance
 
-SAMPLES: Final = 15_000  # deals of nine cards, six rounds each
-EXACT_DEALS: Final = 500_000  # enumerate (D, N, X) exactly up to this many deals
+Ints = npt.NDArray[np.int64]
+ROWS: Final = 1024  # hands per block of `_draw_branch`'s (hand, card) rows
 STAND: Final = "stand"
 MULLIGAN: Final = "mulligan"
-_ROLES: Final = tuple(permutations(range(3)))
 
 
 @cache
@@ -60,12 +61,13 @@ def dealer_draws_table() -> list[bool]:
 @dataclass(frozen=True)
 class AnteOdds:
     """Per hand index (`edge_fast`): the Ante/Raise odds the hand is paid at when it wins,
-    exactly, as integers over a common `scale`, and as floats (the sampler's)."""
+    exactly, and as integers over a common `scale` (a list, and an array: of 64-bit integers
+    when they leave room to sum, else of Python integers)."""
 
     exact: list[Fraction]
     scaled: list[int]
     scale: int
-    floats: list[float]
+    array: Any = field(compare=False)
 
 
 @cache
@@ -77,13 +79,9 @@ def _ante_odds(lines: tuple[tuple[str, Fraction], ...]) -> AnteOdds:
     by_category = {c: odds.get(c, Fraction(0)) for c in set(poker_categories())}
     exact = [by_category[c] for c in poker_categories()]
     as_int = {c: int(o * scale) for c, o in by_category.items()}
-    as_float = {c: float(o) for c, o in by_category.items()}
-    return AnteOdds(
-        exact,
-        [as_int[c] for c in poker_categories()],
-        scale,
-        [as_float[c] for c in poker_categories()],
-    )
+    scaled = [as_int[c] for c in poker_categories()]
+    small = max(scaled) <= 1 << 30
+    return AnteOdds(exact, scaled, scale, np.array(scaled, dtype=np.int64 if small else object))
 
 
 def ante_odds(paytable: Paytable) -> AnteOdds:
@@ -172,13 +170,6 @@ def mulligan_pair_plus_value(unseen: Sequence[Card], paytable: Paytable) -> Frac
     return Fraction(total) / sum(counts.values())
 
 
-def _g(n: int, dealer: int, score: list[int], odds: Sequence[Any]) -> Any:
-    ps, ds = score[n], score[dealer]
-    if ps > ds:
-        return odds[n]
-    return 0 if ps == ds else -1
-
-
 Item = tuple[int, int, bool]  # (score, odds scaled to an integer, the dealer stands on it)
 
 
@@ -235,59 +226,188 @@ def _stand_branch(u: Sequence[int], odds: AnteOdds) -> tuple[Fraction, int]:
     return Fraction(total, scale * comb(len(u) - 3, 3)), drawing
 
 
-def mulligan_ante_value(cards: Sequence[Card], unseen: Sequence[Card], odds: AnteOdds) -> Fraction:
-    """The Ante's (and so the Raise's) expected net per unit on a mulligan's new hand: exact
-    where the dealer's first hand stands; where it draws, exact over every (D, N, X) when there
-    are at most `EXACT_DEALS` deals, else the sampled estimate."""
-    score, draws = poker_scores(), dealer_draws_table()
+def mulligan_ante_value(unseen: Sequence[Card], odds: AnteOdds) -> Fraction:
+    """The Ante's (and so the Raise's) expected net per unit on a mulligan's new hand (exact):
+    every D the dealer stands on, and every (D, N, X) where D draws."""
     u = sorted(card_numbers(unseen))
     n = len(u)
     stand_sum, drawing = _stand_branch(u, odds)
     if not drawing:
         return stand_sum / comb(n, 3)
-    if comb(n, 3) * comb(n - 3, 3) * comb(n - 6, 3) <= EXACT_DEALS:
-        total = Fraction(0)
-        deals = 0
-        for d in combinations(u, 3):
-            if not draws[index(*d)]:
-                continue
-            left = [c for c in u if c not in d]
-            for new in combinations(left, 3):
-                ni = index(*new)
-                rest = [c for c in left if c not in new]
-                for x in combinations(rest, 3):
-                    total += _g(ni, index(*x), score, odds.exact)
-                    deals += 1
-        draw_mean = total / deals
-    else:
-        draw_mean = _sampled_draw_mean(cards, u, odds)
-    return (stand_sum + drawing * draw_mean) / comb(n, 3)
+    deals = odds.scale * comb(n - 3, 3) * comb(n - 6, 3)
+    return (stand_sum + Fraction(_draw_branch(u, odds), deals)) / comb(n, 3)
 
 
-def _sampled_draw_mean(cards: Sequence[Card], u: list[int], ante: AnteOdds) -> Fraction:
-    """The mean Ante result of N against X over deals whose D draws, sampled: `SAMPLES` deals
-    of nine cards, each read in the six ways of giving its three hands the roles D, N and X,
-    those where D draws counted."""
-    score, draws = poker_scores(), dealer_draws_table()
-    odds = ante.floats
-    sample = seeded(cards, "second_chance mulligan").sample
-    net = 0.0
-    counted = 0
-    for _ in range(SAMPLES):
-        c = sample(u, 9)
-        hands = (
-            c[0] * 2704 + c[1] * 52 + c[2],
-            c[3] * 2704 + c[4] * 52 + c[5],
-            c[6] * 2704 + c[7] * 52 + c[8],
+@cache
+def _arrays() -> tuple[Ints, Ints]:
+    """`poker_scores` and `dealer_draws_table` (as 0 or 1) as arrays."""
+    return (
+        np.array(poker_scores(), dtype=np.int64),
+        np.array(dealer_draws_table(), dtype=np.int64),
+    )
+
+
+@cache
+def _layout(n: int) -> tuple[Ints, Ints, Ints]:
+    """For n cards numbered 0..n-1: every hand's three cards (in order), every pair's two
+    cards, and each ordered (card, card) pair's number (0 for a card with itself)."""
+    hands = np.array(list(combinations(range(n), 3)), dtype=np.int64).reshape(-1, 3)
+    pairs = np.array(list(combinations(range(n), 2)), dtype=np.int64).reshape(-1, 2)
+    pair_of = np.zeros((n, n), dtype=np.int64)
+    pair_of[pairs[:, 0], pairs[:, 1]] = np.arange(len(pairs))
+    pair_of[pairs[:, 1], pairs[:, 0]] = np.arange(len(pairs))
+    return hands, pairs, pair_of
+
+
+def _draw_branch(u: Sequence[int], ante: AnteOdds) -> int:
+    """Exactly, times `ante.scale`: the sum over every deal of three disjoint hands of the
+    unseen cards u, the dealer's first hand D one the dealer draws on, the new hand N and the
+    dealer's new hand X, of N's Ante result against X (N's odds when higher, 0 on a tie, -1
+    when lower).
+
+    It is the sum over disjoint (N, X) of that result times W(N + X), W(S) the drawing hands
+    of u avoiding the cards S. By inclusion and exclusion, W(S) is the sum over the sets T of
+    up to three of the cards S of (-1)^|T| times the drawing hands holding T, and splitting T
+    into its cards in N and in X: W(N + X) = W(N) + W(X) - W(nothing) + the cross terms, a
+    card c of N with a card d of X (+ the drawing hands holding both), two cards of N with a
+    card d of X (- 1 when the three are a drawing hand), a card c of N with two of X (the
+    same). So:
+    - W(N) and W(X) - W(nothing): for each N, the hands X disjoint from N below and above
+      it, counted and summed with the weight W(X) - W(nothing), from sums over the hands in
+      score order (those of every hand, of the hands holding each card, of those holding each
+      pair), less the hands holding a card of N, plus those holding two;
+    - a card d of X with N's cards: for each N and card d outside it, the hands X holding d
+      and disjoint from N below and above it (those holding d, less those holding d and a card
+      of N, plus the hands of d and two of N), weighted by the cross terms of N's cards with d;
+    - two cards of X with a card c of N: the same, with the roles of the hands exchanged: for
+      each X and card c outside it, the hands N holding c and disjoint from X above it (their
+      odds summed) and below it, weighted by the drawing hands of c and two of X's cards.
+    The counts are 64-bit integers, far below their limit, and so are the odds sums but for
+    paytables of outsize odds (Python integers then); the sum of N's odds times its counts, and
+    the total, are Python integers."""
+    scores, draws = _arrays()
+    n = len(u)
+    hands, pairs, pair_of = _layout(n)
+    cards = np.array(u, dtype=np.int64)[hands]
+    numbers = cards[:, 0] * 2704 + cards[:, 1] * 52 + cards[:, 2]
+    a, b, c = hands[:, 0], hands[:, 1], hands[:, 2]
+    drawing = draws[numbers]
+    level = np.unique(scores[numbers], return_inverse=True)[1].astype(np.int64)
+    top = int(level.max()) + 1  # the score levels are 0..top-1
+    odds = ante.array[numbers]
+    # hand number by its three cards in any order
+    hand_of = np.zeros((n, n, n), dtype=np.int64)
+    numbered = np.arange(len(hands))
+    for x, y, z in permutations((a, b, c)):
+        hand_of[x, y, z] = numbered
+    ab, ac, bc = pair_of[a, b], pair_of[a, c], pair_of[b, c]
+
+    # the drawing hands: all, holding each card, holding each pair; W(X) - W(nothing)
+    every = int(drawing.sum())
+    by_card = np.zeros(n, dtype=np.int64)
+    np.add.at(by_card, hands.ravel(), np.repeat(drawing, 3))
+    by_pair = np.zeros(len(pairs), dtype=np.int64)
+    np.add.at(by_pair, np.concatenate((ab, ac, bc)), np.tile(drawing, 3))
+    by_cards = np.zeros((n, n), dtype=np.int64)
+    by_cards[pairs[:, 0], pairs[:, 1]] = by_pair
+    by_cards[pairs[:, 1], pairs[:, 0]] = by_pair
+    avoiding = -by_card[a] - by_card[b] - by_card[c] + by_pair[ab] + by_pair[ac] + by_pair[bc]
+    avoiding -= drawing  # W(X) - W(nothing)
+
+    width = top + 1
+
+    def below(weight: Any) -> tuple[Any, Any, Any]:
+        """Sums of `weight` over the hands whose score level is under l, at [l] (all hands),
+        [card * width + l] (those holding the card) and [pair * width + l] (the pair)."""
+        slot = level + 1
+        all_ = np.zeros(width, dtype=weight.dtype)
+        np.add.at(all_, slot, weight)
+        card = np.zeros((n, width), dtype=weight.dtype)
+        for x in (a, b, c):
+            np.add.at(card, (x, slot), weight)
+        pair = np.zeros((len(pairs), width), dtype=weight.dtype)
+        for p in (ab, ac, bc):
+            np.add.at(pair, (p, slot), weight)
+        return (
+            np.cumsum(all_),
+            np.cumsum(card, axis=1).ravel(),
+            np.cumsum(pair, axis=1).ravel(),
         )
-        for r_d, r_n, r_x in _ROLES:
-            if not draws[hands[r_d]]:
-                continue
-            mine, dealer = hands[r_n], hands[r_x]
-            ps, ds = score[mine], score[dealer]
-            net += odds[mine] if ps > ds else (0.0 if ps == ds else -1.0)
-            counted += 1
-    return Fraction(net) / counted if counted else Fraction(0)
+
+    end = np.full(len(hands), top, dtype=np.int64)
+
+    def disjoint(sums: tuple[Any, Any, Any], at: Ints) -> Any:
+        """Per hand, its level `at`: the sum over the hands disjoint from it under `at`."""
+        all_, card, pair = sums
+        return (
+            all_[at]
+            - card[a * width + at]
+            - card[b * width + at]
+            - card[c * width + at]
+            + pair[ab * width + at]
+            + pair[ac * width + at]
+            + pair[bc * width + at]
+        )
+
+    # per hand N: the sums over the hands X disjoint from it, below it (lower) and above it
+    # (higher), of W(N + X) but for the term of a card of N with two of X (the last below)
+    count = below(np.ones(len(hands), dtype=np.int64))
+    weighted = below(avoiding)
+    mine = avoiding + every  # W(N)
+    lower = mine * disjoint(count, level) + disjoint(weighted, level)
+    higher = mine * (disjoint(count, end) - disjoint(count, level + 1))
+    higher += disjoint(weighted, end) - disjoint(weighted, level + 1)
+
+    # each hand with each card d outside it: a row per hand, taken a block of rows at a time
+    # (the arrays of a block stay small)
+    paid = below(odds)
+    exchanged = 0  # the sum over the hands X of the term of two cards of X with one of N
+    for first in range(0, len(hands), ROWS):
+        rows = slice(first, first + ROWS)
+        a2, b2, c2 = a[rows, None], b[rows, None], c[rows, None]
+        at, end2 = level[rows, None], end[rows, None]
+        outside = np.ones((len(a2), n), dtype=bool)
+        numbered2 = np.arange(len(a2))
+        outside[numbered2, a[rows]] = outside[numbered2, b[rows]] = False
+        outside[numbered2, c[rows]] = False
+        d = np.nonzero(outside)[1].reshape(len(a2), n - 3)
+        abd, acd, bcd = hand_of[a2, b2, d], hand_of[a2, c2, d], hand_of[b2, c2, d]
+        ad, bd, cd = pair_of[a2, d] * width, pair_of[b2, d] * width, pair_of[c2, d] * width
+        slots = (d * width, ad, bd, cd)
+
+        # the hand as N, d a card of X: the hands X holding d disjoint from N, below and above
+        threes = (level[abd], level[acd], level[bcd])
+        under = _holding_d(count, slots, at) + sum((t < at for t in threes), start=np.int64(0))
+        over = _holding_d(count, slots, end2) - _holding_d(count, slots, at + 1)
+        over += sum((t > at for t in threes), start=np.int64(0))
+        triples = drawing[abd] + drawing[acd] + drawing[bcd]
+        cross = by_cards[a2, d] + by_cards[b2, d] + by_cards[c2, d] - triples
+        lower[rows] += (cross * under).sum(axis=1)
+        higher[rows] += (cross * over).sum(axis=1)
+
+        # the hand as X, d a card of N: the hands N holding d disjoint from X, their odds
+        # summed above X (and `under`, below it), weighted by the drawing hands of d and two
+        # of X's cards
+        paid_over = _holding_d(paid, slots, end2) - _holding_d(paid, slots, at + 1)
+        for t, h in zip(threes, (abd, acd, bcd), strict=True):
+            paid_over += odds[h] * (t > at)
+        exchanged -= int((triples * paid_over).sum())
+        exchanged += ante.scale * int((triples * under).sum())
+
+    total = exchanged - ante.scale * int(higher.sum())
+    for v in np.unique(odds):
+        total += int(v) * int(lower[odds == v].sum())
+    return total
+
+
+def _holding_d(sums: tuple[Any, Any, Any], slots: tuple[Ints, ...], at: Ints) -> Any:
+    """Per (hand, card d outside it), at level `at`: the sum under that level over the hands
+    holding d, less those holding d and each card of the hand (the hands of d and two of its
+    cards, taken off twice, are added back once by the caller). `slots` are d's and the pairs of d
+    with each card of the hand, as row offsets of `sums`' card and pair tables."""
+    _all, card, pair = sums
+    dw, ad, bd, cd = slots
+    return card[dw + at] - pair[ad + at] - pair[bd + at] - pair[cd + at]
 
 
 def choice_values(
@@ -301,7 +421,7 @@ def choice_values(
     odds = ante_odds(paytable)
     values = {
         STAND: ante_cents * stand_value(cards, unseen, odds),
-        MULLIGAN: 2 * ante_cents * mulligan_ante_value(cards, unseen, odds),
+        MULLIGAN: 2 * ante_cents * mulligan_ante_value(unseen, odds),
     }
     if mulligan_pair_plus_cents:
         values[MULLIGAN] += mulligan_pair_plus_cents * mulligan_pair_plus_value(unseen, paytable)
