@@ -72,13 +72,12 @@ def timed(fn: Callable[[], Any]) -> tuple[tuple[float, float], Any]:
 
 def spread(game: str, cards: list[str], seeds: int) -> float | None:
     """The standard deviation of one decision's sampled cost over `seeds` seeds."""
-    if game == "pyramid":
+    if game in ("pyramid", "lowball"):
         return None
     from tables import games
-    from tables.games.lowball import decisions as low
     from tables.games.second_chance import decisions as second
 
-    module: Any = low if game == "lowball" else second
+    module: Any = second
     original = module.seeded
     costs = []
     try:
