@@ -10,12 +10,12 @@ opened in that time. Per house-game round, from the seat's settlement lines:
   analysed wager's unit line (an Ante+Raise's edge applies to the Ante's stake); a version
   without figures leaves the rating's theory pending;
 - decision cost: the game's `decision_cost(entry, seat, paytable)`; None counts as 0 and marks
-  the rating "decision cost not measured for this game".
+  the rating "no decision cost in a game between players".
 
 Per poker hand, from the hand's result: hands: 1; wagered: what the player put in the pot
 (`in_pot`, players in the record's order; a game that does not say splits the pot evenly); the
 actual and the theoretical win alike: the hand's rake times the player's share of the pot (what
-they put in over the pot). Poker measures no decision cost.
+they put in over the pot). Poker has no decision cost.
 
 Points: the theoretical win in dollars times the rate of the player's tier in the comp rates,
 both as they were when the player sat down, rounded down, never below zero.
@@ -48,7 +48,7 @@ class Figures:
     actual_win: Decimal = ZERO
     theoretical_win: Decimal = ZERO
     decision_cost: Decimal = ZERO
-    cost_unmeasured: bool = False
+    no_decision_cost: bool = False
     theory_pending: bool = False
 
     def add(self, other: Figures) -> None:
@@ -57,7 +57,7 @@ class Figures:
         self.actual_win += other.actual_win
         self.theoretical_win += other.theoretical_win
         self.decision_cost += other.decision_cost
-        self.cost_unmeasured |= other.cost_unmeasured
+        self.no_decision_cost |= other.no_decision_cost
         self.theory_pending |= other.theory_pending
 
 
@@ -121,7 +121,7 @@ def round_figures(
     paytable = context.paytable(game, round_.paytable_version_id)
     cost = game.decision_cost(round_.entry, seat, paytable)
     if cost is None:
-        out.cost_unmeasured = True
+        out.no_decision_cost = True
     else:
         out.decision_cost = Decimal(cost).quantize(PLACES)
     return out
@@ -144,7 +144,7 @@ def hand_figures(hand: Hand, player: HandPlayer) -> Figures:
         wagered_cents=put_in,
         actual_win=rake,
         theoretical_win=rake,
-        cost_unmeasured=True,
+        no_decision_cost=True,
     )
 
 
@@ -219,7 +219,7 @@ def derived(rating: Rating, figures: Figures) -> dict[str, Any]:
         "actual_win_cents": cents(figures.actual_win),
         "theoretical_win": theoretical,
         "decision_cost": figures.decision_cost.quantize(PLACES),
-        "cost_unmeasured": figures.cost_unmeasured,
+        "no_decision_cost": figures.no_decision_cost,
         "theory_pending": figures.theory_pending,
         "points": points_for(rating, theoretical),
     }
@@ -238,7 +238,7 @@ DERIVED = [
     "actual_win_cents",
     "theoretical_win",
     "decision_cost",
-    "cost_unmeasured",
+    "no_decision_cost",
     "theory_pending",
     "points",
 ]

@@ -162,7 +162,7 @@ class Rating(models.Model):
     actual_win_cents = models.BigIntegerField(default=0)
     theoretical_win = models.DecimalField(max_digits=24, decimal_places=10, default=0)
     decision_cost = models.DecimalField(max_digits=24, decimal_places=10, default=0)
-    cost_unmeasured = models.BooleanField(default=False)
+    no_decision_cost = models.BooleanField(default=False)
     theory_pending = models.BooleanField(default=False)
     points = models.BigIntegerField(default=0)
 

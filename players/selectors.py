@@ -18,7 +18,7 @@ from .figures import cents
 from .models import Player, Rating, RefusedCardAlert
 from .services import balance, points_earned, points_redeemed, seconds_played
 
-NOT_MEASURED = "decision cost not measured for this game"
+NO_DECISION_COST = "no decision cost in a game between players"
 
 
 def search(query: str) -> QuerySet[Player]:
@@ -48,7 +48,7 @@ def totals(ratings: Iterable[Rating], now: Any = None) -> dict[str, Any]:
         "theoretical": Decimal(0),
         "cost": Decimal(0),
         "points": 0,
-        "cost_unmeasured": False,
+        "no_decision_cost": False,
         "theory_pending": False,
     }
     for r in ratings:
@@ -60,7 +60,7 @@ def totals(ratings: Iterable[Rating], now: Any = None) -> dict[str, Any]:
         out["theoretical"] += r.theoretical_win
         out["cost"] += r.decision_cost
         out["points"] += r.points
-        out["cost_unmeasured"] |= r.cost_unmeasured
+        out["no_decision_cost"] |= r.no_decision_cost
         out["theory_pending"] |= r.theory_pending
     out["average_bet_cents"] = average(out["wagered_cents"], out["hands"])
     out["theoretical_win_cents"] = cents(out.pop("theoretical"))
@@ -122,7 +122,7 @@ def day_rows(day: date, card: str | None = None) -> list[dict[str, Any]]:
     """One row per player rated on the gaming day (by card), their ratings added up."""
     ratings = _ratings().filter(gaming_day=day)
     if card:
-        ratings = ratings.filter(player__card=card)
+        ratings = ratings.filter(player__card__iexact=card)
     by_player: dict[int, list[Rating]] = {}
     for r in ratings.order_by("player__card", "started_at"):
         by_player.setdefault(r.player_id, []).append(r)

@@ -65,6 +65,8 @@ def approval_limit() -> int:
 
 
 def _card(card: Any) -> str:
+    """A card number as typed or scanned: letters and digits, kept in capitals, so that
+    "ab123" and "AB123" are the same card everywhere."""
     text = str(card if card is not None else "").strip()
     if not text:
         raise ServiceError("card: the card number is required", field="card", code="required")
@@ -73,7 +75,7 @@ def _card(card: Any) -> str:
             f"card {text[:40]!r}: a card number is up to {CARD_MAX} letters and digits",
             field="card",
         )
-    return text
+    return text.upper()
 
 
 def _tier(tier: Any) -> str:
@@ -105,7 +107,7 @@ def _name(name: Any) -> str:
 def player_create(*, by: AbstractBaseUser, card: Any, name: Any, tier: Any = Tier.BRONZE) -> Player:
     require(by, PLAYER_MANAGERS, "enrol players")
     card_text, name_text, tier_text = _card(card), _name(name), _tier(tier)
-    if Player.objects.filter(card=card_text).exists():
+    if Player.objects.filter(card__iexact=card_text).exists():
         raise ServiceError(
             f"card {card_text} is already a player's", field="card", code="duplicate", status=409
         )
@@ -207,7 +209,7 @@ def seat_player(*, table: Table, seat: Any, card: Any, by: AbstractBaseUser) -> 
     if not table.is_open:
         raise ServiceError(f"{table} is closed", field="table", code="table_closed", status=409)
     card_text = _card(card)
-    player = Player.objects.filter(card=card_text).first()
+    player = Player.objects.filter(card__iexact=card_text).first()
     if player is None:
         raise ServiceError(f"card {card_text}: no such player", field="card", code="unknown_card")
     if player.status != Player.Status.ACTIVE:
@@ -502,6 +504,13 @@ def redemption_approve(*, redemption: Redemption, by: AbstractBaseUser) -> Redem
         raise ServiceError("this redemption already counts", code="already_approved", status=409)
     if row.entered_by_id == by.pk:
         raise PermissionDenied("a second person approves a redemption, not the one who entered it")
+    refuse_linked_accounts(
+        drafter=row.entered_by,
+        approver=by,
+        what=f"the redemption of {row.points} points for card {row.player.card}",
+        who="another host or pit boss",
+        did="entered",
+    )
     row.status, row.approved_by, row.approved_at = Redemption.Status.APPROVED, by, timezone.now()
     row.save(update_fields=["status", "approved_by", "approved_at"])
     audit_record(
@@ -555,7 +564,7 @@ def round_closed(round_: Round, *, settled: bool) -> None:
                 actual_win=Decimal(rating.actual_win_cents),
                 theoretical_win=rating.theoretical_win,
                 decision_cost=rating.decision_cost,
-                cost_unmeasured=rating.cost_unmeasured,
+                no_decision_cost=rating.no_decision_cost,
                 theory_pending=rating.theory_pending,
             )
             current.add(fig.round_figures(round_, rating.seat, by_seat[rating.seat], context))

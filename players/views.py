@@ -216,7 +216,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         {
             "player": player,
             **summary,
-            "not_measured": selectors.NOT_MEASURED,
+            "no_decision_cost_words": selectors.NO_DECISION_COST,
             "redemptions": list(player.redemptions.select_related("entered_by", "approved_by")),
             "error": error,
             "can_manage": has_any_role(request.user, PLAYER_MANAGERS),

@@ -55,9 +55,16 @@ class VersionKind(Generic[V]):
 
 
 def refuse_linked_accounts(
-    *, drafter: AbstractBaseUser, approver: AbstractBaseUser, what: str
+    *,
+    drafter: AbstractBaseUser,
+    approver: AbstractBaseUser,
+    what: str,
+    who: str = "another admin",
+    did: str = "drafted",
 ) -> None:
-    """PermissionDenied, naming both accounts, when one made or changed the other."""
+    """PermissionDenied, naming both accounts, when one made or changed the other: the second
+    person must not be someone the first set up (or the other way round). `who` names who may
+    approve instead, `did` what the first did (drafted, entered)."""
     links = set(
         AccountChange.objects.filter(
             Q(account_id=approver.pk, by_id=drafter.pk)
@@ -67,13 +74,13 @@ def refuse_linked_accounts(
     approver_name, drafter_name = approver.get_username(), drafter.get_username()
     if approver.pk in links:
         raise PermissionDenied(
-            f"{approver_name}'s account was created or changed by {drafter_name}, who drafted "
-            f"{what}: another admin must approve it"
+            f"{approver_name}'s account was created or changed by {drafter_name}, who {did} "
+            f"{what}: {who} must approve it"
         )
     if drafter.pk in links:
         raise PermissionDenied(
-            f"{drafter_name}'s account, which drafted {what}, was created or changed by "
-            f"{approver_name}: another admin must approve it"
+            f"{drafter_name}'s account, which {did} {what}, was created or changed by "
+            f"{approver_name}: {who} must approve it"
         )
 
 

@@ -139,3 +139,43 @@ def test_comp_rates_page_is_for_admins(figures: dict[str, Any]) -> None:
     assert response.status_code == 400 and "platinum" in response.content.decode()
     assert CompRateVersion.objects.count() == 1
     assert client_for(figures["host"]).get("/players/comp-rates/").status_code == 403
+
+
+def test_a_redemption_is_not_approved_by_the_one_who_set_up_the_host(
+    figures: dict[str, Any], dealer_at: Any, settings: Any
+) -> None:
+    """An officer creates host account H, later becomes a pit boss; H enters a redemption above
+    the limit: the former officer may not approve it, another pit boss may."""
+    from core.roles import Role
+    from tests.tables.test_two_person import _add_account, _officer, _set_roles
+
+    settings.CASINO_COMP_APPROVAL_POINTS = 3
+    client = dealer_at("PY-1")
+    seat(client, figures["PY-1"], 1, "100003")
+    for key, cards in (("r1", "Ah Kd 2c"), ("r2", "7h 7c Ks")):
+        play(client, figures["PY-1"], {1: ({"ante": "500.00"}, cards, HOUSE_WAY)}, "Qs Jd 3h", key)
+    chen = player("100003")
+    first = _officer("officer-1")
+    new_host = _add_account(first, "host-2", Role.HOST)
+    first = _set_roles(_officer("officer-2"), first, Role.PIT_BOSS)
+    big = services.redemption_enter(player=chen, points=4, reason="show tickets", by=new_host)
+    with pytest.raises(PermissionDenied) as refusal:
+        services.redemption_approve(redemption=big, by=first)
+    assert str(refusal.value) == (
+        "host-2's account, which entered the redemption of 4 points for card 100003, was "
+        "created or changed by officer-1: another host or pit boss must approve it"
+    )
+    assert Redemption.objects.get(pk=big.pk).status == Redemption.Status.PENDING
+    services.redemption_approve(redemption=big, by=figures["pitboss"])
+    assert Redemption.objects.get(pk=big.pk).status == Redemption.Status.APPROVED
+
+
+def test_a_card_number_is_the_same_card_in_capitals_or_not(figures: dict[str, Any]) -> None:
+    made = services.player_create(by=figures["host"], card="vip77x", name="Vera Ip", tier="gold")
+    assert made.card == "VIP77X"
+    with pytest.raises(ServiceError, match="card VIP77X is already a player's"):
+        services.player_create(by=figures["host"], card="VIP77x", name="Someone Else")
+    rating = services.seat_player(
+        table=figures["PY-1"], seat=3, card=" Vip77X ", by=figures["pitboss"]
+    )
+    assert rating.player == made

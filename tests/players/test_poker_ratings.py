@@ -64,7 +64,7 @@ def test_a_poker_rating_pays_its_share_of_each_pots_rake(
     assert rating.wagered_cents == sum(put)
     assert rating.theoretical_win == share.quantize(Decimal("0.0000000001"))
     assert rating.actual_win_cents == int(share.quantize(Decimal(1)))
-    assert rating.cost_unmeasured and rating.decision_cost == 0
+    assert rating.no_decision_cost and rating.decision_cost == 0
     svc.hand_void(hand=two, by=floor["pitboss"], reason="cards exposed")
     rating.refresh_from_db()
     assert (rating.hands, rating.wagered_cents, rating.actual_win_cents) == (1, 500, 25)

@@ -101,7 +101,7 @@ def test_every_figure_of_a_rating_is_the_sum_of_its_rounds(
     assert alice.actual_win_cents == -sum(ln["net_cents"] for ln in lines)
     assert alice.theoretical_win == edge * 30000  # exact: the edge's places times the stakes
     assert alice.decision_cost == Decimal("25.0")  # 12.5 cents in each of two rounds
-    assert not alice.cost_unmeasured and not alice.theory_pending
+    assert not alice.no_decision_cost and not alice.theory_pending
     # gold earns 0.20 points per dollar of theoretical win, rounded down
     assert alice.points == int((edge * 30000 / 100 * Decimal("0.20")).to_integral(ROUND_FLOOR))
     assert alice.points > 0
@@ -157,7 +157,7 @@ def test_a_game_that_measures_no_decision_cost_marks_the_rating(
     seat(client, table, 1, "100001")
     two_rounds(client, table)
     alice = Rating.objects.get(player=player("100001"))
-    assert alice.cost_unmeasured and alice.decision_cost == 0
+    assert alice.no_decision_cost and alice.decision_cost == 0
 
 
 def test_a_version_without_figures_leaves_the_theory_pending(
