@@ -36,7 +36,7 @@ def to_cents(value: Decimal) -> int:
 @pytest.fixture
 def known_costs(monkeypatch: pytest.MonkeyPatch) -> dict[int, Decimal]:
     """The demo tables' games' decision cost patched to known values: seat 1 gives up 12.5
-    cents a round, seat 2 17.25, seat 3 none measured."""
+    cents a round, seat 2 17.25, seat 3 none (no decision cost)."""
     costs = {1: Decimal("12.5"), 2: Decimal("17.25")}
     for name in ("pyramid", "second_chance"):
         monkeypatch.setattr(
