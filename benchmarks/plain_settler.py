@@ -366,8 +366,8 @@ def is_high(card: Card) -> bool:
 
 
 def dealer_discards(cards: list[Card]) -> list[list[Card]]:
-    """Every discard the Lowball house way allows for the dealer's hand, each listed from its
-    highest card down; the first is the one proposed when the round names none."""
+    """Every discard the Lowball house way allows for the dealer's hand, each in the order the
+    house way names its cards; the first is the one proposed when the round names none."""
     _, category = low_hand(cards)
     ordered = low_first(cards)
     if category == TRIPS:
