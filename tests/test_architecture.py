@@ -88,7 +88,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
 }
 # A game's own rules, in its folder (`tables/games/<game>/`): pure Python like the engine (no
 # Django, mypy strict), importing only the engine and the rules of the same game.
-GAME_RULE_MODULES = ("game", "hands", "edge", "replay", "view", "paytables", "rules")
+GAME_RULE_MODULES = ("game", "hands", "edge", "replay", "view", "paytables", "rules", "betting")
 # Site modules allowed to import a game's own modules, each with the reason (none: the site asks
 # the registry and the game's hooks).
 GAME_IMPORT_EXCEPTIONS: dict[str, str] = {}

@@ -21,7 +21,7 @@ and skips folded and all-in players in index order, wrapping round, as the contr
 What PokerKit cannot be configured to do, and the only rules of our own here:
 
 1. Ante 0. PokerKit refuses a game with no ante, blind or bring-in; the contract allows it.
-   `_NoAnteState` validates with a one-chip ante and sets the antes to zero before setup.
+   `betting.NoAnteState` validates with a one-chip ante and sets the antes to zero before setup.
 2. The rake. PokerKit calls its `rake` hook once per pot with only (amount, state): the hook
    cannot tell which pot it rakes (two pots can hold the same amount, and pots with the same
    players are merged and raked again), and on a fold PokerKit leaves the winner's bet of the
@@ -48,18 +48,6 @@ from fractions import Fraction
 from math import floor
 from typing import Final, NamedTuple
 
-from pokerkit import (
-    Automation,
-    BettingStructure,
-    Deck,
-    Mode,
-    Opening,
-    RhodeIslandHoldemHand,
-    State,
-    Street,
-)
-from pokerkit import Card as PokerKitCard
-
 from tables.engine.cards import DECK, Card, CardLedger
 from tables.engine.errors import EngineError, Refusal
 from tables.engine.rankings import poker_value
@@ -69,16 +57,6 @@ MAX_PLAYERS: Final = 10
 DEFAULT_ANTE: Final = 5
 DEFAULT_BETS: Final = (10, 20, 20)
 DEFAULT_RAISE_CAP: Final = 3
-
-_AUTOMATIONS: Final = (
-    Automation.ANTE_POSTING,
-    Automation.BET_COLLECTION,
-    Automation.BLIND_OR_STRADDLE_POSTING,
-    Automation.CARD_BURNING,
-)
-_POKERKIT_CARD: Final[dict[Card, PokerKitCard]] = {
-    card: next(c for c in Deck.STANDARD if repr(c) == str(card)) for card in DECK
-}
 
 
 class Move(StrEnum):
@@ -243,44 +221,6 @@ class HandResult:
     pots: tuple[PotResult, ...]
 
 
-class _NoAnteState(State):
-    """PokerKit's `State` for a game without an ante.
-
-    PokerKit refuses a state with no ante, blind or bring-in ("No antes, blinds, straddles, or
-    bring-in was supplied."), but the contract allows `ante: 0`. It is created with a one-chip
-    ante, which passes PokerKit's checks, and the antes are zeroed before PokerKit sets up the
-    hand (nothing reads them before `_setup`): then nobody posts anything.
-    """
-
-    def _setup(self) -> None:
-        self.antes = (0,) * self.player_count
-        super()._setup()
-
-
-def _new_state(setup: HandSetup, stacks: tuple[int, ...], deck: tuple[PokerKitCard, ...]) -> State:
-    cap = setup.raise_cap + 1  # PokerKit counts the bet among its "completions, bets or raises"
-    streets = (
-        Street(False, (False,), 0, False, Opening.POSITION, setup.bets[0], cap),
-        Street(False, (), 1, False, Opening.POSITION, setup.bets[1], cap),
-        Street(False, (), 1, False, Opening.POSITION, setup.bets[2], cap),
-    )
-    cls = State if setup.ante else _NoAnteState
-    return cls(
-        _AUTOMATIONS,
-        deck,  # type: ignore[arg-type]  # any tuple of cards serves as the deck
-        (RhodeIslandHoldemHand,),
-        streets,
-        BettingStructure.FIXED_LIMIT,
-        True,  # ante trimming: an ante nobody could match comes back to its owner
-        setup.ante or 1,
-        0,
-        0,
-        stacks,
-        len(stacks),
-        mode=Mode.TOURNAMENT,
-    )
-
-
 class RhodeIslandHand:
     """One hand of Rhode Island Hold 'Em from the antes to the result (see the module doc).
 
@@ -316,13 +256,20 @@ class RhodeIslandHand:
         deck_cards = [*(self.hole[s] for s in self._seat), *known]
         if len(known) < 2:
             deck_cards += [c for c in DECK if c not in self._ledger and c not in known]
-        self._state = _new_state(
-            setup,
+        # PokerKit is imported with the first hand, not with the game: the commands and pages
+        # that play no hand (`manage.py settle` among them) never pay for importing it.
+        from .betting import POKERKIT_CARD, new_state
+
+        self._pokerkit_card = POKERKIT_CARD
+        self._state = new_state(
+            setup.ante,
+            setup.bets,
+            setup.raise_cap,
             tuple(setup.stacks[s] for s in self._seat),
-            tuple(_POKERKIT_CARD[c] for c in deck_cards),
+            tuple(POKERKIT_CARD[c] for c in deck_cards),
         )
         for k, seat in enumerate(self._seat):
-            self._state.deal_hole((_POKERKIT_CARD[self.hole[seat]],), k)
+            self._state.deal_hole((POKERKIT_CARD[self.hole[seat]],), k)
         self._betting_over = False
         self._result: HandResult | None = None
         self._waiting = Waiting.ACTION
@@ -535,7 +482,7 @@ class RhodeIslandHand:
             )
         self._ledger.place((card,), f"the {name}")
         if not self._betting_over:
-            self._state.deal_board((_POKERKIT_CARD[card],))
+            self._state.deal_board((self._pokerkit_card[card],))
         self.board.append(card)
         self._refresh()
 
