@@ -175,5 +175,6 @@ class Command(BaseCommand):
             f"Demo floor ready: pit 'Main pit', tables {', '.join(names)}, meters {shown}."
         )
         self.stdout.write(f"Demo logins (password '{PASSWORD}' for each):")
+        width = max(len(username) for username, _role, _staff in USERS)
         for username, role, _staff in USERS:
-            self.stdout.write(f"  {username:<8} {role.label}")
+            self.stdout.write(f"  {username:<{width}}  {role.label}")
