@@ -62,9 +62,11 @@ def play(
     seats: dict[int, tuple[dict[str, str], str, dict[str, Any]]],
     dealer_cards: str,
     key: str,
+    draw: list[str] | None = None,
 ) -> dict[str, Any]:
-    """One round through the API: seat -> (wagers, cards, decision); settled. The answer's
-    lines are the round's settlement lines."""
+    """One round through the API: seat -> (wagers, cards, decision); settled (`draw`: the
+    dealer's new cards where the house way draws). The answer's lines are the round's
+    settlement lines."""
     from tests.tables.test_api import play_to_confirm, settle
 
     r = play_to_confirm(
@@ -74,5 +76,6 @@ def play(
         {s: c for s, (_w, c, _d) in seats.items()},
         dealer_cards,
         {s: d for s, (_w, _c, d) in seats.items()},
+        **({"draw": draw} if draw is not None else {}),
     )
     return ok(settle(client, r["id"], key))
