@@ -31,42 +31,11 @@ DEALER_HANDS: Final = comb(49, 3)
 
 
 @cache
-def _dealer_classes() -> tuple[tuple[edge.Score, tuple[tuple[int, int], ...]], ...]:
-    """Each rank class's house-way setting score and its (rank, cards of the rank)."""
-    return tuple(
-        (edge.score_of(pyramid.dealer_setting(c.cards)), c.counts) for c in edge.rank_classes()
-    )
-
-
-@cache
 def _class_counts(ranks: tuple[int, int, int]) -> dict[int, edge.SettingCounts]:
     """Per legal setting (by the rank alone) of a hand of these ranks: the dealer hands of the
-    49 other cards it wins both, splits, loses."""
-    held: dict[int, int] = {}
-    for r in ranks:
-        held[r] = held.get(r, 0) + 1
-    weights = []
-    for score, counts in _dealer_classes():
-        w = 1
-        for r, k in counts:
-            w *= comb(4 - held.get(r, 0), k)
-        if w:
-            weights.append((score, w))
-    cards = next(c.cards for c in edge.rank_classes() if c.ranks == ranks)
-    out = {}
-    for alone, setting in edge.legal_settings(cards).items():
-        two, one = edge.score_of(setting)
-        win = push = lose = 0
-        for (d_two, d_one), w in weights:
-            wins = (two > d_two) + (one > d_one)
-            if wins == 2:
-                win += w
-            elif wins == 1:
-                push += w
-            else:
-                lose += w
-        out[alone] = edge.SettingCounts(alone, win, push, lose)
-    return out
+    49 other cards it wins both, splits, loses (the house edge's own count, one class)."""
+    player = next(c for c in edge.rank_classes() if c.ranks == ranks)
+    return {counts.alone: counts for counts in edge.class_counts(player)}
 
 
 def setting_values(cards: Sequence[Card], ante_cents: int, odds: Fraction) -> dict[int, Fraction]:

@@ -103,36 +103,37 @@ def _dealer_scores() -> tuple[tuple[Score, tuple[tuple[int, int], ...]], ...]:
     return tuple((score_of(pyramid.dealer_setting(c.cards)), c.counts) for c in rank_classes())
 
 
+def class_counts(player: RankClass) -> tuple[SettingCounts, ...]:
+    """Every legal setting of one player rank class (by the rank alone, ascending), counted
+    against the 18,424 dealer hands from the other 49 cards (per player hand of the class)."""
+    held = dict(player.counts)
+    weights = []
+    for dealer_score, dealer_counts in _dealer_scores():
+        w = 1
+        for r, k in dealer_counts:
+            w *= comb(4 - held.get(r, 0), k)
+        if w:
+            weights.append((dealer_score, w))
+    results = []
+    for alone, setting in sorted(legal_settings(player.cards).items()):
+        two, one = score_of(setting)
+        win = push = lose = 0
+        for (d_two, d_one), w in weights:
+            wins = (two > d_two) + (one > d_one)
+            if wins == 2:
+                win += w
+            elif wins == 1:
+                push += w
+            else:
+                lose += w
+        results.append(SettingCounts(alone, win, push, lose))
+    return tuple(results)
+
+
 @cache
 def setting_counts() -> dict[tuple[int, int, int], tuple[SettingCounts, ...]]:
-    """For each player rank class, every legal setting's counts against the 18,424 dealer
-    hands from the other 49 cards (per player hand of the class)."""
-    dealers = _dealer_scores()
-    table: dict[tuple[int, int, int], tuple[SettingCounts, ...]] = {}
-    for player in rank_classes():
-        held = dict(player.counts)
-        weights = []
-        for dealer_score, dealer_counts in dealers:
-            w = 1
-            for r, k in dealer_counts:
-                w *= comb(4 - held.get(r, 0), k)
-            if w:
-                weights.append((dealer_score, w))
-        results = []
-        for alone, setting in sorted(legal_settings(player.cards).items()):
-            two, one = score_of(setting)
-            win = push = lose = 0
-            for (d_two, d_one), w in weights:
-                wins = (two > d_two) + (one > d_one)
-                if wins == 2:
-                    win += w
-                elif wins == 1:
-                    push += w
-                else:
-                    lose += w
-            results.append(SettingCounts(alone, win, push, lose))
-        table[player.ranks] = tuple(results)
-    return table
+    """For each player rank class, every legal setting's counts (`class_counts`)."""
+    return {player.ranks: class_counts(player) for player in rank_classes()}
 
 
 def _key(cards: Sequence[Card]) -> tuple[int, int, int]:
