@@ -27,6 +27,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import signoff
@@ -346,7 +347,7 @@ def _render_table(
             )
             ctx["approver_password"] = page.field("approver password", name="approver-password")
     ctx["step"] = step
-    ctx["steps"] = [{"key": k, "label": label, "state": _step_state(k, step)} for k, label in STEPS]
+    ctx["steps"] = STEP_LISTS[step]
     for error in errors or []:
         page.place(error.field, error.message)
     if ctx.get("with_grid"):
@@ -363,6 +364,20 @@ def _step_state(key: str, current: str) -> str:
     return (
         "done" if order.index(key) < order.index(current) else "now" if key == current else "next"
     )
+
+
+# The steps' list at the top of the table page, for each step the page may show: drawn once.
+CURRENT_STEP = ' aria-current="step"'
+STEP_LISTS = {
+    current: mark_safe(  # noqa: S308  (the steps' fixed words)
+        "".join(
+            f'<li class="{state}"{CURRENT_STEP if state == "now" else ""}>{label}</li>'
+            for key, label in STEPS
+            for state in [_step_state(key, current)]
+        )
+    )
+    for current, _label in STEPS
+}
 
 
 def _round_cards(round_: Round) -> set[str]:
