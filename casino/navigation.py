@@ -69,10 +69,14 @@ def navigation(request: HttpRequest) -> dict[str, Any]:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"nav_places": []}
-    current = _current(request.path)
-    return {
-        "nav_places": [
+
+    def nav_places() -> list[dict[str, Any]]:
+        current = _current(request.path)
+        return [
             {"key": key, "label": label, "url": url, "current": key == current}
             for key, label, url in places(user)
         ]
-    }
+
+    # Called by the template where it draws the bar (a callable is called when a template reads
+    # it): a page drawn without the bar (the tablet's boosted answers) never works it out.
+    return {"nav_places": nav_places}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
+from html import escape
 from typing import Any, Protocol
 
 from core.money import dollars
@@ -99,17 +100,58 @@ def card_text(codes: Any) -> str:
     return " ".join(c["label"] for c in cards(codes))
 
 
-def grid(used: set[str]) -> list[dict[str, Any]]:
-    """The 52-card tap grid: one row per suit, ace to two; cards already in the round used."""
-    rows = []
-    for suit in GRID_SUITS:
-        row = []
-        for rank in GRID_RANKS:
-            c = card(rank + suit)
-            c["used"] = c["code"] in used
-            row.append(c)
-        rows.append({"suit": suit, "name": SUIT_NAME[suit], "cards": row})
-    return rows
+class Markup(str):
+    """Markup built here from escaped or fixed words: a template shows it as it is (its
+    `__html__`, as Django's own safe strings)."""
+
+    def __html__(self) -> str:
+        return self
+
+
+def card_face(c: Mapping[str, Any], big: bool = False) -> Markup:
+    """A card (`card()`) as the pages draw it, a face in a span: the markup of
+    `tablet/_card.html`, without a template's include per card."""
+    red = " red" if c.get("red") else ""
+    size = " big" if big else ""
+    return Markup(  # every value escaped
+        f'<span class="pc{red}{size}" title="{escape(str(c.get("title", "")))}" '
+        f'data-card="{escape(str(c.get("code", "")))}">{escape(str(c.get("label", "")))}</span>'
+    )
+
+
+def _grid_button(code: str, used: bool) -> str:
+    c = card(code)
+    red = " red" if c["red"] else ""
+    greyed = ' disabled data-used="1"' if used else ""
+    return (
+        f'<button type="button" class="gc{red}" data-card="{c["code"]}" title="{c["title"]}"'
+        f"{greyed}>{c['label']}</button>"
+    )
+
+
+# The grid's rows as markup, built once: per suit its row's opening tag, and each card's button
+# free and greyed out (the cards are fixed; only which are in use varies).
+_GRID_ROWS = [
+    (
+        f'<div class="grid-row" data-suit="{suit}" aria-label="{SUIT_NAME[suit]}">',
+        [
+            (rank + suit, _grid_button(rank + suit, False), _grid_button(rank + suit, True))
+            for rank in GRID_RANKS
+        ],
+    )
+    for suit in GRID_SUITS
+]
+
+
+def grid(used: set[str] | frozenset[str]) -> Markup:
+    """The 52-card tap grid's rows (`tablet/_grid.html`): one row per suit, ace to two; the
+    cards already in the round greyed out (disabled, `data-used`)."""
+    out = []
+    for opening, buttons in _GRID_ROWS:
+        out.append(opening)
+        out.extend(taken if code in used else free for code, free, taken in buttons)
+        out.append("</div>\n    ")
+    return Markup("".join(out))  # the fixed cards' words
 
 
 def cents_of(amount: Any) -> int:

@@ -211,3 +211,15 @@ def test_a_round_open_at_the_table(floor) -> None:
     assert selectors.last_wagers(table) == {1: {"ante": "10.00"}} or selectors.last_wagers(
         table
     ) == {1: dict(opened.entry["seats"][0]["wagers"])}
+
+
+def test_a_rounds_page_read(settled) -> None:
+    from tables.views.tablet import _ROUND_PAGE
+
+    related = ("table", "dealer", "approved_by", "paytable_version")
+    same_instance(
+        _ROUND_PAGE.first(pk=settled.pk),
+        Round.objects.select_related(*related).get(pk=settled.pk),
+        ("table", "dealer", "paytable_version"),
+    )
+    assert _ROUND_PAGE.first(pk=10**9) is None

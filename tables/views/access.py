@@ -3,15 +3,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
+from collections.abc import Callable, Mapping
+from functools import lru_cache, wraps
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 
 from core.roles import DEALERS, Role, has_role, require
 from tables import selectors
@@ -79,4 +79,35 @@ def see_other(url: str) -> HttpResponse:
 
 
 def table_url(table: Table) -> str:
-    return reverse("tablet:table", args=[table.pk])
+    return table_urls(table.pk)["table"]
+
+
+# The tablet's addresses of a table, by the names its pages use (`urls.deal`...).
+TABLE_URLS = {
+    "table": "tablet:table",
+    "open": "tablet:open",
+    "deal": "tablet:deal",
+    "decide": "tablet:decide",
+    "dealer": "tablet:dealer",
+    "settle": "tablet:settle",
+    "approve": "tablet:approve",
+    "cancel": "tablet:cancel",
+    "back": "tablet:back",
+    "watch": "tablet:watch",
+    "chips": "accounting:tablet",
+    "players": "players:tablet",
+}
+
+
+def table_urls(table_id: int) -> Mapping[str, str]:
+    """Every address of the table's tablet pages and forms by name, and the tablet's sign-out
+    (the table page draws up to a dozen; each `reverse` walks the URL patterns)."""
+    return _addresses(get_script_prefix(), table_id)
+
+
+@lru_cache(maxsize=1024)
+def _addresses(prefix: str, table_id: int) -> Mapping[str, str]:
+    """The addresses under the script prefix `prefix` (part of the key: `reverse` reads it)."""
+    urls = {name: reverse(route, args=[table_id]) for name, route in TABLE_URLS.items()}
+    urls["sign_out"] = reverse("tablet:sign_out")
+    return urls

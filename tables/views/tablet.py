@@ -24,13 +24,16 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import signoff
 from core.errors import SeparationOfDuties, ServiceError
+from core.params import DB_INT_MAX
+from core.prepared import PreparedQuery
 from tables import display as show
 from tables import games, selectors
 from tables.engine import cards as engine_cards
@@ -41,7 +44,7 @@ from tables.services import controls
 from tables.services import rounds as svc
 from tables.services.sessions import dealer_sign_in, dealer_sign_out
 
-from .access import dealer_only, my_table, see_other, table_url
+from .access import dealer_only, my_table, see_other, table_url, table_urls
 
 STEPS = (
     ("wagers", "Wagers"),
@@ -270,6 +273,24 @@ class Page:
             self.top.append(message)
 
 
+# What a link or form boosted by htmx on the tablet's pages shows: only `#tablet` (the layout's
+# `hx-select`) and the title; the rest of the page (the site's bar, styles and scripts) is
+# already on the screen. A history restore (htmx swaps the whole body) gets the whole page.
+FRAME = {"tablet_frame": "tablet/_frame.html"}
+
+
+def _frame(request: HttpRequest) -> dict[str, str]:
+    """The layout's frame for this request: `FRAME` for a boosted swap of `#tablet`."""
+    headers = request.headers
+    if (
+        headers.get("HX-Boosted") == "true"
+        and headers.get("HX-Target") == "tablet"
+        and headers.get("HX-History-Restore-Request") != "true"
+    ):
+        return FRAME
+    return {}
+
+
 def _render_table(
     request: HttpRequest,
     table: Table,
@@ -281,6 +302,8 @@ def _render_table(
     extra: dict[str, Any] | None = None,
 ) -> HttpResponse:
     round_ = _open_round(table)
+    if round_ is not None:
+        round_.table = table  # read with its meter by the caller: not read again
     # The input is kept only when the page shows the same round (and step) it was typed for.
     same = (round_.pk if round_ else None) == posted_round
     data = posted if posted is not None and same else None
@@ -289,6 +312,7 @@ def _render_table(
     game = games.banked(table.game)
     ctx: dict[str, Any] = {
         "table": table,
+        "urls": table_urls(table.pk),
         "game": game,
         "game_label": game.label,
         "version": version,
@@ -323,13 +347,14 @@ def _render_table(
             )
             ctx["approver_password"] = page.field("approver password", name="approver-password")
     ctx["step"] = step
-    ctx["steps"] = [{"key": k, "label": label, "state": _step_state(k, step)} for k, label in STEPS]
+    ctx["steps"] = STEP_LISTS[step]
     for error in errors or []:
         page.place(error.field, error.message)
     if ctx.get("with_grid"):
         # greyed out: the round's cards, except those a box on this page holds and may change
         ctx["grid"] = show.grid((_round_cards(round_) if round_ else set()) - page.editing)
     ctx.update(extra or {})
+    ctx.update(_frame(request))
     ctx["top_errors"] = page.top
     return render(request, "tablet/table.html", ctx, status=status)
 
@@ -339,6 +364,20 @@ def _step_state(key: str, current: str) -> str:
     return (
         "done" if order.index(key) < order.index(current) else "now" if key == current else "next"
     )
+
+
+# The steps' list at the top of the table page, for each step the page may show: drawn once.
+CURRENT_STEP = ' aria-current="step"'
+STEP_LISTS = {
+    current: mark_safe(  # noqa: S308  (the steps' fixed words)
+        "".join(
+            f'<li class="{state}"{CURRENT_STEP if state == "now" else ""}>{label}</li>'
+            for key, label in STEPS
+            for state in [_step_state(key, current)]
+        )
+    )
+    for current, _label in STEPS
+}
 
 
 def _round_cards(round_: Round) -> set[str]:
@@ -882,14 +921,23 @@ def round_page(request: HttpRequest, round_id: int) -> HttpResponse:
     return _round_response(request, round_id)
 
 
+def _round_page_query(pk: int) -> Any:
+    return Round.objects.filter(pk=pk).select_related(
+        "table", "dealer", "approved_by", "paytable_version"
+    )[:1]
+
+
+_ROUND_PAGE = PreparedQuery(_round_page_query, pk=int)  # a round's page, compiled once
+
+
 def _round_response(
     request: HttpRequest, round_id: int, table: Table | None = None
 ) -> HttpResponse:
     """A round's page at the table of the dealer signed in there (`table` when the caller has
     checked it)."""
-    round_ = get_object_or_404(
-        Round.objects.select_related("table", "dealer", "approved_by"), pk=round_id
-    )
+    round_ = _ROUND_PAGE.first(pk=round_id) if 0 < round_id <= DB_INT_MAX else None
+    if round_ is None:
+        raise Http404("No Round matches the given query.")
     if table is None or table.pk != round_.table_id:
         table = my_table(request, round_.table_id)
     waiting = (request.session.get(AWAITING) or {}).get(str(table.pk))
@@ -902,6 +950,7 @@ def _round_response(
         "tablet/round.html",
         {
             "table": table,
+            "urls": table_urls(table.pk),
             "round": round_,
             "settlement": summary,
             "game_label": game.label,
@@ -910,6 +959,7 @@ def _round_response(
                 {"n": s["seat"], "summary": _decision_summary(round_.game, s)}
                 for s in round_.entry["seats"]
             ],
+            **_frame(request),
         },
     )
 
