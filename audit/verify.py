@@ -16,13 +16,14 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -38,6 +39,8 @@ from .checkpoints import (
 )
 from .guards import guard_problems
 from .models import AuditCheckpoint, AuditEvent, AuditHead
+
+logger = logging.getLogger(__name__)
 
 
 class _Event(NamedTuple):
@@ -454,6 +457,19 @@ def register_derived_check(name: str, check: Callable[[], list[str]]) -> None:
     DERIVED_CHECKS[name] = check
 
 
+def derived_problems(name: str, check: Callable[[], list[str]]) -> list[str]:
+    """A derived check's problems; a check that stops (a bug, a row it cannot read) is itself a
+    problem naming the check and its error, and the other checks still run."""
+    try:
+        # In a transaction (a savepoint inside one): a check whose query fails leaves the
+        # connection usable for the checks after it.
+        with transaction.atomic():
+            return list(check())
+    except Exception as exc:  # noqa: BLE001 - any failure of a check is a finding, not a crash
+        logger.exception("the %s check stopped", name)
+        return [f"{name}: the check stopped with {type(exc).__name__}: {exc}"]
+
+
 def verify_record() -> RecordReport:
     """The whole record: the chain with its checkpoints and anchor (`verify_chain`), every row
     that holds or decides money against its latest event (`audit.binding.check_rows`), the
@@ -466,7 +482,7 @@ def verify_record() -> RecordReport:
     problems = ([f"audit chain BROKEN at {problem}"] if problem is not None else []) + summary(
         row_problems
     )
-    for check in DERIVED_CHECKS.values():
-        problems += check()
+    for name, check in DERIVED_CHECKS.items():
+        problems += derived_problems(name, check)
     problems += [f"database guard: {p}" for p in guard_problems(connection)]
     return RecordReport(events=count, rows=rows, problems=tuple(problems))

@@ -557,7 +557,10 @@ def summary_problems() -> list[str]:
     scopes = set(HoldSummary.objects.values_list("gaming_day", "table_id").distinct())
     for model in (Round, Hand):
         scopes |= set(
-            model.objects.exclude(status="open")
+            # An open round or hand has no gaming day yet, nor has a cancelled (misdealt) one:
+            # neither counts in any summary.
+            model.objects.filter(gaming_day__isnull=False)
+            .exclude(status="open")
             .order_by()
             .values_list("gaming_day", "table_id")
             .distinct()

@@ -17,7 +17,7 @@ from audit.tasks import TASK_OPTIONS
 from tables.gaming_day import gaming_day_of
 
 from .reporting import rebuild, rebuild_day, rebuild_stale
-from .verification import run_finish, run_start
+from .verification import close_abandoned, run_finish, run_start
 
 
 @shared_task(**TASK_OPTIONS)
@@ -34,7 +34,9 @@ def refresh_hold_report(  # type: ignore[no-untyped-def]
 
 @shared_task(**TASK_OPTIONS)
 def refresh_stale_reports(self) -> int:  # type: ignore[no-untyped-def]
-    """Catch up every report marked stale (e.g. while the broker was down)."""
+    """Catch up every report marked stale (e.g. while the broker was down), and finish as
+    failed every verification run that was abandoned."""
+    close_abandoned()
     return rebuild_stale()
 
 
@@ -56,6 +58,7 @@ def verify_the_record(  # type: ignore[no-untyped-def]
     """Verify the whole record and keep the run (nightly from beat; a page's run on demand
     passes the run it started). Returns the run's id; a run already finished is not run again."""
     if run_id is None:
+        close_abandoned()
         run_id = run_start(trigger=trigger).pk
     try:
         return run_finish(run_id).pk

@@ -10,6 +10,7 @@ goes, whatever is wrong before it). Reads for the pages are here too (`record_st
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -20,11 +21,13 @@ from django.utils import timezone
 
 from audit.kinds import EventKind
 from audit.services import audit_record
-from audit.verify import verify_record
+from audit.verify import RecordReport, verify_record
 from core.errors import ServiceError
 from core.roles import RECORD_READERS, require
 
 from .models import VerificationRun
+
+logger = logging.getLogger(__name__)
 
 # A record last verified longer ago than this is shown as a warning (the nightly run missed).
 STALE_AFTER = timedelta(days=1)
@@ -81,7 +84,19 @@ def run_finish(run_id: int) -> VerificationRun:
     run = VerificationRun.objects.get(pk=run_id)
     if run.finished_at is not None:
         return run
-    report = verify_record()  # a long read, outside any transaction
+    try:
+        report = verify_record()  # a long read, outside any transaction
+    except Exception as exc:  # noqa: BLE001 - a verification that stops is a failed run
+        logger.exception("verification run %s stopped", run_id)
+        report = RecordReport(
+            events=0,
+            rows=0,
+            problems=(f"the verification stopped with {type(exc).__name__}: {exc}",),
+        )
+    return _finish(run_id, report)
+
+
+def _finish(run_id: int, report: RecordReport) -> VerificationRun:
     with transaction.atomic():
         run = VerificationRun.objects.select_for_update().get(pk=run_id)
         if run.finished_at is not None:
@@ -107,6 +122,31 @@ def run_finish(run_id: int) -> VerificationRun:
             data=data,
         )
     return run
+
+
+def close_abandoned(*, now: datetime | None = None) -> int:
+    """Every run not finished `GIVEN_UP_AFTER` after it started (its worker died past its
+    retries, the broker lost it, the database went away under it) is finished as failed, once,
+    saying so: the dashboard shows it as an alert, never as running for ever. Returns how many."""
+    cutoff = (now or timezone.now()) - GIVEN_UP_AFTER
+    closed = 0
+    for run_id in VerificationRun.objects.filter(
+        finished_at__isnull=True, started_at__lt=cutoff
+    ).values_list("pk", flat=True):
+        hours = GIVEN_UP_AFTER.total_seconds() / 3600
+        _finish(
+            run_id,
+            RecordReport(
+                events=0,
+                rows=0,
+                problems=(
+                    f"the verification gave no result within {hours:g} hours of its start "
+                    "(its worker stopped or its task was lost): verify the record again",
+                ),
+            ),
+        )
+        closed += 1
+    return closed
 
 
 def verify_now(*, trigger: str, by: User | None = None) -> VerificationRun:
