@@ -20,7 +20,7 @@ from tables.models import DealerSession, Hand, Round, Table
 from tables.selectors import settings_in_force
 from tables.services import hands as hand_svc
 from tables.services import rounds as svc
-from tables.services.controls import round_approve
+from tables.services.controls import round_approve, round_step_back
 from tables.services.sessions import dealer_sign_in
 
 TYPICAL = "typical"  # a game between players' simulated play (its rake simulation's)
@@ -61,9 +61,12 @@ def play_round(
     *,
     seats: int | None = None,
     strategy: str | None = None,
+    step_back: str | None = None,
 ) -> Round:
     """One random legal round at `table`, step by step through the services, settled; the
-    players play `strategy` (`tables.engine.strategies`; None: the simulator's own mix)."""
+    players play `strategy` (`tables.engine.strategies`; None: the simulator's own mix).
+    `step_back="decisions"`: the decisions are entered, taken back and entered again, as a
+    dealer fixing a mistaken tap does."""
     version = table.paytable_version
     assert version is not None
     seats = min(seats, table.seats) if seats else None
@@ -87,9 +90,12 @@ def play_round(
         seat_cards={s["seat"]: s["cards"] for s in data["seats"]},
         dealer_cards=data["dealer"]["cards"],
     )
-    for s in data["seats"]:
-        decision = game.simulated_decision(s, stake)
-        round_ = svc.round_decide(round=round_, dealer=dealer, seat=s["seat"], decision=decision)
+    decisions = {s["seat"]: game.simulated_decision(s, stake) for s in data["seats"]}
+    for _entered in range(2 if step_back == "decisions" else 1):
+        if _entered:
+            round_ = round_step_back(round=round_, dealer=dealer, to="decisions")
+        for seat, decision in decisions.items():
+            round_ = svc.round_decide(round=round_, dealer=dealer, seat=seat, decision=decision)
     round_ = svc.round_dealer(
         round=round_,
         dealer=dealer,

@@ -1,0 +1,586 @@
+"""A seeded gaming day: what a floor's day holds, played through the services the tablet and the
+API call, at every table of every game (`manage.py play_day`, the suite's shared day, the large
+day's benchmark).
+
+On top of `seed_demo`'s floor, per banked table: an opener; rounds with buy-ins before them and
+fills when the tray runs low; a misdeal (dealt, stepped back, cancelled); a round whose
+decisions are undone and entered again; a credit; the closer and the drop. Per poker table:
+hands, a misdeal, an undone action and a voided hand. Once in the day: a progressive jackpot
+signed off at the tablet and a large payout signed off from the dashboard; a void that waits
+for a second pit boss and one that does not; corrections (one of them into a jackpot, waiting
+for its sign-off and approved); rated players seated, played and unseated, and a comp redeemed
+under a second person's approval; a display key issued and revoked; a paytable version drafted,
+approved by a second admin and put in force mid-day; a voided slip; the broker (Redis) down for
+some rounds (they settle; the catch-up rebuilds their reports); and, where the day is played
+outside a transaction, the database connection lost in the middle of a step (the step fails,
+nothing of it saved, and is sent again).
+
+Deterministic by seed: the same seed on the same floor plays the same cards, wagers and
+decisions. Sized by `rounds` (per table)."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection
+
+from accounting import rules as slip_rules
+from accounting.models import ChipDenomination, Slip
+from accounting.services import slip_create, slip_sign, slip_void
+from accounting.simulation import ShiftBook, as_chips, staff
+from core.errors import ServiceError
+from players import services as player_svc
+from players.models import Player, Rating
+from tables import games
+from tables.models import Hand, PaytableVersion, Round, Table
+from tables.selectors import round_state
+from tables.services import controls, corrections
+from tables.services import hands as hand_svc
+from tables.services import rounds as svc
+from tables.services.displays import display_key_issue, display_key_revoke, has_display
+from tables.services.paytables import paytable_approve, paytable_assign, paytable_draft
+from tables.simulation import dealer_for, play_hand, play_round
+
+from .reporting import rebuild_stale
+
+# A seat holding the progressive's top hand at the demo's progressive table, and a dealer's
+# hand it beats.
+JACKPOT_SEAT = "Ah 2c 4d"
+JACKPOT_DEALER = "As 2d 4c"
+# A large payout there (a seat's bonus and progressive award at a high ante): a sign-off.
+LARGE_SEATS = {1: "Ah 2d 4h", 2: "Kd Qc Js", 3: "9c 9d 3s"}
+LARGE_DEALER = "6h 4d 2c"
+BROKER_DOWN = "redis://127.0.0.1:9/0"  # nothing listens there: every send is refused
+RATED_CARDS = ("100001", "100002", "100003")
+
+
+@dataclass
+class DayReport:
+    """What the day played: counts by kind of event, and the rows a test looks at again."""
+
+    seed: int
+    counts: Counter[str] = field(default_factory=Counter)
+    rounds: dict[str, Round] = field(default_factory=dict)
+    hands: dict[str, Hand] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, kind: str, n: int = 1) -> None:
+        self.counts[kind] += n
+
+    def as_data(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "events": dict(sorted(self.counts.items())),
+            "rounds": {k: r.pk for k, r in self.rounds.items()},
+            "hands": {k: h.pk for k, h in self.hands.items()},
+            "notes": self.notes,
+        }
+
+
+def _user(username: str) -> AbstractBaseUser:
+    return get_user_model().objects.get(username=username)
+
+
+def _banked(table: Table) -> bool:
+    return isinstance(games.get(table.game), games.BankedGame)
+
+
+def _progressive(table: Table) -> bool:
+    return table.meter is not None
+
+
+@contextlib.contextmanager
+def broker_down() -> Iterator[None]:
+    """The broker unreachable: every task send is refused (the services go on, the reports are
+    marked stale for the catch-up), as when Redis is down."""
+    from celery import current_app as app
+
+    from casino.enqueue import resume
+
+    eager, url = app.conf.task_always_eager, app.conf.broker_url
+    app.conf.task_always_eager, app.conf.broker_url = False, BROKER_DOWN
+    resume()
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager, app.conf.broker_url = eager, url
+        resume()
+
+
+def lose_the_connection() -> bool:
+    """The database connection lost as a server restart or a network cut loses it: on
+    PostgreSQL the server ends this session's backend, on SQLite the connection is closed under
+    Django. Only outside a transaction (inside one, a test's, nothing could go on) and on a
+    database that outlives its connection; returns whether it was lost."""
+    if connection.in_atomic_block:
+        return False
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+        return False  # the database lives in its connection: closing it would end it
+    connection.ensure_connection()
+    if connection.vendor == "postgresql":
+        from django.db import connections
+
+        pid = connection.connection.info.backend_pid
+        other = connections.create_connection("default")
+        try:
+            with other.cursor() as cursor:
+                cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+        finally:
+            other.close()
+    else:
+        connection.connection.close()  # the driver's connection, behind Django's back
+    return True
+
+
+def _again_after_a_lost_connection(step: Callable[[], Any]) -> Any:
+    """Send a step whose connection was lost, as the tablet sends it again after the 503: the
+    failed attempt saved nothing; Django opens a new connection (as at a request's end)."""
+    try:
+        return step()
+    except Exception as exc:  # noqa: BLE001 - whatever the driver raises for a lost connection
+        from core.db import unavailable
+
+        # SQLite's driver says its closed connection in its own words.
+        if not (unavailable(exc) or "closed database" in str(exc)):
+            raise
+    connection.close()
+    return step()
+
+
+class Day:
+    def __init__(self, *, seed: int, rounds: int, outages: bool = True) -> None:
+        self.rng = random.Random(seed)
+        self.rounds = max(rounds, 4)
+        self.outages = outages
+        self.report = DayReport(seed=seed)
+        self.people = staff()
+        self.boss = {name: _user(name) for name in ("pitboss", "pitboss_b", "pitboss_c")}
+        self.tables = list(
+            Table.objects.filter(is_open=True)
+            .select_related("paytable_version", "meter")
+            .order_by("name")
+        )
+
+    # --- the banked tables -------------------------------------------------------------------
+
+    def play(self) -> DayReport:
+        banked = [t for t in self.tables if _banked(t) and t.paytable_version is not None]
+        poker = [
+            t
+            for t in self.tables
+            if isinstance(games.get(t.game), games.PlayerVsPlayerGame) and not _banked(t)
+        ]
+        self.books = {t.name: self._open(t) for t in banked}
+        rated = banked[-1] if banked else None
+        for i in range(self.rounds):
+            if i == 0:
+                self._rated_players(rated, seated=True)
+            for table in banked:
+                self._banked_round(table, i)
+            for table in poker:
+                self._poker_hand(table, i)
+            if i == 1:
+                self._misdeals(banked, poker)
+                self._paytable_mid_day(banked)
+            if i == 2:
+                self._rated_players(rated, seated=False)
+                self._controls(banked)
+                self._display_keys(poker)
+                self._tokens()
+            if i == self.rounds // 2 and self.outages:
+                self._outages(banked)
+        self._poker_void(poker)
+        for table in banked:
+            self._close(table)
+        self._voided_slip(banked)
+        rebuild_stale()  # the catch-up job, as beat runs it
+        self.report.add("reports rebuilt by the catch-up")
+        return self.report
+
+    def _open(self, table: Table) -> ShiftBook:
+        dealer = dealer_for(table)
+        book = ShiftBook(table=table, dealer=dealer, people=self.people, rng=self.rng)
+        book.open()
+        self.report.add("opener")
+        return book
+
+    def _banked_round(self, table: Table, i: int, **kwargs: Any) -> Round:
+        book = self.books[table.name]
+        slips = book.slips
+        book.before_round()
+        r = play_round(table, book.dealer, self.rng, **kwargs)
+        book.after_round(r)
+        self.report.add("round")
+        if book.slips > slips:
+            self.report.add("buy-in or fill", book.slips - slips)
+        return r
+
+    def _counted(self, r: Round) -> Round:
+        """A round settled outside the day's usual play: its chips moved the tray."""
+        r.refresh_from_db()
+        self.books[r.table.name].after_round(r)
+        return r
+
+    def _uncounted(self, r: Round) -> Round:
+        """A round voided: as if never dealt, its chips go back where they came from."""
+        r.refresh_from_db()
+        book = self.books[r.table.name]
+        book.tray_cents -= r.house_win_cents
+        book.win_cents -= r.house_win_cents
+        return r
+
+    def _close(self, table: Table) -> None:
+        book = self.books[table.name]
+        # A credit: chips the tray does not need go back to the cage (the pit boss releases
+        # them at the table with the dealer, the cage receives them).
+        credit_cents = 500_00
+        if book.tray_cents > credit_cents * 4:
+            credit = slip_create(
+                kind=slip_rules.CREDIT,
+                by=self.people["pit_boss"],
+                chips=as_chips(credit_cents),
+                **book._where(slip_rules.CREDIT),
+            )
+            slip_sign(slip=credit, by=book.dealer)
+            slip_sign(slip=credit, by=self.people["cage"])
+            book.tray_cents -= credit_cents
+            book.slips += 1
+            self.report.add("credit")
+        # Cents no chip makes (a progressive's award is paid to the cent) are paid in coin: the
+        # closer counts the chips, a variance well inside the tolerance.
+        smallest = min(
+            ChipDenomination.objects.filter(is_active=True).values_list("value_cents", flat=True)
+        )
+        book.shortage_cents = book.tray_cents % smallest
+        book.close()
+        self.report.add("closer")
+        self.report.add("drop")
+
+    # --- misdeals, undone steps ----------------------------------------------------------------
+
+    def _misdeals(self, banked: list[Table], poker: list[Table]) -> None:
+        for table in banked:
+            dealer = self.books[table.name].dealer
+            r = svc.round_open(table=table, dealer=dealer, wagers=self._wagers(table, {1: None}))
+            deal = self._deal_of(table, r)
+            r = svc.round_deal(round=r, dealer=dealer, **deal)
+            r = controls.round_step_back(round=r, dealer=dealer, to="cards")
+            controls.round_cancel(round=r, by=dealer, reason="misdeal: a card flashed")
+            self.report.add("misdeal")
+            # A round whose decisions are entered, undone and entered again.
+            self._banked_round(table, 0, step_back="decisions")
+            self.report.add("undone step")
+        for table in poker:
+            dealer = dealer_for(table)
+            game = games.player_vs_player(table.game)
+            hand = hand_svc.hand_open(table=table, dealer=dealer, players=self._buy_ins(table, 2))
+            step = game.random_step(self.rng, hand.record)
+            if step is not None:
+                hand = hand_svc.hand_act(hand=hand, dealer=dealer, step=step)
+            try:
+                hand_svc.hand_misdeal(hand=hand, dealer=dealer, reason="a card was exposed")
+                self.report.add("poker misdeal")
+            except ServiceError:  # too late in this game for a misdeal: finished instead
+                self._finish(table, dealer, hand)
+
+    def _wagers(self, table: Table, seats: dict[int, Any]) -> dict[int, dict[str, str]]:
+        version = table.paytable_version
+        assert version is not None
+        game = games.banked(table.game)
+        meter = f"{table.meter.wager_cents / 100:.2f}" if table.meter is not None else None
+        limits = version.limits
+        wagers = {}
+        for n in seats:
+            data = game.random_round(self.rng, 1)["seats"][0]
+
+            def stake(wager: str) -> str:
+                lim = limits.get(wager, {"min_cents": 500})
+                return f"{max(lim['min_cents'], 500) / 100:.2f}"
+
+            wagers[n] = game.simulated_wagers(data, stake, meter)
+        return wagers
+
+    def _deal_of(self, table: Table, r: Round) -> dict[str, Any]:
+        game = games.banked(table.game)
+        data = game.random_round(self.rng, len(r.entry.get("seats", [])) or 1)
+        seats = sorted(int(s["seat"]) for s in r.entry["seats"])
+        return {
+            "seat_cards": {n: s["cards"] for n, s in zip(seats, data["seats"], strict=False)},
+            "dealer_cards": data["dealer"]["cards"],
+        }
+
+    def _buy_ins(self, table: Table, count: int) -> dict[int, int]:
+        from tables.selectors import settings_in_force
+
+        game = games.player_vs_player(table.game)
+        version = settings_in_force(table)
+        assert version is not None
+        least = game.min_buy_in(version.values)
+        return {n: max(least, 100_00) for n in range(1, count + 1)}
+
+    def _finish(self, table: Table, dealer: AbstractBaseUser, hand: Hand) -> Hand:
+        game = games.player_vs_player(table.game)
+        while (step := game.random_step(self.rng, hand.record)) is not None:
+            hand = hand_svc.hand_act(hand=hand, dealer=dealer, step=step)
+        return hand_svc.hand_finish(hand=hand, dealer=dealer)
+
+    def _poker_hand(self, table: Table, i: int) -> None:
+        dealer = dealer_for(table)
+        if i == 3:
+            # An action taken back and taken again before the hand goes on.
+            game = games.player_vs_player(table.game)
+            hand = hand_svc.hand_open(table=table, dealer=dealer, players=self._buy_ins(table, 3))
+            undone = False
+            while (step := game.random_step(self.rng, hand.record)) is not None:
+                hand = hand_svc.hand_act(hand=hand, dealer=dealer, step=step)
+                if not undone and len(hand_svc.hand_steps(hand)[1]) >= 2:
+                    hand = hand_svc.hand_undo(hand=hand, dealer=dealer)
+                    hand = hand_svc.hand_act(hand=hand, dealer=dealer, step=step)
+                    undone = True
+                    self.report.add("poker step undone")
+            self.report.hands[f"{table.name} undone"] = hand_svc.hand_finish(
+                hand=hand, dealer=dealer
+            )
+        else:
+            self.report.hands.setdefault(table.name, play_hand(table, dealer, self.rng))
+            if i:
+                play_hand(table, dealer, self.rng)
+        self.report.add("poker hand")
+
+    def _poker_void(self, poker: list[Table]) -> None:
+        for table in poker:
+            hand = self.report.hands.get(table.name)
+            if hand is None:
+                continue
+            self.report.hands[f"{table.name} voided"] = hand_svc.hand_void(
+                hand=hand, by=self.boss["pitboss"], reason="the wrong player was paid the pot"
+            )
+            self.report.add("poker hand voided")
+
+    # --- sign-offs, voids, corrections --------------------------------------------------------
+
+    def _controls(self, banked: list[Table]) -> None:
+        boss, boss_b, boss_c = self.boss["pitboss"], self.boss["pitboss_b"], self.boss["pitboss_c"]
+        progressive = next((t for t in banked if _progressive(t)), None)
+        if progressive is not None:
+            # The jackpot, signed off at the tablet by a pit boss (the tablet's sign-off calls
+            # the same service under the pit boss's name).
+            jackpot = self._jackpot_round(progressive)
+            self.report.rounds["jackpot"] = self._counted(
+                controls.round_approve(round=jackpot, by=boss)
+            )
+            self.report.add("jackpot signed off at the tablet")
+            # A large payout signed off from the dashboard by another pit boss.
+            large = self._jackpot_round(
+                progressive, seats=LARGE_SEATS, dealer_cards=LARGE_DEALER, ante="500.00"
+            )
+            self.report.rounds["large payout"] = self._counted(
+                controls.round_approve(round=large, by=boss_b)
+            )
+            self.report.add("large payout signed off from the dashboard")
+            # Its void waits for a second pit boss (neither of the two who signed off).
+            asked = corrections.round_void(
+                round=self.report.rounds["large payout"],
+                by=boss_c,
+                reason="the dealer's cards were entered in the wrong order",
+            )
+            assert asked.void_waiting
+            self.report.add("void waiting for a second pit boss")
+            self.report.rounds["voided after waiting"] = self._uncounted(
+                corrections.round_void_approve(round=asked, by=boss)
+            )
+            self.report.add("void approved by a second pit boss")
+            # A void and its correction into a jackpot (the correction waits for its sign-off).
+            small = self._banked_round(progressive, 0, seats=1)
+            voided = self._uncounted(
+                corrections.round_void(round=small, by=boss_c, reason="seat 1's cards were misread")
+            )
+            entry = self._jackpot_entry(voided)
+            correction = corrections.round_correct(voided=voided, by=boss_c, entry=entry)
+            if correction.status == Round.Status.OPEN:
+                correction = controls.round_approve(round=correction, by=boss_b)
+            self.report.rounds["correction into a jackpot"] = self._counted(correction)
+            self.report.add("correction into a jackpot")
+        for table in banked:
+            if _progressive(table):
+                continue
+            r = self._banked_round(table, 0)
+            voided = self._uncounted(
+                corrections.round_void(round=r, by=boss, reason="the dealer's hand was read wrong")
+            )
+            self.report.add("void at once")
+            entry = {k: v for k, v in voided.entry.items() if k not in ("decided", "dealer_done")}
+            self.report.rounds[f"{table.name} correction"] = self._counted(
+                corrections.round_correct(voided=voided, by=boss_b, entry=entry)
+            )
+            self.report.add("correction")
+
+    def _jackpot_round(
+        self,
+        table: Table,
+        *,
+        seats: dict[int, str] | None = None,
+        dealer_cards: str = JACKPOT_DEALER,
+        ante: str = "10.00",
+    ) -> Round:
+        dealer = self.books[table.name].dealer
+        seats = seats or {1: JACKPOT_SEAT}
+        meter = self._meter_wager(table)
+        wagers = {n: {"ante": ante, "progressive": meter} for n in seats}
+        r = svc.round_open(table=table, dealer=dealer, wagers=wagers)
+        r = svc.round_deal(round=r, dealer=dealer, seat_cards=seats, dealer_cards=dealer_cards)
+        for n in seats:
+            r = svc.round_decide(
+                round=r, dealer=dealer, seat=n, decision={"discard": [], "draw": []}
+            )
+        spare = ["7c", "8c", "Tc"][: round_state(r)["advice"].get("draw_count", 0)]
+        r = svc.round_dealer(round=r, dealer=dealer, draw=spare)
+        with contextlib.suppress(svc.ApprovalRequired):  # it waits for a pit boss's sign-off
+            svc.round_settle(round=r, dealer=dealer)
+        r.refresh_from_db()
+        assert r.status == Round.Status.OPEN and r.approval_requested_at is not None
+        return r
+
+    def _meter_wager(self, table: Table) -> str:
+        assert table.meter is not None
+        return f"{table.meter.wager_cents / 100:.2f}"
+
+    def _jackpot_entry(self, voided: Round) -> dict[str, Any]:
+        """The voided round entered again as it was really dealt: seat 1 held the jackpot."""
+        entry = {k: v for k, v in voided.entry.items() if k not in ("decided", "dealer_done")}
+        seats = [dict(s) for s in entry["seats"]][:1]
+        seats[0]["cards"] = JACKPOT_SEAT.split()
+        seats[0]["wagers"] = {
+            **{k: v for k, v in seats[0].get("wagers", {}).items() if k != "progressive"},
+            "progressive": self._meter_wager(voided.table),
+        }
+        seats[0].pop("discard", None)
+        seats[0].pop("draw", None)
+        seats[0].pop("decision", None)
+        entry["seats"] = seats
+        entry["dealer"] = {"cards": JACKPOT_DEALER.split()}
+        return entry
+
+    # --- the pit's other events -------------------------------------------------------------
+
+    def _paytable_mid_day(self, banked: list[Table]) -> None:
+        table = next((t for t in banked if not _progressive(t)), None)
+        if table is None or table.paytable_version is None:
+            return
+        now = table.paytable_version
+        draft = paytable_draft(
+            author=_user("admin"),
+            game=now.game,
+            name=now.name,
+            lines=now.lines,
+            limits=now.limits,
+            based_on=now,
+        )
+        approved = paytable_approve(version=draft, approver=_user("admin2"))
+        paytable_assign(table=table, version=approved, by=_user("admin"))
+        table.refresh_from_db()
+        self.report.add("paytable version approved and put in force")
+
+    def _tokens(self) -> None:
+        """A dealer's API token issued (the tablet app's sign-in) and another's revoked."""
+        from accounts.authentication import revoke_token
+        from accounts.models import ApiToken
+
+        ApiToken.objects.issue(_user("dealer"))
+        token, _key = ApiToken.objects.issue(_user("dealer2"))
+        revoke_token(token, "signed out")
+        self.report.add("API token issued", 2)
+        self.report.add("API token revoked")
+
+    def _display_keys(self, poker: list[Table]) -> None:
+        table = next((t for t in poker if has_display(t)), None)
+        if table is None:
+            return
+        row, _key = display_key_issue(table=table, by=self.boss["pitboss"])
+        display_key_revoke(key=row, by=self.boss["pitboss_b"])
+        self.report.add("display key issued and revoked")
+
+    def _rated_players(self, table: Table | None, *, seated: bool) -> None:
+        if table is None:
+            return
+        dealer = self.books[table.name].dealer
+        cards = [c for c in RATED_CARDS if Player.objects.filter(card=c).exists()]
+        if seated:
+            for seat, card in enumerate(cards[:2], start=1):
+                player_svc.seat_player(table=table, seat=seat, card=card, by=dealer)
+                self.report.add("rated player seated")
+            return
+        # Enough play at the rated seats that a comp can be earned, then the players leave.
+        for _ in range(60):
+            rating = Rating.objects.filter(table=table, seat=1, ended_at__isnull=True).first()
+            if rating is None or player_svc.balance(rating.player) >= 1:
+                break
+            self._banked_round(table, 0, seats=table.seats)
+        for rating in Rating.objects.filter(table=table, ended_at__isnull=True):
+            player_svc.unseat_player(table=table, seat=rating.seat, by=dealer)
+            self.report.add("rated player unseated")
+        player = Player.objects.filter(card=cards[0]).first() if cards else None
+        if player is not None and player_svc.balance(player) >= 1:
+            redemption = player_svc.redemption_enter(
+                player=player,
+                points=player_svc.balance(player),
+                reason="dinner at the steakhouse",
+                by=_user("host"),
+            )
+            if redemption.status == redemption.Status.PENDING:
+                player_svc.redemption_approve(redemption=redemption, by=self.boss["pitboss"])
+            self.report.add("comp redeemed")
+        else:
+            self.report.notes.append("no comp points earned: no comp redeemed")
+
+    def _voided_slip(self, banked: list[Table]) -> None:
+        slip = (
+            Slip.objects.filter(kind=slip_rules.BUY_IN, status=Slip.Status.SIGNED)
+            .order_by("pk")
+            .first()
+        )
+        if slip is None:
+            return
+        reason = "the buy-in was entered at the wrong table"
+        slip_void(slip=slip, by=self.boss["pitboss"], reason=reason)
+        slip_void(slip=slip, by=self.boss["pitboss_b"], reason=reason)
+        self.report.add("slip voided")
+
+    def _outages(self, banked: list[Table]) -> None:
+        if not banked:
+            return
+        with broker_down():
+            for table in banked:
+                self._banked_round(table, 0)
+        self.report.add("rounds played with the broker down", len(banked))
+        table = banked[0]
+        dealer = self.books[table.name].dealer
+        r = svc.round_open(table=table, dealer=dealer, wagers=self._wagers(table, {1: None}))
+        deal = self._deal_of(table, r)
+        if lose_the_connection():
+            r = _again_after_a_lost_connection(
+                lambda: svc.round_deal(round=r, dealer=dealer, **deal)
+            )
+            self.report.add("database connection lost mid-step")
+        else:
+            r = svc.round_deal(round=r, dealer=dealer, **deal)
+            self.report.notes.append(
+                "played in a transaction or an in-memory database: the connection was not cut"
+            )
+        controls.round_cancel(round=r, by=dealer, reason="misdeal after the connection was lost")
+        self.report.add("misdeal")
+
+
+def play_day(*, seed: int = 1, rounds: int = 6, outages: bool = True) -> DayReport:
+    """Play a seeded gaming day on the demo floor (see the module's docstring)."""
+    return Day(seed=seed, rounds=rounds, outages=outages).play()
+
+
+__all__ = ["DayReport", "PaytableVersion", "broker_down", "lose_the_connection", "play_day"]
