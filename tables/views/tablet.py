@@ -32,7 +32,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts import signoff
 from core.errors import SeparationOfDuties, ServiceError
-from core.params import DB_INT_MAX
+from core.params import DB_INT_MAX, ascii_int
 from core.prepared import PreparedQuery
 from tables import display as show
 from tables import games, selectors
@@ -697,10 +697,8 @@ def _confirm_step(
 
 
 def _int(value: Any) -> int | None:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
+    """A posted id or seat: ASCII digits only (`core.params.ascii_int`), else None."""
+    return ascii_int(value)
 
 
 def _act(

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core.errors import ServiceError
+from core.params import ascii_int
 from tables.engine.cards import DECK, Card, parse_card, parse_cards
 from tables.engine.errors import EngineError
 from tables.engine.money import parse_cents
@@ -158,9 +159,10 @@ def _int(value: object, field_name: str, what: str, *, low: int, high: int) -> i
         raise _refuse(f"{what} must be a whole number, not {value!r}", field_name)
     if isinstance(value, str):
         value = value.strip()
-        if not value.lstrip("-").isdigit():
+        magnitude = ascii_int(value.removeprefix("-"))
+        if magnitude is None:  # ASCII digits only: "²" passes isdigit(), int() refuses it
             raise _refuse(f"{what} must be a whole number, not {value!r}", field_name)
-        value = int(value)
+        value = -magnitude if value.startswith("-") else magnitude
     if not isinstance(value, int):
         raise _refuse(f"{what} must be a whole number, not {value!r}", field_name)
     if not low <= value <= high:
