@@ -64,7 +64,7 @@ def parse_chips(value: Any, *, field: str = "chips") -> dict[str, int]:
     for key, count in value.items():
         where = f"{field}.{key}"
         try:
-            cents = parse_cents(str(key).strip().lstrip("$"), where=where)
+            cents = parse_cents(str(key).removeprefix("$"), where=where)
         except EngineError as e:
             raise ServiceError(e.message, field=where) from None
         if cents not in active:

@@ -8,7 +8,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tables.api.strict import IdField, QueryIdField, StrictSerializer, TextField
+from tables.api.strict import AmountField, IdField, QueryIdField, StrictSerializer, TextField
 from tables.engine.money import format_cents
 from tables.models import Table
 
@@ -118,8 +118,8 @@ class SlipCreateSerializer(StrictSerializer):
     table = IdField(queryset=Table.objects.all())
     kind = serializers.ChoiceField(choices=Slip.Kind.choices)
     chips = serializers.DictField(child=serializers.JSONField(), required=False)
-    amount = TextField(required=False, max_length=20, help_text='a decimal string: "1234.00"')
-    markers = TextField(required=False, max_length=20, help_text='a decimal string: "50.00"')
+    amount = AmountField(required=False, max_length=20, help_text='a decimal string: "1234.00"')
+    markers = AmountField(required=False, max_length=20, help_text='a decimal string: "50.00"')
     gaming_day = serializers.DateField(required=False)
     shift = TextField(required=False, max_length=5)
     replaces = IdField(

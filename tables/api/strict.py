@@ -75,6 +75,15 @@ class TextField(serializers.CharField):
         return super().to_internal_value(data)  # type: ignore[no-any-return]
 
 
+class AmountField(TextField):
+    """An amount in dollars as a decimal string (`"1234.00"`), kept as sent: not trimmed, so
+    the service's parser refuses `" 1.00"` naming the field instead of reading it as $1.00."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("trim_whitespace", False)
+        super().__init__(**kwargs)
+
+
 class IdField(serializers.PrimaryKeyRelatedField):  # type: ignore[type-arg]
     """An object's id: a JSON whole number (`1.5` is not table 1, nor is `"1"`)."""
 

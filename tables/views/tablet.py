@@ -32,6 +32,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts import signoff
 from core.errors import SeparationOfDuties, ServiceError
+from core.money import typed_dollars
 from core.params import DB_INT_MAX, ascii_int
 from core.prepared import PreparedQuery
 from tables import display as show
@@ -441,7 +442,7 @@ def _posted_wagers(table: Table, post: Mapping[str, Any]) -> dict[int, dict[str,
     for n in range(1, table.seats + 1):
         seat: dict[str, str] = {}
         for wager in game.typed_wagers:
-            value = str(post.get(f"seat-{n}-{wager}", "")).strip().lstrip("$").replace(",", "")
+            value = typed_dollars(post.get(f"seat-{n}-{wager}", ""))
             if value:
                 seat[wager] = value
         if game.takes_progressive and table.meter is not None and post.get(f"seat-{n}-progressive"):

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core.errors import ServiceError
+from core.money import typed_dollars
 from core.params import ascii_int
 from tables.engine.cards import DECK, Card, parse_card, parse_cards
 from tables.engine.errors import EngineError
@@ -537,7 +538,7 @@ def posted_form(post: Mapping[str, Any]) -> dict[str, Any]:
     step = {"do": do, "player": post.get("player"), "at": post.get("at")}
     if do in ("auction", "offer"):
         step["card"] = post.get("card", "")
-        raw = str(post.get("chips", "") or "").strip().lstrip("$")
+        raw = typed_dollars(post.get("chips"))
         if raw:
             try:
                 step["chips"] = parse_cents(raw, where="the chips", allow_zero=True)
