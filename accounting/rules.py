@@ -10,7 +10,7 @@
 - buy_in: the dealer at the table enters it alone (the cash goes into the drop box, where the
   count checks it); it counts at once.
 A wrong slip is voided by two different people of the kind's void roles, then replaced; the
-second, who confirms the void, is never the one who entered the slip.
+second, who confirms the void, is never one who entered or signed the slip.
 Nobody signs a slip they created, nor signs one twice (the database refuses it too).
 """
 

@@ -64,7 +64,7 @@ def parse_chips(value: Any, *, field: str = "chips") -> dict[str, int]:
     for key, count in value.items():
         where = f"{field}.{key}"
         try:
-            cents = parse_cents(str(key).strip().lstrip("$"), where=where)
+            cents = parse_cents(str(key).removeprefix("$"), where=where)
         except EngineError as e:
             raise ServiceError(e.message, field=where) from None
         if cents not in active:
@@ -369,11 +369,29 @@ def slip_sign(*, slip: Slip, by: AbstractBaseUser) -> Slip:
     return slip
 
 
+def void_confirm_refusal(
+    slip: Slip, user: AbstractBaseUser, *, signatures: list[SlipSignature] | None = None
+) -> str | None:
+    """Why `user` may not confirm the slip's void (None: the rule lets them): whoever entered
+    the slip or signed it may ask for its void, never confirm it, whatever roles they hold.
+    `signatures`: the slip's, when the caller has read them already (the pages' rows)."""
+    name = user.get_username()
+    if slip.created_by_id == user.pk:
+        return f"{name} entered slip {slip.number}: another person confirms its void"
+    if signatures is None:
+        signatures = list(slip.signatures.order_by("step"))
+    for signature in signatures:
+        if signature.by_id == user.pk:
+            meaning = rules.STEP_NAMES[slip.kind][signature.step - 1]
+            return f"{name} signed slip {slip.number} ({meaning}): another person confirms its void"
+    return None
+
+
 @transaction.atomic
 def slip_void(*, slip: Slip, by: AbstractBaseUser, reason: str) -> Slip:
     """Ask for a void (the first person, with the reason) or confirm it (a second person, never
-    the one who entered the slip): the slip stops counting once confirmed, and a new slip
-    replaces it."""
+    one who entered or signed the slip: `void_confirm_refusal`): the slip stops counting once
+    confirmed, and a new slip replaces it."""
     slip = Slip.objects.select_for_update().select_related("table").get(pk=slip.pk)
     reason = (reason or "").strip()
     if not reason:
@@ -391,10 +409,10 @@ def slip_void(*, slip: Slip, by: AbstractBaseUser, reason: str) -> Slip:
             code="void_needs_second_person",
             status=403,
         )
-    if asked is not None and slip.created_by_id == by.pk:
-        # Whoever entered a slip may ask for its void, never confirm it (whatever their roles).
+    refusal = void_confirm_refusal(slip, by) if asked is not None else None
+    if refusal is not None:
         raise SeparationOfDuties(
-            f"{by.get_username()} entered slip {slip.number}: another person confirms its void",
+            refusal,
             field="slip",
             action="confirm_void",
             about={"slip_id": slip.pk, "slip": slip.number},

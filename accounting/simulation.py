@@ -84,6 +84,27 @@ def as_chips(cents: int) -> dict[str, int]:
     return chips
 
 
+def tray_chips(cents: int) -> tuple[dict[str, int], int]:
+    """A tray's count in the active chips, largest first, and the cents it comes to. A tray
+    holds chips only: the odd cents of the rounds' payouts under the smallest chip (a $14,398.20
+    tray with half-dollars the smallest) are not in it, so the count is what the chips make
+    ($14,398.00) and the shift's count differs from its hands by those cents, far within the
+    variance tolerance."""
+    values = sorted(
+        ChipDenomination.objects.filter(is_active=True).values_list("value_cents", flat=True),
+        reverse=True,
+    )
+    if cents < 0 or not values:
+        raise ValueError(f"${format_cents(cents)} cannot be made of the active chips")
+    chips: dict[str, int] = {}
+    left = cents
+    for value in values:
+        n, left = divmod(left, value)
+        if n:
+            chips[format_cents(value)] = n
+    return chips, cents - left
+
+
 def fill_chips(cents: int) -> dict[str, int]:
     """A fill as the cage sends it: racks of $100, $25 and $5 chips."""
     hundreds = cents * 6 // 10 // 10000
@@ -173,11 +194,12 @@ class ShiftBook:
     def close(self) -> dict[str, Any]:
         """The closer (the pit boss counts, the dealer signs) and the drop (two of the count
         team); returns what the reconciliation should show."""
-        counted = self.tray_cents - self.shortage_cents
+        chips, counted = tray_chips(self.tray_cents - self.shortage_cents)
+        odd_cents = self.tray_cents - self.shortage_cents - counted
         closer = slip_create(
             kind=rules.CLOSER,
             by=self.people["pit_boss"],
-            chips=as_chips(counted),
+            chips=chips,
             **self._where(rules.CLOSER),
         )
         slip_sign(slip=closer, by=self.dealer)
@@ -195,7 +217,7 @@ class ShiftBook:
             "slips": self.slips,
             "drop_cents": self.drop_cents,
             "fills_cents": self.fills_cents,
-            "expected_variance_cents": -self.shortage_cents,
+            "expected_variance_cents": -self.shortage_cents - odd_cents,
         }
 
 
@@ -326,10 +348,11 @@ class _Batch:
 
 
 def _stored_chips(cents: int) -> dict[str, Any]:
-    given = as_chips(cents)
+    """A tray's count as stored: the chips that make it (`tray_chips`) and their amount."""
+    given, counted = tray_chips(cents)
     return {
         "chips": {str(int(k.replace(".", ""))): n for k, n in given.items()},
-        "amount_cents": cents,
+        "amount_cents": counted,
     }
 
 
@@ -424,8 +447,9 @@ def seed_slips(
                         chips={"10000": credit // 10000},
                         amount_cents=credit,
                     )
-                batch.add(where, rules.CLOSER, boss, [("dealer", dealer)], **_stored_chips(closer))
-                last_closer[table_id] = closer
+                counted = _stored_chips(closer)
+                batch.add(where, rules.CLOSER, boss, [("dealer", dealer)], **counted)
+                last_closer[table_id] = counted["amount_cents"]
                 batch.add(
                     where,
                     rules.DROP,

@@ -146,10 +146,11 @@ def _slip_rows(slips: Any) -> list[dict[str, Any]]:
 
 def _void_action(user: Any, row: dict[str, Any], *, as_dealer: bool) -> str:
     """What `user` may do about the slip's void, as the service will allow it: "ask" (nobody
-    has asked yet), "confirm" (someone else asked, and `user` did not enter the slip), "asked"
-    (`user` asked: a second person confirms), or "" (nothing: voided, or not their role, or
-    they entered a slip whose void was asked). Nobody is offered a button they would be refused.
-    The dealer's chips page acts as a dealer; the desk in the user's other roles."""
+    has asked yet), "confirm" (someone else asked, and `user` neither entered nor signed the
+    slip), "asked" (`user` asked: a second person confirms), or "" (nothing: voided, or not
+    their role, or they entered or signed a slip whose void was asked: `row["void_why"]` then
+    says so). Nobody is offered a button they would be refused. The dealer's chips page acts
+    as a dealer; the desk in the user's other roles."""
     slip = row["slip"]
     if slip.status == Slip.Status.VOIDED:
         return ""
@@ -161,7 +162,12 @@ def _void_action(user: Any, row: dict[str, Any], *, as_dealer: bool) -> str:
         return "ask"
     if voids[0].by_id == user.pk:
         return "asked"
-    return "" if slip.created_by_id == user.pk else "confirm"
+    refusal = services.void_confirm_refusal(slip, user, signatures=row["signatures"])
+    if refusal is not None:
+        row["void_why"] = refusal
+        row["void_mine"] = "entered" if slip.created_by_id == user.pk else "signed"
+        return ""
+    return "confirm"
 
 
 # --- the tablet ------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from decimal import Decimal
 from django.db.models import Q, QuerySet
 
 from core.money import dollars
+from core.params import ascii_int
 
 from .kinds import EventKind
 from .models import AuditEvent, AuditEventText
@@ -48,8 +49,9 @@ def _word(word: str) -> Q:
     words are one indexed column (a trigram index on PostgreSQL), read by a subquery."""
     said = (amount_words(word) or word).lower()
     match = Q(pk__in=AuditEventText.objects.filter(text__contains=said).values("event_id"))
-    if word.isdigit():
-        match |= Q(object_id=word)
+    object_id = ascii_int(word)
+    if object_id is not None:
+        match |= Q(object_id=str(object_id))
     return match
 
 

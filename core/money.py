@@ -1,6 +1,9 @@
-"""The one money formatter of the pages: integer cents as dollars, exact (never a float)."""
+"""The one money formatter of the pages: integer cents as dollars, exact (never a float); and
+what a dollar field typed on a page gives the amount parser."""
 
 from __future__ import annotations
+
+from typing import Any
 
 NONE = "—"
 
@@ -18,3 +21,13 @@ def dollars(cents: int | None, *, signed: bool = False) -> str:
     if signed and cents > 0:
         return "+" + text
     return text
+
+
+def typed_dollars(value: Any) -> str:
+    """A page's dollar field as the amount parser (`tables.engine.money.parse_cents`) reads it:
+    a leading "$" and thousands commas dropped. A field of spaces only is blank (""); spaces
+    around the digits are kept, so the parser refuses " 1.00" naming the field."""
+    text = "" if value is None else str(value)
+    if not text.strip():
+        return ""
+    return text.removeprefix("$").replace(",", "")

@@ -12,6 +12,8 @@ from typing import Any
 
 # The largest value of a 64-bit signed column (SQLite's INTEGER, PostgreSQL's bigint).
 DB_INT_MAX = 2**63 - 1
+# An id in a URL (the API's routes): ASCII digits only, as many as a 64-bit column's largest.
+ID_PATTERN = "[0-9]{1,19}"
 
 
 def ascii_int(value: Any) -> int | None:

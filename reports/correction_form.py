@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from audit.services import audit_refused_duties
 from core.errors import SeparationOfDuties, ServiceError
+from core.money import typed_dollars
 from core.roles import PIT_BOSSES, require
 from tables import games
 from tables.display import field_key, wager_label
@@ -128,7 +129,7 @@ def _entry(round_: Round, post: Any) -> tuple[dict[str, Any], dict[str, str]]:
             return []
 
     def money(name: str, words: str) -> str | None:
-        typed = str(post.get(name, "")).strip().lstrip("$").replace(",", "")
+        typed = typed_dollars(post.get(name, ""))
         if not typed:
             return None
         try:

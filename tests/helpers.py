@@ -9,6 +9,18 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+
+def person(name: str, *roles: str) -> Any:
+    """A new account holding these roles (password "a long demo password")."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    user = get_user_model().objects.create_user(name, password="a long demo password")
+    for role in roles:
+        user.groups.add(Group.objects.get(name=role))
+    return user
+
+
 # --- the API ---------------------------------------------------------------------------------
 
 

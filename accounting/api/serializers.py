@@ -8,7 +8,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tables.api.strict import IdField, StrictSerializer, TextField
+from tables.api.strict import AmountField, IdField, QueryIdField, StrictSerializer, TextField
 from tables.engine.money import format_cents
 from tables.models import Table
 
@@ -118,8 +118,8 @@ class SlipCreateSerializer(StrictSerializer):
     table = IdField(queryset=Table.objects.all())
     kind = serializers.ChoiceField(choices=Slip.Kind.choices)
     chips = serializers.DictField(child=serializers.JSONField(), required=False)
-    amount = TextField(required=False, max_length=20, help_text='a decimal string: "1234.00"')
-    markers = TextField(required=False, max_length=20, help_text='a decimal string: "50.00"')
+    amount = AmountField(required=False, max_length=20, help_text='a decimal string: "1234.00"')
+    markers = AmountField(required=False, max_length=20, help_text='a decimal string: "50.00"')
     gaming_day = serializers.DateField(required=False)
     shift = TextField(required=False, max_length=5)
     replaces = IdField(
@@ -139,7 +139,7 @@ class SlipVoidRequestSerializer(StrictSerializer):
 
 
 class SlipFilterSerializer(serializers.Serializer):
-    table = serializers.IntegerField(required=False, min_value=1)
+    table = QueryIdField(required=False, min_value=1)
     kind = serializers.ChoiceField(choices=Slip.Kind.choices, required=False)
     status = serializers.ChoiceField(choices=Slip.Status.choices, required=False)
     gaming_day = serializers.DateField(required=False)
@@ -177,4 +177,4 @@ class AcknowledgeSerializer(StrictSerializer):
 
 class ReconciliationQuerySerializer(serializers.Serializer):
     gaming_day = serializers.DateField()
-    table = serializers.IntegerField(required=False, min_value=1)
+    table = QueryIdField(required=False, min_value=1)

@@ -13,6 +13,7 @@ from django.db import connection
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import Http404
 
+from core.params import ascii_int
 from core.roles import (
     OVERSIGHT,
     Role,
@@ -66,10 +67,9 @@ def round_to_play(pk: Any, user: AbstractBaseUser | AnonymousUser) -> Round:
     and name, and whether `user` is signed in there (`caller_signed_in`); the service reads
     and locks the rest. One plain statement: this runs before every play step. Http404 when
     there is no such round."""
-    try:
-        round_id = int(pk)
-    except (TypeError, ValueError):
-        raise Http404("no such round") from None
+    round_id = ascii_int(pk) if isinstance(pk, str) else pk
+    if not isinstance(round_id, int) or isinstance(round_id, bool):
+        raise Http404("no such round")
     rounds, tables = Round._meta.db_table, Table._meta.db_table
     sessions = DealerSession._meta.db_table
     with connection.cursor() as cursor:

@@ -29,7 +29,7 @@ from tables.models import (
 )
 from tables.selectors import last_wagers, round_state
 
-from .strict import IdField, StrictSerializer, TextField, WholeField
+from .strict import IdField, QueryIdField, StrictSerializer, TextField, WholeField
 
 AMOUNT_PATTERN = r"^-?\d+\.\d{2}$"
 CARDS_SCHEMA: dict[str, Any] = {
@@ -449,7 +449,7 @@ class PlayedSerializer(serializers.ModelSerializer):
 class PlayedFilterSerializer(serializers.Serializer):
     """A list's filters: a table (the model's subclass adds its statuses)."""
 
-    table = serializers.IntegerField(required=False, min_value=1, help_text="A table id.")
+    table = QueryIdField(required=False, min_value=1, help_text="A table id.")
 
 
 @extend_schema_field(

@@ -11,7 +11,9 @@ from typing import Any
 
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail, ValidationError
+from rest_framework.routers import SimpleRouter
 
+from core.params import ID_PATTERN, ascii_int
 from core.strict import is_whole
 
 
@@ -73,6 +75,15 @@ class TextField(serializers.CharField):
         return super().to_internal_value(data)  # type: ignore[no-any-return]
 
 
+class AmountField(TextField):
+    """An amount in dollars as a decimal string (`"1234.00"`), kept as sent: not trimmed, so
+    the service's parser refuses `" 1.00"` naming the field instead of reading it as $1.00."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("trim_whitespace", False)
+        super().__init__(**kwargs)
+
+
 class IdField(serializers.PrimaryKeyRelatedField):  # type: ignore[type-arg]
     """An object's id: a JSON whole number (`1.5` is not table 1, nor is `"1"`)."""
 
@@ -82,3 +93,26 @@ class IdField(serializers.PrimaryKeyRelatedField):  # type: ignore[type-arg]
         if not is_whole(data):
             self.fail("not_whole", given=_shown(data))
         return super().to_internal_value(data)
+
+
+class QueryIdField(serializers.IntegerField):
+    """An id in a query string (`?table=3`): ASCII digits only (`core.params.ascii_int`), so
+    "²" and "١٠" are refused naming the parameter, never read as another number."""
+
+    default_error_messages = {"not_id": "must be an id (ASCII digits), not {given}"}
+
+    def to_internal_value(self, data: Any) -> int:
+        number = ascii_int(data) if isinstance(data, str) else None
+        if number is None:
+            self.fail("not_id", given=_shown(data))
+        return super().to_internal_value(number)  # type: ignore[no-any-return]
+
+
+class IdRouter(SimpleRouter):
+    """The API's routes, with an object's id in the URL matched as ASCII digits only
+    (`/api/slips/١٠/` names no slip: 404), as the pages' `<int:...>` routes do."""
+
+    def get_lookup_regex(self, viewset: Any, lookup_prefix: str = "") -> str:
+        if getattr(viewset, "lookup_value_regex", None) is None:
+            viewset.lookup_value_regex = ID_PATTERN
+        return super().get_lookup_regex(viewset, lookup_prefix)

@@ -4,18 +4,18 @@
 from django.contrib.auth.decorators import login_required
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
-from rest_framework.routers import SimpleRouter
 
 from accounts.throttles import CountAnonymousFirst
 
 from . import views
+from .strict import IdRouter
 
 
 class SchemaView(CountAnonymousFirst, SpectacularAPIView):
     """The schema; an anonymous request is throttled before its 401, as on every API route."""
 
 
-router = SimpleRouter()
+router = IdRouter()
 router.register("tables", views.TableViewSet, basename="api-table")
 router.register("rounds", views.RoundViewSet, basename="api-round")
 router.register("hands", views.HandViewSet, basename="api-hand")

@@ -10,8 +10,9 @@ from typing import Final, NamedTuple
 
 from .errors import EngineError, Refusal
 
-# ASCII digits only (`\d` alone would take Arabic-Indic and other digits as well).
-_AMOUNT: Final = re.compile(r"^\s*([0-9]{1,12})(?:\.([0-9]{1,2}))?\s*$", re.ASCII)
+# ASCII digits only (`\d` alone would take Arabic-Indic and other digits as well), and nothing
+# around them: " 1.00" is no amount (a space typed or sent is a mistake to name, not to guess).
+_AMOUNT: Final = re.compile(r"([0-9]{1,12})(?:\.([0-9]{1,2}))?", re.ASCII)
 
 # Memos (settling a batch of rounds parses and formats the same few amounts over and over):
 # an accepted amount string -> its cents (only amounts above zero, valid whatever `allow_zero`
@@ -37,7 +38,7 @@ def parse_cents(value: object, *, where: str, allow_zero: bool = False) -> int:
     elif isinstance(value, int):
         cents = value * 100 if value >= 0 else -1
     elif isinstance(value, str):
-        m = _AMOUNT.match(value)
+        m = _AMOUNT.fullmatch(value)
         if m:
             cents = int(m.group(1)) * 100 + int((m.group(2) or "0").ljust(2, "0"))
         elif value.strip().startswith("-"):

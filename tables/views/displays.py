@@ -24,6 +24,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from accounts.clientip import client_ip
+from core.params import ascii_int
 from core.roles import DISPLAY_KEEPERS, require
 from tables import games, selectors
 from tables.models import DisplayKey, Table
@@ -154,7 +155,7 @@ def keys_page(request: HttpRequest) -> HttpResponse:
     action = request.POST.get("do")
     try:
         if action == "issue":
-            table = get_object_or_404(Table, pk=_id(request.POST.get("table")))
+            table = get_object_or_404(Table, pk=_id(request.POST.get("table"), "table"))
             row, key = display_key_issue(table=table, by=request.user)
             link = request.build_absolute_uri(reverse("display_sign_in_key", args=[key]))
             return render(
@@ -163,7 +164,7 @@ def keys_page(request: HttpRequest) -> HttpResponse:
                 _keys_context(request, issued={"table": table, "key": key, "link": link}),
             )
         if action == "revoke":
-            row = get_object_or_404(DisplayKey, pk=_id(request.POST.get("key")))
+            row = get_object_or_404(DisplayKey, pk=_id(request.POST.get("key"), "key"))
             display_key_revoke(key=row, by=request.user)
             messages.success(request, f"The display key of {row.table} is revoked.")
             return redirect("tablet:display_keys")
@@ -179,9 +180,14 @@ def keys_page(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _id(value: Any) -> int:
-    text = str(value or "").strip()
-    return int(text) if text.isdigit() and len(text) < 10 else 0
+def _id(value: Any, field: str) -> int:
+    """The posted id of a table or a key: ASCII digits (`core.params.ascii_int`), else the
+    form's error naming the field."""
+    number = ascii_int(value)
+    if number is None:
+        what = "a table" if field == "table" else "a display key"
+        raise ServiceError(f"{field}: choose {what} from the list", field=field)
+    return number
 
 
 __all__ = ["display_address", "display_grant", "keys_page", "sign_in", "to_sign_in"]

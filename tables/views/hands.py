@@ -27,7 +27,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
 from core.errors import ServiceError
-from core.money import dollars
+from core.money import dollars, typed_dollars
 from tables import display as show
 from tables import games, selectors
 from tables.engine.errors import EngineError
@@ -44,7 +44,7 @@ def _buy_ins(table: Table, post: Mapping[str, Any]) -> dict[int, int]:
     """Seat -> buy-in cents from the form's dollar fields (empty seats left out)."""
     players: dict[int, int] = {}
     for n in range(1, table.seats + 1):
-        raw = (post.get(f"seat-{n}-buy_in") or "").strip()
+        raw = typed_dollars(post.get(f"seat-{n}-buy_in"))
         if not raw:
             continue
         try:

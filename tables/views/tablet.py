@@ -32,7 +32,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts import signoff
 from core.errors import SeparationOfDuties, ServiceError
-from core.params import DB_INT_MAX
+from core.money import typed_dollars
+from core.params import DB_INT_MAX, ascii_int
 from core.prepared import PreparedQuery
 from tables import display as show
 from tables import games, selectors
@@ -441,7 +442,7 @@ def _posted_wagers(table: Table, post: Mapping[str, Any]) -> dict[int, dict[str,
     for n in range(1, table.seats + 1):
         seat: dict[str, str] = {}
         for wager in game.typed_wagers:
-            value = str(post.get(f"seat-{n}-{wager}", "")).strip().lstrip("$").replace(",", "")
+            value = typed_dollars(post.get(f"seat-{n}-{wager}", ""))
             if value:
                 seat[wager] = value
         if game.takes_progressive and table.meter is not None and post.get(f"seat-{n}-progressive"):
@@ -697,10 +698,8 @@ def _confirm_step(
 
 
 def _int(value: Any) -> int | None:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
+    """A posted id or seat: ASCII digits only (`core.params.ascii_int`), else None."""
+    return ascii_int(value)
 
 
 def _act(

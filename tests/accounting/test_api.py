@@ -11,7 +11,7 @@ import pytest
 from accounting.models import Slip, VarianceAlert
 from accounting.rules import MORNING_COUNT_REASON
 from audit.models import AuditEvent
-from tests.helpers import client_for
+from tests.helpers import client_for, person
 
 from .conftest import Clock, play
 
@@ -96,7 +96,10 @@ def test_amounts_reads_and_voids(pit: dict[str, Any], clock: Clock) -> None:
     ok(count.post(f"/api/slips/{drop['id']}/void/", {"reason": "box of LB-1"}, format="json"))
     again = count.post(f"/api/slips/{drop['id']}/void/", {"reason": "sure"}, format="json")
     assert again.status_code == 403 and again.json()["error"]["code"] == "void_needs_second_person"
-    voided = ok(count2.post(f"/api/slips/{drop['id']}/void/", {"reason": "agreed"}, format="json"))
+    signer = count2.post(f"/api/slips/{drop['id']}/void/", {"reason": "agreed"}, format="json")
+    assert signer.status_code == 403 and signer.json()["error"]["code"] == "separation_of_duties"
+    count3 = client_for(person("count3", "count"))  # neither entered nor signed it
+    voided = ok(count3.post(f"/api/slips/{drop['id']}/void/", {"reason": "agreed"}, format="json"))
     assert voided["status"] == "voided" and len(voided["voids"]) == 2
     new = ok(
         count.post(

@@ -15,6 +15,7 @@ from accounting.rules import MORNING_COUNT_REASON
 from accounting.services import slip_create, slip_sign
 from audit.models import AuditEvent
 from tables.services.sessions import dealer_sign_in
+from tests.helpers import person
 
 from .conftest import Clock
 
@@ -180,9 +181,14 @@ def test_the_desk_requests_issues_and_voids(pit: dict[str, Any]) -> None:
         reverse("accounting:create"), {"kind": "fill", "table": pit["SC-1"].pk, "chip_700": "2"}
     )
     assert bad.status_code == 400 and "no active $7.00 chip" in bad.content.decode()
-    # Void: asked by the pit boss, confirmed by the cage.
+    # Void: asked by the pit boss, confirmed by a cage account that did not issue it.
     boss.post(reverse("accounting:void", args=[fill.pk]), {"reason": "wrong table"})
     cage.post(reverse("accounting:void", args=[fill.pk]), {"reason": "agreed"})
+    fill.refresh_from_db()
+    assert fill.status == "pending"  # the cage that issued it may not confirm
+    cage2 = Client()
+    cage2.force_login(person("cage2", "cage"))
+    cage2.post(reverse("accounting:void", args=[fill.pk]), {"reason": "agreed"})
     fill.refresh_from_db()
     assert fill.status == "voided"
 

@@ -19,7 +19,8 @@ from accounting.services import (
     slip_void,
 )
 from audit.models import AuditEvent
-from core.errors import ServiceError
+from core.errors import SeparationOfDuties, ServiceError
+from tests.helpers import person
 
 pytestmark = pytest.mark.django_db
 
@@ -128,7 +129,10 @@ def test_a_wrong_slip_is_voided_by_two_people_and_replaced(pit: dict[str, Any]) 
     assert fill.status == Slip.Status.SIGNED  # still counts until a second person confirms
     error = _is_error(lambda: slip_void(slip=fill, by=pit["pitboss"], reason="again"))
     assert isinstance(error, ServiceError) and error.code == "void_needs_second_person"
-    slip_void(slip=fill, by=pit["cage"], reason="confirmed: $500 chips went out")
+    # the cage that issued it signed it: another person confirms
+    error = _is_error(lambda: slip_void(slip=fill, by=pit["cage"], reason="confirmed"))
+    assert isinstance(error, SeparationOfDuties)
+    slip_void(slip=fill, by=person("cage2", "cage"), reason="confirmed: $500 chips went out")
     fill.refresh_from_db()
     assert fill.status == Slip.Status.VOIDED and fill.voided_at is not None
     kinds = list(
@@ -243,7 +247,7 @@ def test_the_database_keeps_slips_as_written(pit: dict[str, Any]) -> None:
         with pytest.raises(refused), transaction.atomic():
             change()
     slip_void(slip=signed, by=pit["pitboss"], reason="wrong table")
-    slip_void(slip=signed, by=pit["cage"], reason="agreed")
+    slip_void(slip=signed, by=person("cage2", "cage"), reason="agreed")  # not the cage that signed
     for change in (
         lambda: SlipVoid.objects.filter(slip=slip).delete(),
         lambda: Slip.objects.filter(pk=slip.pk).update(note="tidy up"),

@@ -217,3 +217,59 @@ def test_refuses_without_the_demo_floor(db: Any) -> None:
     with override_settings(DEBUG=True), pytest.raises(CommandError, match="seed_demo"):
         call_command("seed_history", "--rounds=5", "--days=1")
     assert not Round.objects.exists()
+
+
+def _row_counts() -> dict[str, int]:
+    from django.apps import apps
+
+    return {m._meta.label: m.objects.count() for m in apps.get_models() if m._meta.managed}
+
+
+def test_a_run_that_fails_at_its_slips_keeps_nothing(
+    floor: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The slips fail after the rounds are written: every table's row count and the audit
+    chain's head are as before, and the command says nothing was kept."""
+    import accounting.simulation
+
+    def broken(**_kwargs: Any) -> dict[str, Any]:
+        raise ValueError("$14398.20 cannot be made of the active chips")
+
+    monkeypatch.setattr(accounting.simulation, "seed_slips", broken)
+    before = _row_counts()
+    head = AuditEvent.objects.order_by("-seq").values_list("seq", "hash").first()
+    with override_settings(DEBUG=True), pytest.raises(CommandError) as err:
+        call_command(
+            "seed_history",
+            "--rounds=60",
+            "--days=2",
+            "--tables=4",
+            "--slips",
+            "--seed=5",
+            stdout=StringIO(),
+        )
+    assert "nothing of this run was kept" in str(err.value)
+    assert "$14398.20 cannot be made" in str(err.value)
+    assert _row_counts() == before
+    assert AuditEvent.objects.order_by("-seq").values_list("seq", "hash").first() == head
+
+
+def test_a_run_with_slips_whose_trays_have_odd_cents_succeeds_and_verifies(
+    floor: dict[str, Any],
+) -> None:
+    from accounting.models import Slip
+
+    with override_settings(DEBUG=True):
+        call_command(
+            "seed_history",
+            "--rounds=300",
+            "--days=3",
+            "--tables=4",
+            "--slips",
+            "--seed=7",
+            stdout=StringIO(),
+        )
+    assert Slip.objects.filter(kind="closer").exists()
+    odd = [s for s in Slip.objects.filter(kind="closer") if s.amount_cents % 50]
+    assert not odd, "every closer is made of chips"
+    assert verify_record().problems == ()

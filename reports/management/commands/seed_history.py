@@ -47,7 +47,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import connection, connections, transaction
+from django.db import connection, transaction
 from django.db.models import F, Max, Q
 from django.utils import timezone
 
@@ -424,7 +424,8 @@ def batches(plan: Plan, batch_size: int, jobs: int) -> Iterator[Batch]:
         return
     global _PLAN
     _PLAN = plan
-    connections.close_all()  # the forked workers must not share this process's connection
+    # The forked workers only compute (build_batch reads the plan, never the database) and exit
+    # without closing anything, so the run's one transaction stays open in this process.
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
         pending: deque[Any] = deque()
         todo = iter(specs)
@@ -483,6 +484,22 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        """All of the run or nothing of it: the tables and dealers it adds, its rounds, their
+        binding on the chain, the slips and the reports are written in one transaction, so a
+        failure at any step (a slip that cannot be made, an interrupted run) leaves the
+        database and the audit chain as they were, and says so."""
+        try:
+            with transaction.atomic():
+                self._run(**options)
+        except (CommandError, KeyboardInterrupt):
+            raise
+        except Exception as err:
+            raise CommandError(
+                f"seed_history stopped ({err}); nothing of this run was kept: the database "
+                "and the audit trail are as they were before it"
+            ) from err
+
+    def _run(self, **options: Any) -> None:
         if not settings.DEBUG:
             raise CommandError("seed_history only runs with DEBUG on (it writes synthetic rounds)")
         total, days, tables = options["rounds"], options["days"], options["tables"]

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core.errors import ServiceError
+from core.money import typed_dollars
+from core.params import ascii_int
 from tables.engine.cards import DECK, Card, parse_card, parse_cards
 from tables.engine.errors import EngineError
 from tables.engine.money import parse_cents
@@ -158,9 +160,10 @@ def _int(value: object, field_name: str, what: str, *, low: int, high: int) -> i
         raise _refuse(f"{what} must be a whole number, not {value!r}", field_name)
     if isinstance(value, str):
         value = value.strip()
-        if not value.lstrip("-").isdigit():
+        magnitude = ascii_int(value.removeprefix("-"))
+        if magnitude is None:  # ASCII digits only: "²" passes isdigit(), int() refuses it
             raise _refuse(f"{what} must be a whole number, not {value!r}", field_name)
-        value = int(value)
+        value = -magnitude if value.startswith("-") else magnitude
     if not isinstance(value, int):
         raise _refuse(f"{what} must be a whole number, not {value!r}", field_name)
     if not low <= value <= high:
@@ -535,7 +538,7 @@ def posted_form(post: Mapping[str, Any]) -> dict[str, Any]:
     step = {"do": do, "player": post.get("player"), "at": post.get("at")}
     if do in ("auction", "offer"):
         step["card"] = post.get("card", "")
-        raw = str(post.get("chips", "") or "").strip().lstrip("$")
+        raw = typed_dollars(post.get("chips"))
         if raw:
             try:
                 step["chips"] = parse_cents(raw, where="the chips", allow_zero=True)

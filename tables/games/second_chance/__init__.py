@@ -9,6 +9,7 @@ from decimal import Decimal
 from typing import Any, Final
 
 from core.errors import ServiceError
+from core.money import typed_dollars
 from core.strict import flag
 from tables import display as show
 from tables.engine.cards import RANKS, parse_cards
@@ -139,7 +140,7 @@ class SecondChance(RulesEngineGame):
         return {
             "mulligan": True,
             "cards": str(post.get(f"seat-{n}-mulligan-cards", "")),
-            "pair_plus": str(post.get(f"seat-{n}-mulligan-pair_plus", "")).strip().lstrip("$"),
+            "pair_plus": typed_dollars(post.get(f"seat-{n}-mulligan-pair_plus", "")),
         }
 
     def decision_summary(self, seat: Mapping[str, Any]) -> str:
