@@ -129,6 +129,12 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     This runs after the view raised, so a service's atomic block has already rolled back and
     the audit event is committed on its own (the API views are never ATOMIC_REQUESTS-wrapped).
     """
+    # Every refusal in JSON, whatever the caller's Accept header or `?format=` chose for an
+    # answer (the browsable API's HTML, the schema's YAML).
+    request = context.get("request")
+    if request is not None:
+        request.accepted_renderer = JSONRenderer()
+        request.accepted_media_type = JSONRenderer.media_type
     if isinstance(exc, SeparationOfDuties):
         # a refused permission like any other 403, naming the action and what it concerned
         audit_refused_duties(context["request"], exc)
@@ -175,7 +181,6 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     )
     message = str(detail)
     if refused:
-        request: Request = context["request"]
         audit_refused(
             actor=request.user, method=request.method or "", path=request.path, reason=message
         )
