@@ -70,6 +70,7 @@ from tables.services.sessions import dealer_sign_in, dealer_sign_out
 from . import selectors
 from .permissions import PLAY_ACTIONS, ActionRoles, RoundAccess
 from .representation import round_data
+from .schema import DESCRIBED
 from .serializers import (
     DealerSessionSerializer,
     ErrorSerializer,
@@ -192,15 +193,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
 
 
 def errors(*statuses: int) -> dict[int, OpenApiResponse]:
-    """The documented error responses of an operation."""
-    described = {
-        400: "Refused: the message names the field, seat, card or wager; nothing was changed.",
-        401: "No credentials (send a session cookie or `Authorization: Token <key>`).",
-        403: "The caller's role may not do this (recorded in the audit trail).",
-        404: "No such object (or not visible to the caller).",
-        409: "Conflict with the round's or table's state (e.g. already settled).",
-    }
-    return {s: OpenApiResponse(ErrorSerializer, description=described[s]) for s in statuses}
+    """The documented error responses of an operation (the schema adds those the site gives
+    around every view: `tables.api.schema`)."""
+    return {s: OpenApiResponse(ErrorSerializer, description=DESCRIBED[s]) for s in statuses}
 
 
 READ_ERRORS = (401, 403)
