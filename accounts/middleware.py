@@ -3,8 +3,8 @@
 `RequestGuardMiddleware` refuses, before any view runs, what no page or API route accepts: a
 NUL character in a query value or a page's form value (PostgreSQL cannot store it), a query
 parameter that is a whole number beyond 64 bits (no id or filter is; SQLite refuses it as a
-parameter) and, on the API, a body larger than DATA_UPLOAD_MAX_MEMORY_SIZE (413 in the API's
-JSON error shape).
+parameter) and, on the API, a query parameter given more than once (each takes one value) and a
+body larger than DATA_UPLOAD_MAX_MEMORY_SIZE (413 in the API's JSON error shape).
 `FaultMiddleware` answers a failure that is no fault of the code with a clear status, never a
 server error: 503 with Retry-After when the database is busy (SQLite's lock held past the busy
 timeout) or out of reach (a lost PostgreSQL connection inside a transaction, the server down)
@@ -73,6 +73,17 @@ class RequestGuardMiddleware:
                     "too_large",
                     f"the request body may have at most {limit} bytes, not {length}",
                     None,
+                )
+        if api:
+            repeated = next((k for k, v in request.GET.lists() if len(v) > 1), None)
+            if repeated is not None:
+                # Every query parameter of the API takes one value; Django would read the last.
+                return error_response(
+                    request,
+                    400,
+                    "repeated",
+                    f"{repeated}: given more than once in the query; give it once",
+                    repeated,
                 )
         large = _too_large(request.GET)
         if large is not None:

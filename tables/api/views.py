@@ -31,7 +31,6 @@ from rest_framework import exceptions, mixins, serializers, status, viewsets
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.decorators import action
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -68,6 +67,7 @@ from tables.services.hand_play import hand_play
 from tables.services.sessions import dealer_sign_in, dealer_sign_out
 
 from . import selectors
+from .pagination import FloorPagination
 from .permissions import PLAY_ACTIONS, ActionRoles, RoundAccess
 from .representation import round_data
 from .schema import DESCRIBED
@@ -300,18 +300,12 @@ class SignOutView(RoleCheckedMixin, APIView):
 # --- rounds ------------------------------------------------------------------------------
 
 
-class RoundPagination(PageNumberPagination):
-    page_size = 50
-    page_size_query_param = "page_size"
-    max_page_size = 200
-
-
 class PlayedListMixin:
     """The list of rounds or hands: filtered by table and status (`filter_serializer`), the
     caller's own (`selectors.visible_to`), newest first, a page at a time."""
 
     filter_serializer: type[serializers.Serializer]
-    pagination_class = RoundPagination
+    pagination_class = FloorPagination
 
     def listed(self, request: Request) -> Any:
         filters = self.filter_serializer(data=request.query_params)

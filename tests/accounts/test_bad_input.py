@@ -310,3 +310,32 @@ def test_an_oversized_body_is_a_json_413(floor: Any, dealer: APIClient) -> None:
         error = refused(response, 413)
         assert error["code"] == "too_large"
     assert not Round.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ("page_size=abc", "page_size"),
+        ("page_size=0", "page_size"),
+        ("page_size=201", "page_size"),
+        ("page_size=%C2%B2", "page_size"),
+        ("page=-1", "page"),
+        ("page=x", "page"),
+        ("status=settled&status=open", "status"),
+        ("page_size=5&page_size=500", "page_size"),
+    ],
+)
+def test_a_list_s_page_a_filter_given_twice_or_out_of_range_is_refused_naming_it(
+    floor: Any, query: str, field: str
+) -> None:
+    client = APIClient()
+    client.force_login(floor["pitboss"])
+    for path in ("/api/rounds/", "/api/slips/", "/api/variance-alerts/"):
+        refused(client.get(f"{path}?{query}"), 400, field)
+
+
+def test_a_list_s_page_within_its_bounds_is_taken(floor: Any) -> None:
+    client = APIClient()
+    client.force_login(floor["pitboss"])
+    assert client.get("/api/rounds/?page=1&page_size=200").status_code == 200
+    assert client.get("/api/rounds/?page=2").status_code == 404  # past the end
