@@ -1,9 +1,10 @@
 """Request guards and the current request.
 
 `RequestGuardMiddleware` refuses, before any view runs, what no page or API route accepts: a
-NUL character in a query or form value (PostgreSQL cannot store it), a query parameter that is
-a whole number beyond 64 bits (no id or filter is; SQLite refuses it as a parameter) and, on
-the API, a body larger than DATA_UPLOAD_MAX_MEMORY_SIZE (413 in the API's JSON error shape).
+NUL character in a query value or a page's form value (PostgreSQL cannot store it), a query
+parameter that is a whole number beyond 64 bits (no id or filter is; SQLite refuses it as a
+parameter) and, on the API, a query parameter given more than once (each takes one value) and a
+body larger than DATA_UPLOAD_MAX_MEMORY_SIZE (413 in the API's JSON error shape).
 `FaultMiddleware` answers a failure that is no fault of the code with a clear status, never a
 server error: 503 with Retry-After when the database is busy (SQLite's lock held past the busy
 timeout) or out of reach (a lost PostgreSQL connection inside a transaction, the server down)
@@ -59,7 +60,8 @@ class RequestGuardMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        if request.path.startswith(API_PREFIX) and limit is not None:
+        api = request.path.startswith(API_PREFIX)
+        if api and limit is not None:
             try:
                 length = int(request.META.get("CONTENT_LENGTH") or 0)
             except ValueError:
@@ -72,6 +74,17 @@ class RequestGuardMiddleware:
                     f"the request body may have at most {limit} bytes, not {length}",
                     None,
                 )
+        if api:
+            repeated = next((k for k, v in request.GET.lists() if len(v) > 1), None)
+            if repeated is not None:
+                # Every query parameter of the API takes one value; Django would read the last.
+                return error_response(
+                    request,
+                    400,
+                    "repeated",
+                    f"{repeated}: given more than once in the query; give it once",
+                    repeated,
+                )
         large = _too_large(request.GET)
         if large is not None:
             name, value = large
@@ -79,8 +92,11 @@ class RequestGuardMiddleware:
                 request, 400, "out_of_range", f"{name}: {value} is too large", name
             )
         field = _nul_field(request.GET)
+        # The API reads JSON only (a form body there is refused as an unsupported media type
+        # by its parser, in its error shape), so its form bodies are not read here.
         if (
             field is None
+            and not api
             and request.method == "POST"
             and request.content_type
             in (

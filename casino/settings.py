@@ -255,7 +255,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": ["accounts.parsers.StrictJSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Every operation's errors, those the site gives around the views too (413, 429, 503...).
+    "DEFAULT_SCHEMA_CLASS": "tables.api.schema.ApiAutoSchema",
     # One error shape everywhere, the schema view's too: {"error": {"code", "message", "field"}}.
     "EXCEPTION_HANDLER": "tables.api.views.api_exception_handler",
     # Counted in the shared cache, keyed by the client address (accounts.throttles: the

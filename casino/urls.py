@@ -45,6 +45,13 @@ urlpatterns = [
     path("players/", include("players.urls")),  # rated play: players, ratings, comps
 ]
 
+# Under /api/ Django's own refusals (no such address, a body it cannot read, a server error)
+# answer in the API's JSON error shape too; elsewhere the site's error pages.
+handler400 = "casino.errors.bad_request"
+handler403 = "casino.errors.permission_denied"
+handler404 = "casino.errors.page_not_found"
+handler500 = "casino.errors.server_error"
+
 if settings.CASINO_PASSWORD_RESET:
     # Django's reset by e-mail, only when configured: accounts are reset by the security role,
     # and a public reset form would let anyone mail any account's owner.

@@ -10,7 +10,6 @@ from typing import Any
 from drf_spectacular.utils import extend_schema, extend_schema_view, inline_serializer
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
@@ -24,6 +23,7 @@ from core.roles import (
     SLIP_SIGNERS,
     TABLE_READERS,
 )
+from tables.api.pagination import FloorPagination
 from tables.api.views import OBJECT_READ_ERRORS, READ_ERRORS, RoleCheckedMixin, errors
 from tables.models import Table
 
@@ -41,12 +41,6 @@ from .serializers import (
 )
 
 CHIP_READERS = TABLE_READERS  # every floor role, the cage and the count team
-
-
-class SlipPagination(PageNumberPagination):
-    page_size = 50
-    page_size_query_param = "page_size"
-    max_page_size = 200
 
 
 @extend_schema_view(
@@ -69,7 +63,7 @@ class SlipViewSet(
     two people and replaced, never edited (docs/accounting.md)."""
 
     serializer_class = SlipSerializer
-    pagination_class = SlipPagination
+    pagination_class = FloorPagination
     roles = {
         "list": SLIP_READERS,
         "retrieve": SLIP_READERS,
@@ -192,7 +186,7 @@ class VarianceAlertViewSet(RoleCheckedMixin, mixins.ListModelMixin, viewsets.Gen
     acknowledge them with a note."""
 
     serializer_class = VarianceAlertSerializer
-    pagination_class = SlipPagination
+    pagination_class = FloorPagination
     roles = {"list": RECORD_READERS, "acknowledge": PIT_BOSSES}
     action_names = {
         "list": "reading variance alerts",

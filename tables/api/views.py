@@ -31,7 +31,6 @@ from rest_framework import exceptions, mixins, serializers, status, viewsets
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.decorators import action
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -68,8 +67,10 @@ from tables.services.hand_play import hand_play
 from tables.services.sessions import dealer_sign_in, dealer_sign_out
 
 from . import selectors
+from .pagination import FloorPagination
 from .permissions import PLAY_ACTIONS, ActionRoles, RoundAccess
 from .representation import round_data
+from .schema import DESCRIBED
 from .serializers import (
     DealerSessionSerializer,
     ErrorSerializer,
@@ -129,6 +130,12 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     This runs after the view raised, so a service's atomic block has already rolled back and
     the audit event is committed on its own (the API views are never ATOMIC_REQUESTS-wrapped).
     """
+    # Every refusal in JSON, whatever the caller's Accept header or `?format=` chose for an
+    # answer (the browsable API's HTML, the schema's YAML).
+    request = context.get("request")
+    if request is not None:
+        request.accepted_renderer = JSONRenderer()
+        request.accepted_media_type = JSONRenderer.media_type
     if isinstance(exc, SeparationOfDuties):
         # a refused permission like any other 403, naming the action and what it concerned
         audit_refused_duties(context["request"], exc)
@@ -175,7 +182,6 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     )
     message = str(detail)
     if refused:
-        request: Request = context["request"]
         audit_refused(
             actor=request.user, method=request.method or "", path=request.path, reason=message
         )
@@ -187,15 +193,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
 
 
 def errors(*statuses: int) -> dict[int, OpenApiResponse]:
-    """The documented error responses of an operation."""
-    described = {
-        400: "Refused: the message names the field, seat, card or wager; nothing was changed.",
-        401: "No credentials (send a session cookie or `Authorization: Token <key>`).",
-        403: "The caller's role may not do this (recorded in the audit trail).",
-        404: "No such object (or not visible to the caller).",
-        409: "Conflict with the round's or table's state (e.g. already settled).",
-    }
-    return {s: OpenApiResponse(ErrorSerializer, description=described[s]) for s in statuses}
+    """The documented error responses of an operation (the schema adds those the site gives
+    around every view: `tables.api.schema`)."""
+    return {s: OpenApiResponse(ErrorSerializer, description=DESCRIBED[s]) for s in statuses}
 
 
 READ_ERRORS = (401, 403)
@@ -300,18 +300,12 @@ class SignOutView(RoleCheckedMixin, APIView):
 # --- rounds ------------------------------------------------------------------------------
 
 
-class RoundPagination(PageNumberPagination):
-    page_size = 50
-    page_size_query_param = "page_size"
-    max_page_size = 200
-
-
 class PlayedListMixin:
     """The list of rounds or hands: filtered by table and status (`filter_serializer`), the
     caller's own (`selectors.visible_to`), newest first, a page at a time."""
 
     filter_serializer: type[serializers.Serializer]
-    pagination_class = RoundPagination
+    pagination_class = FloorPagination
 
     def listed(self, request: Request) -> Any:
         filters = self.filter_serializer(data=request.query_params)

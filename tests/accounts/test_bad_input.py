@@ -198,6 +198,63 @@ def test_deep_json_is_a_400_on_any_api_route_even_anonymous(floor: Any, depth: i
     refused(signed.generic("POST", "/api/rounds/", body, content_type="application/json"), 400)
 
 
+def test_a_key_given_twice_is_refused_naming_it_and_nothing_is_saved(floor: Any) -> None:
+    from accounting.models import Slip
+
+    dealer_sign_in(dealer=floor["dealer"], table=floor["SC-1"])
+    client = APIClient()
+    client.force_login(floor["dealer"])
+    events = AuditEvent.objects.count()
+    body = (
+        f'{{"table": {floor["SC-1"].pk}, "kind": "buy_in", "amount": "1.00", "amount": "40000.00"}}'
+    )
+    response = client.generic("POST", "/api/slips/", body, content_type="application/json")
+    error = refused(response, 400, "amount")
+    assert "'amount'" in error["message"] and "twice" in error["message"]
+    assert response["Content-Type"] == "application/json"
+    assert not Slip.objects.exists() and AuditEvent.objects.count() == events
+    # the same body with the key once is taken
+    once = f'{{"table": {floor["SC-1"].pk}, "kind": "buy_in", "amount": "1.00"}}'
+    assert (
+        client.generic("POST", "/api/slips/", once, content_type="application/json").status_code
+        == 201
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ('{"table": 1, "wagers": {"1": {"ante": "1", "ante": "900"}}}', "wagers.1.ante"),
+        ('{"table": 1, "wagers": {"1": {"ante": "1"}, "1": {"ante": "900"}}}', "wagers.1"),
+        ('{"table": 1, "table": 2, "wagers": {}}', "table"),
+        ('[{"a": 1}, {"b": 1, "b": 2}]', "1.b"),
+        ('{"x": [[{"deep": {"k": 1, "k": 1}}]]}', "x.0.0.deep.k"),
+    ],
+)
+def test_a_key_given_twice_at_any_depth_is_refused_where_it_is(
+    floor: Any, dealer: APIClient, body: str, field: str
+) -> None:
+    response = dealer.generic("POST", "/api/rounds/", body, content_type="application/json")
+    refused(response, 400, field)
+    assert not Round.objects.exists()
+
+
+def test_a_key_given_twice_is_refused_before_sign_in(floor: Any) -> None:
+    body = '{"username": "dealer", "password": "x", "password": "demo"}'
+    response = APIClient().generic(
+        "POST", "/api/auth-token/", body, content_type="application/json"
+    )
+    refused(response, 400, "password")
+
+
+def test_the_same_key_in_two_objects_is_no_repeat(floor: Any, dealer: APIClient) -> None:
+    body = json.dumps(
+        {"table": floor["SC-1"].pk, "wagers": {"1": {"ante": "10"}, "2": {"ante": "10"}}}
+    )
+    response = dealer.generic("POST", "/api/rounds/", body, content_type="application/json")
+    assert response.status_code == 201, response.content
+
+
 def test_nan_is_not_json(floor: Any, dealer: APIClient) -> None:
     body = '{"table": 1, "wagers": {"1": {"ante": NaN}}}'
     refused(dealer.generic("POST", "/api/rounds/", body, content_type="application/json"), 400)
@@ -253,3 +310,32 @@ def test_an_oversized_body_is_a_json_413(floor: Any, dealer: APIClient) -> None:
         error = refused(response, 413)
         assert error["code"] == "too_large"
     assert not Round.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ("page_size=abc", "page_size"),
+        ("page_size=0", "page_size"),
+        ("page_size=201", "page_size"),
+        ("page_size=%C2%B2", "page_size"),
+        ("page=-1", "page"),
+        ("page=x", "page"),
+        ("status=settled&status=open", "status"),
+        ("page_size=5&page_size=500", "page_size"),
+    ],
+)
+def test_a_list_s_page_a_filter_given_twice_or_out_of_range_is_refused_naming_it(
+    floor: Any, query: str, field: str
+) -> None:
+    client = APIClient()
+    client.force_login(floor["pitboss"])
+    for path in ("/api/rounds/", "/api/slips/", "/api/variance-alerts/"):
+        refused(client.get(f"{path}?{query}"), 400, field)
+
+
+def test_a_list_s_page_within_its_bounds_is_taken(floor: Any) -> None:
+    client = APIClient()
+    client.force_login(floor["pitboss"])
+    assert client.get("/api/rounds/?page=1&page_size=200").status_code == 200
+    assert client.get("/api/rounds/?page=2").status_code == 404  # past the end

@@ -836,6 +836,41 @@ def test_the_schema_is_a_valid_openapi_document_with_every_endpoint(
     assert set(schema["components"]["securitySchemes"]) == {"cookieAuth", "tokenAuth"}
 
 
+def test_every_operation_documents_the_errors_the_site_can_give(
+    client: Any, django_user_model: Any
+) -> None:
+    client.force_login(django_user_model.objects.create_user("reader"))
+    schema = client.get("/api/schema/?format=json").json()
+    error_ref = {"$ref": "#/components/schemas/Error"}
+    operations = [
+        (method.upper(), path, op)
+        for path, ops in schema["paths"].items()
+        for method, op in ops.items()
+        if method in ("get", "post", "put", "patch", "delete")
+    ]
+    assert len(operations) > 40
+    for method, path, op in operations:
+        responses = op["responses"]
+        expected = {"400", "406", "413", "503"}
+        if (method, path) != ("POST", "/api/auth-token/"):  # username and password only
+            expected |= {"401", "403", "429"} if method != "DELETE" else {"401", "403"}
+        if "{" in path or any(p["name"] == "page" for p in op.get("parameters", [])):
+            expected.add("404")
+        if method != "GET":
+            expected.add("409")
+        if method == "POST":
+            expected.add("415")
+        assert expected <= set(responses), (method, path, sorted(responses))
+        for code, response in responses.items():
+            if code >= "400":
+                assert response["content"] == {"application/json": {"schema": error_ref}}
+                assert response["description"]
+        for code in {"429", "503"} & set(responses):
+            assert "Retry-After" in responses[code]["headers"], (method, path, code)
+    token = schema["paths"]["/api/auth-token/"]["post"]["responses"]
+    assert not {"401", "403"} & set(token)
+
+
 def test_the_docs_page_loads_only_local_assets(client: Any, django_user_model: Any) -> None:
     client.force_login(django_user_model.objects.create_user("reader"))
     response = client.get("/api/docs/")
