@@ -32,7 +32,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
 
 from accounting import rules as slip_rules
-from accounting.models import ChipDenomination, Slip
+from accounting.models import Slip
 from accounting.services import slip_create, slip_sign, slip_void
 from accounting.simulation import ShiftBook, as_chips, staff
 from core.errors import ServiceError
@@ -253,13 +253,7 @@ class Day:
             book.tray_cents -= credit_cents
             book.slips += 1
             self.report.add("credit")
-        # Cents no chip makes (a progressive's award is paid to the cent) are paid in coin: the
-        # closer counts the chips, a variance well inside the tolerance.
-        smallest = min(
-            ChipDenomination.objects.filter(is_active=True).values_list("value_cents", flat=True)
-        )
-        book.shortage_cents = book.tray_cents % smallest
-        book.close()
+        book.close()  # the chips counted: a tray's odd cents are no chip
         self.report.add("closer")
         self.report.add("drop")
 

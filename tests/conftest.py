@@ -143,4 +143,3 @@ def settled(floor: dict[str, Any]) -> Any:
     r = svc.round_decide(round=r, dealer=floor["dealer"], seat=1, decision={})
     r = svc.round_dealer(round=r, dealer=floor["dealer"])
     return svc.round_settle(round=r, dealer=floor["dealer"])
-
