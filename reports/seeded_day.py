@@ -154,6 +154,29 @@ def _again_after_a_lost_connection(step: Callable[[], Any]) -> Any:
     return step()
 
 
+DEMO = "demo"  # the demo logins' password (seed_demo, DEBUG only)
+
+
+def _page(user: AbstractBaseUser) -> Any:
+    """A browser signed in as `user`, posting to the site's own pages."""
+    from django.test import Client
+
+    client = Client(HTTP_HOST="localhost")
+    client.force_login(user)
+    return client
+
+
+def _paid(round_: Round, answer: Any) -> Round:
+    """The round a page was asked to pay, paid; else the page's refusal, as a step refused."""
+    round_.refresh_from_db()
+    if round_.status != Round.Status.SETTLED:
+        raise ServiceError(
+            f"the page did not pay round {round_.number} at {round_.table} "
+            f"(it answered {answer.status_code})"
+        )
+    return round_
+
+
 class Day:
     def __init__(self, *, seed: int, rounds: int, outages: bool = True) -> None:
         self.rng = random.Random(seed)
@@ -197,9 +220,9 @@ class Day:
             if i == self.rounds // 2 and self.outages:
                 self._outages(banked)
         self._poker_void(poker)
+        self._voided_slip(banked)
         for table in banked:
             self._close(table)
-        self._voided_slip(banked)
         rebuild_stale()  # the catch-up job, as beat runs it
         self.report.add("reports rebuilt by the catch-up")
         return self.report
@@ -364,20 +387,26 @@ class Day:
         boss, boss_b, boss_c = self.boss["pitboss"], self.boss["pitboss_b"], self.boss["pitboss_c"]
         progressive = next((t for t in banked if _progressive(t)), None)
         if progressive is not None:
-            # The jackpot, signed off at the tablet by a pit boss (the tablet's sign-off calls
-            # the same service under the pit boss's name).
+            # The jackpot, signed off at the tablet: the pit boss types name and password on
+            # the dealer's tablet (its page, as the dealer's browser posts it).
             jackpot = self._jackpot_round(progressive)
-            self.report.rounds["jackpot"] = self._counted(
-                controls.round_approve(round=jackpot, by=boss)
+            dealer = self.books[progressive.name].dealer
+            answer = _page(dealer).post(
+                f"/tablet/table/{progressive.pk}/approve/",
+                {"round": jackpot.pk, "approver": boss.get_username(), "approver-password": DEMO},
             )
+            self.report.rounds["jackpot"] = self._counted(_paid(jackpot, answer))
             self.report.add("jackpot signed off at the tablet")
-            # A large payout signed off from the dashboard by another pit boss.
+            # A large payout signed off from the dashboard by another pit boss: its confirm
+            # page, then its button.
             large = self._jackpot_round(
                 progressive, seats=LARGE_SEATS, dealer_cards=LARGE_DEALER, ante="500.00"
             )
-            self.report.rounds["large payout"] = self._counted(
-                controls.round_approve(round=large, by=boss_b)
-            )
+            desk = _page(boss_b)
+            confirm = desk.get(f"/audit/rounds/{large.pk}/approve/")
+            assert confirm.status_code == 200, confirm.status_code
+            answer = desk.post(f"/audit/rounds/{large.pk}/approve/", {"confirm": "approve"})
+            self.report.rounds["large payout"] = self._counted(_paid(large, answer))
             self.report.add("large payout signed off from the dashboard")
             # Its void waits for a second pit boss (neither of the two who signed off).
             asked = corrections.round_void(
@@ -535,16 +564,21 @@ class Day:
             self.report.notes.append("no comp points earned: no comp redeemed")
 
     def _voided_slip(self, banked: list[Table]) -> None:
-        slip = (
-            Slip.objects.filter(kind=slip_rules.BUY_IN, status=Slip.Status.SIGNED)
-            .order_by("pk")
-            .first()
-        )
-        if slip is None:
+        """A buy-in entered twice (the dealer tapped twice for one player's cash): the second
+        slip is voided, asked by one pit boss and confirmed by another; the cash was dropped
+        once."""
+        if not banked:
             return
-        reason = "the buy-in was entered at the wrong table"
-        slip_void(slip=slip, by=self.boss["pitboss"], reason=reason)
-        slip_void(slip=slip, by=self.boss["pitboss_b"], reason=reason)
+        book = self.books[banked[0].name]
+        twice = slip_create(
+            kind=slip_rules.BUY_IN,
+            by=book.dealer,
+            amount="100.00",
+            **book._where(slip_rules.BUY_IN),
+        )
+        reason = "entered twice: one player's $100.00 buy-in"
+        slip_void(slip=twice, by=self.boss["pitboss"], reason=reason)
+        slip_void(slip=twice, by=self.boss["pitboss_b"], reason=reason)
         self.report.add("slip voided")
 
     def _outages(self, banked: list[Table]) -> None:
