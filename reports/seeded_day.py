@@ -32,7 +32,6 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
 
 from accounting import rules as slip_rules
-from accounting.models import Slip
 from accounting.services import slip_create, slip_sign, slip_void
 from accounting.simulation import ShiftBook, as_chips, staff
 from core.errors import ServiceError
