@@ -38,7 +38,8 @@ from core.errors import ServiceError
 from players import services as player_svc
 from players.models import Player, Rating
 from tables import games
-from tables.models import Hand, PaytableVersion, Round, Table
+from tables.engine.money import format_cents
+from tables.models import Hand, Round, Table
 from tables.selectors import round_state
 from tables.services import controls, corrections
 from tables.services import hands as hand_svc
@@ -310,18 +311,16 @@ class Day:
         version = table.paytable_version
         assert version is not None
         game = games.banked(table.game)
-        meter = f"{table.meter.wager_cents / 100:.2f}" if table.meter is not None else None
+        meter = format_cents(table.meter.wager_cents) if table.meter is not None else None
         limits = version.limits
-        wagers = {}
-        for n in seats:
-            data = game.random_round(self.rng, 1)["seats"][0]
 
-            def stake(wager: str) -> str:
-                lim = limits.get(wager, {"min_cents": 500})
-                return f"{max(lim['min_cents'], 500) / 100:.2f}"
+        def stake(wager: str) -> str:  # the table's minimum, or $5.00 where that is less
+            return format_cents(max(limits.get(wager, {}).get("min_cents", 500), 500))
 
-            wagers[n] = game.simulated_wagers(data, stake, meter)
-        return wagers
+        return {
+            n: game.simulated_wagers(game.random_round(self.rng, 1)["seats"][0], stake, meter)
+            for n in seats
+        }
 
     def _deal_of(self, table: Table, r: Round) -> dict[str, Any]:
         game = games.banked(table.game)
@@ -472,7 +471,7 @@ class Day:
 
     def _meter_wager(self, table: Table) -> str:
         assert table.meter is not None
-        return f"{table.meter.wager_cents / 100:.2f}"
+        return format_cents(table.meter.wager_cents)
 
     def _jackpot_entry(self, voided: Round) -> dict[str, Any]:
         """The voided round entered again as it was really dealt: seat 1 held the jackpot."""
@@ -608,6 +607,3 @@ class Day:
 def play_day(*, seed: int = 1, rounds: int = 6, outages: bool = True) -> DayReport:
     """Play a seeded gaming day on the demo floor (see the module's docstring)."""
     return Day(seed=seed, rounds=rounds, outages=outages).play()
-
-
-__all__ = ["DayReport", "PaytableVersion", "broker_down", "lose_the_connection", "play_day"]
