@@ -102,3 +102,17 @@ def connection_broken(connection: Any) -> bool:
     """True when the driver's connection is gone or broken (the server ended it)."""
     raw = connection.connection
     return raw is None or bool(getattr(raw, "closed", False)) or bool(getattr(raw, "broken", False))
+
+
+@contextmanager
+def one_transaction(using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
+    """A command's whole run as one transaction: all of its work, or none of it. The services'
+    durable blocks (each step its own commit on the floor) nest inside as savepoints, as
+    Django's own TestCase nests them, and their side effects (`on_commit`) wait for the run's
+    commit; any failure rolls back everything the run wrote, the audit chain's events with it."""
+    from django.db import transaction
+
+    with transaction.atomic(using=using):
+        # Django's durable check lets a durable block nest in a block marked as a test case's.
+        connections[using].atomic_blocks[-1]._from_testcase = True
+        yield

@@ -18,6 +18,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.models import Q
 
+from core.db import one_transaction
+from core.errors import ServiceError
 from tables.engine.strategies import STRATEGY_NAMES
 from tables.models import Table
 from tables.simulation import simulate
@@ -83,16 +85,24 @@ class Command(BaseCommand):
         shortage_asked = options["shortage"] is not None or options["shortage_table"]
         if shortage_asked and not options["slips"]:
             raise CommandError("--shortage and --shortage-table need --slips")
-        if options["slips"]:
-            self.stdout.write(json.dumps(self._with_slips(list(tables), options), indent=2))
-            return
-        summary = simulate(
-            list(tables),
-            options["rounds"],
-            seed=options["seed"],
-            seats=options["seats"],
-            strategy=options["strategy"],
-        )
+        # All of the run or none of it: a step refused half-way keeps nothing of the run.
+        try:
+            with one_transaction():
+                if options["slips"]:
+                    summary = self._with_slips(list(tables), options)
+                else:
+                    summary = simulate(
+                        list(tables),
+                        options["rounds"],
+                        seed=options["seed"],
+                        seats=options["seats"],
+                        strategy=options["strategy"],
+                    )
+        except (ServiceError, ValueError) as err:
+            message = err.message if isinstance(err, ServiceError) else str(err)
+            raise CommandError(
+                f"the simulation stopped ({message}): nothing of the run was kept"
+            ) from err
         self.stdout.write(json.dumps(summary, indent=2))
 
     def _with_slips(self, tables: list[Table], options: dict[str, Any]) -> dict[str, Any]:
