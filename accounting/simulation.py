@@ -68,18 +68,10 @@ def staff() -> dict[str, AbstractBaseUser]:
 
 
 def as_chips(cents: int) -> dict[str, int]:
-    """A sum in the active chips, largest first, as the services take it (`{"25.00": 4}`)."""
-    values = sorted(
-        ChipDenomination.objects.filter(is_active=True).values_list("value_cents", flat=True),
-        reverse=True,
-    )
-    chips: dict[str, int] = {}
-    left = cents
-    for value in values:
-        n, left = divmod(left, value)
-        if n:
-            chips[format_cents(value)] = n
-    if left or cents < 0:
+    """A sum in the active chips, largest first, as the services take it (`{"25.00": 4}`);
+    exactly, or a ValueError."""
+    chips, made = tray_chips(cents)
+    if made != cents:
         raise ValueError(f"${format_cents(cents)} cannot be made of the active chips")
     return chips
 
