@@ -244,7 +244,14 @@ class RecordStatus:
 
 def record_status(*, now: datetime | None = None) -> RecordStatus:
     runs = VerificationRun.objects.select_related("requested_by", "acknowledged_by")
-    last = runs.filter(finished_at__isnull=False).order_by("-finished_at", "-id").first()
+    # The last run that walked the record: one that stopped before it checked anything (its
+    # error, or given up) is a failure to verify, never the record's last verification.
+    last = (
+        runs.filter(finished_at__isnull=False)
+        .exclude(ok=False, events=0)
+        .order_by("-finished_at", "-id")
+        .first()
+    )
     open_failures = list(
         runs.filter(ok=False, acknowledged_at__isnull=True).order_by("-finished_at", "-id")
     )

@@ -127,6 +127,9 @@ def test_a_run_that_never_finished_is_closed_as_failed(floor: dict[str, Any]) ->
     stalled.refresh_from_db()
     assert stalled.ok is False and stalled.finished_at is not None
     assert "gave no result within 2 hours" in stalled.problems[0]
-    assert record_status().open_failures == [stalled]
+    status = record_status()
+    assert status.open_failures == [stalled]
+    # it verified nothing: the record was never verified, and the dashboard still says so
+    assert status.last is None and status.never_verified
     refresh_stale_reports.apply()  # once only
     assert AuditEvent.objects.filter(kind="record.verification_failed").count() == 1
