@@ -15,6 +15,7 @@ from accounting.models import Slip
 from accounting.services import slip_create
 from compliance.models import Patron
 from compliance.services import patron_create, patron_identify
+from tables.gaming_day import gaming_day_of
 from tables.services.sessions import dealer_sign_in
 
 TABLES = ("SC-1", "LB-1", "PY-1")
@@ -62,4 +63,5 @@ def identify(cash: dict[str, Any], patron: Patron, **changes: Any) -> Patron:
 
 
 def today() -> date:
-    return timezone.localdate()
+    """The gaming day now (before the day's start, yesterday's)."""
+    return gaming_day_of(timezone.now())
