@@ -32,7 +32,7 @@ from core.roles import CASH_OUT_ROLES, PATRON_IDENTIFIERS, require
 from core.strict import known_keys, text
 from players.models import Player
 from tables.engine.errors import EngineError
-from tables.engine.money import format_cents, parse_cents
+from tables.engine.money import parse_cents
 from tables.gaming_day import gaming_day_of
 from tables.models import Table
 
@@ -313,9 +313,10 @@ def _cash(
             by=by,
         )
         bind: list[Any] = [tx]
+        # Said by the trail in words: "Cash $11,000.00; Direction cash in; Patron P1001; ...".
         data: dict[str, Any] = {
-            "direction": direction,
-            "amount": format_cents(cash_cents),
+            "direction": "cash_in" if direction == Direction.CASH_IN else "cash_out",
+            "cash_cents": cash_cents,
             "seat": seat,
             "slip": slip.number if slip is not None else None,
             "patron": patron.number if patron is not None else None,
@@ -326,7 +327,7 @@ def _cash(
             setattr(day_row, field, total)
             day_row.save(update_fields=[field])
             bind.append(day_row)
-            data["day_total"] = format_cents(total)
+            data["day_total_cents"] = total
             if total >= mtl_threshold():
                 bind.append(
                     MtlEntry.objects.create(
@@ -338,7 +339,7 @@ def _cash(
                         at=at,
                     )
                 )
-                data["mtl"] = True
+                data["mtl_entry"] = True
             if total > ctr_threshold():
                 ctr, made = _ctr(patron, gaming_day, direction, tx, at)
                 if made:

@@ -71,3 +71,16 @@ def test_a_changed_id_number_or_day_total_is_caught(cash: dict[str, Any]) -> Non
     assert "compliance_patron" in problems and "identification" in problems
     assert "compliance_patronday" in problems and "cash_in_cents" in problems
     assert IDENTIFICATION["id_number"] not in problems
+
+
+def test_the_trail_says_a_cash_transaction_in_words(cash: dict[str, Any]) -> None:
+    from reports.replay import event_sentence
+
+    patron = identify(cash, described(cash))
+    buy_in(cash, "SC-1", "11000.00", seat=2, patron=patron.number)
+    event = AuditEvent.objects.get(kind="cash.transaction")
+    sentence = event_sentence(event)
+    assert sentence.startswith("Cash transaction recorded: Cash $11,000.00;")
+    for words in ("CTR opened yes", "MTL entry yes", "Direction cash in", "Day total $11,000.00"):
+        assert words in sentence, sentence
+    assert f"Patron {patron.number}" in sentence and "Seat 2" in sentence
