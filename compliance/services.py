@@ -388,8 +388,6 @@ def buy_in_check(
     at: datetime,
 ) -> Callable[[Any], Any]:
     """The cash buy-in check accounting calls before writing the slip (`accounting.cash`)."""
-    if patron is None or patron == "":
-        _refuse_unnamed(cash_cents, Direction.CASH_IN)
     return _cash(
         direction=Direction.CASH_IN,
         patron=resolve_patron(patron, by=by, at=at),
@@ -414,8 +412,6 @@ def cash_out_record(
         cents = parse_cents(str(amount), where="amount")
     except EngineError as e:
         raise ServiceError(e.message, field="amount") from None
-    if patron is None or patron == "":
-        _refuse_unnamed(cents, Direction.CASH_OUT)
     write = _cash(
         direction=Direction.CASH_OUT,
         patron=resolve_patron(patron, by=by, at=at),
