@@ -173,3 +173,14 @@ def test_the_command_prints_the_days_mtl_and_ctrs(ctr_day: dict[str, Any]) -> No
     text = StringIO()
     call_command("cash_compliance", "--day", today().isoformat(), stdout=text)
     assert "$11,000.00" in text.getvalue() and "the cage" in text.getvalue()
+
+
+def test_the_compliance_role_lands_on_its_day_with_its_place_in_the_bar(
+    cash: dict[str, Any], officer: Any
+) -> None:
+    c = _client(officer)
+    landing = c.get("/")
+    assert landing.status_code == 302 and landing["Location"] == "/compliance/"
+    html = c.get("/compliance/").content.decode()
+    assert 'href="/compliance/" aria-current="page">Compliance</a>' in html
+    assert ">Compliance</a>" not in _client(cash["pitboss"]).get("/reports/").content.decode()
