@@ -184,3 +184,16 @@ def test_the_compliance_role_lands_on_its_day_with_its_place_in_the_bar(
     html = c.get("/compliance/").content.decode()
     assert 'href="/compliance/" aria-current="page">Compliance</a>' in html
     assert ">Compliance</a>" not in _client(cash["pitboss"]).get("/reports/").content.decode()
+
+
+@pytest.mark.parametrize("url", ["/compliance/?day=abc", "/compliance/ctrs.csv?day=2026-13-01"])
+def test_a_day_the_page_cannot_read_is_the_sites_400(officer: Any, url: str) -> None:
+    response = _client(officer).get(url)
+    assert response.status_code == 400
+    assert "day" in response.content.decode() and "2026-11-21" in response.content.decode()
+
+
+def test_an_unknown_patron_or_ctr_is_not_found(officer: Any) -> None:
+    c = _client(officer)
+    assert c.get("/compliance/patrons/P9999/").status_code == 404
+    assert c.get("/compliance/ctr/999/").status_code == 404
