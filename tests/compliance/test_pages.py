@@ -108,7 +108,11 @@ def test_the_cage_identifies_a_patron_on_the_page(cash: dict[str, Any]) -> None:
 
 def _years_ago(years: int, days: int = 0) -> str:
     d = timezone.localdate()
-    return (d.replace(year=d.year - years) + timedelta(days=days)).isoformat()
+    try:
+        then = d.replace(year=d.year - years)
+    except ValueError:  # 29 February: that year has none, the birthday is the 1st of March
+        then = d.replace(year=d.year - years, month=3, day=1)
+    return (then + timedelta(days=days)).isoformat()
 
 
 @pytest.mark.parametrize(
