@@ -29,6 +29,7 @@ from tables.models import DealerSession, Table
 from tables.services.limits import check_amount, limit_cents
 
 from . import rules
+from .cash import check_cash_in
 from .models import ChipDenomination, Slip, SlipSignature, SlipVoid, VarianceAlert
 
 
@@ -117,12 +118,15 @@ def slip_create(
     note: str = "",
     reason: str = "",
     at: datetime | None = None,
+    seat: Any = None,
+    patron: Any = None,
 ) -> Slip:
     """Enter a slip. Chip kinds take `chips`; a drop `amount` (the cash; plus `markers` and any
-    `chips` found in the box); a buy-in `amount`. The gaming day and shift default to now's
-    (a drop counted the next morning names the shift whose box it is); see `check_day` for
-    the days a slip may name. Every amount is within the kind's limit (`tables.services.limits`,
-    set by admins)."""
+    `chips` found in the box); a buy-in `amount`, its `seat` and, from the MTL threshold, its
+    `patron` (passed as given to the cash compliance check, `accounting.cash`). The gaming day
+    and shift default to now's (a drop counted the next morning names the shift whose box it
+    is); see `check_day` for the days a slip may name. Every amount is within the kind's
+    limit (`tables.services.limits`, set by admins)."""
     if kind not in rules.KINDS:
         raise ServiceError(
             f"kind must be one of {', '.join(rules.KINDS)}, not {kind!r}", field="kind"
@@ -164,6 +168,9 @@ def slip_create(
                 parsed = parse_chips(chips)
         elif chips or markers is not None:
             raise ServiceError("a buy-in is cash: give its amount only", field="chips")
+    if kind != rules.BUY_IN and (seat is not None or patron is not None):
+        raise ServiceError("only a buy-in names a seat and a patron", field="seat")
+    seat_number = buy_in_seat(seat, table) if kind == rules.BUY_IN else None
     check_limits(kind, cash=cash, markers=markers_cents, chips=chips_total(parsed))
     if replaces is not None:
         replaces = Slip.objects.select_for_update().get(pk=replaces.pk)
@@ -201,6 +208,19 @@ def slip_create(
                 code="conflict",
                 status=409,
             )
+    finish = (
+        check_cash_in(
+            table=table,
+            seat=seat_number,
+            patron=patron,
+            cash_cents=cash,
+            gaming_day=day,
+            by=by,
+            at=at,
+        )
+        if kind == rules.BUY_IN
+        else []
+    )
     required = len(rules.SIGN_STEPS[kind])
     fields = {
         "table": table,
@@ -242,9 +262,25 @@ def slip_create(
         table_name=table.name,
         data={**slip_data(slip), "role": role.value, **late},
     )
+    for record in finish:
+        record(slip)
     if not required:
         reconcile(table=table, gaming_day=day, shift=shift)
     return slip
+
+
+def buy_in_seat(value: Any, table: Table) -> int | None:
+    """A buy-in's seat: empty (none named), or a seat of the table, "3" or 3."""
+    if value is None or value == "":
+        return None
+    number = value if is_whole(value) else None
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        number = int(value.strip())
+    if number is None or not 1 <= number <= table.seats:
+        raise ServiceError(
+            f"seat: {table} has seats 1 to {table.seats}, not {value!r}", field="seat"
+        )
+    return int(number)
 
 
 def check_day(*, kind: str, day: date, shift: str, at: datetime, reason: str) -> None:

@@ -19,6 +19,7 @@ from datetime import date
 from functools import wraps
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -189,8 +190,25 @@ def _tablet_url(table: Table, **query: Any) -> str:
     return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
 
 
+# A new patron's description as the tablet asks it (the compliance app checks the fields).
+PATRON_DESCRIPTION = (
+    ("sex", "Sex"),
+    ("apparent_age", "Apparent age"),
+    ("height_build", "Height and build"),
+    ("hair", "Hair"),
+    ("clothing", "Clothing"),
+    ("where_seen", "Where seen"),
+)
+
+
 def _render_tablet(
-    request: HttpRequest, table: Table, *, error: str = "", tray_post: Any = None, status: int = 200
+    request: HttpRequest,
+    table: Table,
+    *,
+    error: str = "",
+    tray_post: Any = None,
+    buy_in_post: Any = None,
+    status: int = 200,
 ) -> HttpResponse:
     now = timezone.now()
     day, shift = gaming_day_of(now), shift_of(now)
@@ -238,9 +256,32 @@ def _render_tablet(
             "notice": notice,
             "notice_amount": dollars(notice.amount_cents) if notice else "",
             "error": error,
+            "seats": range(1, table.seats + 1),
+            "buy_in_post": buy_in_post or {},
+            "description": [
+                (name, label, (buy_in_post or {}).get(name, ""))
+                for name, label in PATRON_DESCRIPTION
+            ],
+            "described": any((buy_in_post or {}).get(name) for name, _ in PATRON_DESCRIPTION),
+            "mtl_threshold": dollars(settings.CASINO_MTL_THRESHOLD_CENTS),
         },
         status=status,
     )
+
+
+def _posted_patron(post: Any) -> Any:
+    """The buy-in's patron as posted: a card or patron number, or a new patron's description
+    (any of its fields filled in); both at once is refused."""
+    given = post.get("patron", "").strip()
+    described = {name: post.get(name, "").strip() for name, _ in PATRON_DESCRIPTION}
+    if any(described.values()):
+        if given:
+            raise ServiceError(
+                "patron: give a card or patron number, or describe a new patron, not both",
+                field="patron",
+            )
+        return {"description": {k: v for k, v in described.items() if v}}
+    return given or None
 
 
 @roles_only(Role.DEALER, what="The tablet's chips page")
@@ -253,11 +294,21 @@ def tablet(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def tablet_buy_in(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _dealer_table(request, table_id)
-    amount = request.POST.get("amount", "")
+    # a quick amount's button, or the "Other amount" field (its Record button, or Enter)
+    amount = request.POST.get("amount") or request.POST.get("other_amount", "")
     try:
-        slip = services.slip_create(table=table, kind=rules.BUY_IN, by=request.user, amount=amount)
+        slip = services.slip_create(
+            table=table,
+            kind=rules.BUY_IN,
+            by=request.user,
+            amount=amount,
+            seat=request.POST.get("seat", ""),
+            patron=_posted_patron(request.POST),
+        )
     except ServiceError as err:
-        return _render_tablet(request, table, error=err.message, status=err.status)
+        return _render_tablet(
+            request, table, error=err.message, buy_in_post=request.POST, status=err.status
+        )
     return _see_other(_tablet_url(table, slip=slip.pk))
 
 

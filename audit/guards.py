@@ -1,8 +1,8 @@
 """The database's guard triggers as the migrations install them, and what differs from that.
 
-Every guard is a trigger named `casino_*` (the migrations of audit, tables and accounting hold
-their SQL). Someone with DDL rights can still drop one, or on PostgreSQL switch it off
-(`ALTER TABLE ... DISABLE TRIGGER`); `guard_problems` names each guard that is missing or
+Every guard is a trigger named `casino_*` (the migrations of audit, tables, accounting and
+compliance hold their SQL). Someone with DDL rights can still drop one, or on PostgreSQL switch
+it off (`ALTER TABLE ... DISABLE TRIGGER`); `guard_problems` names each guard that is missing or
 disabled, with its table. `verify_audit` reports them and a system check (audit/checks.py)
 refuses to start the site over them.
 
@@ -27,6 +27,8 @@ _FLOOR_TABLES = {
     "tablesettingsversion": "tables_tablesettingsversion",
     "tablesettingsassignment": "tables_tablesettingsassignment",
 }
+_COMPLIANCE_APPEND_ONLY = ("cashtransaction", "mtlentry", "ctr")
+_COMPLIANCE_KEPT = ("patron", "patronday")
 _ACCOUNTING_TABLES = {
     name: f"accounting_{name}"
     for name in ("slip", "slipsignature", "slipvoid", "variancealert", "chipdenomination")
@@ -106,6 +108,17 @@ _SQLITE: dict[str, str] = {
     **_on("accounting_slipvoid", "slipvoid_no_update", "slipvoid_no_delete", "slipvoid_in_order"),
     **_on("accounting_variancealert", "variancealert_ack_once", "variancealert_no_delete"),
     **_on("accounting_chipdenomination", "chipdenomination_frozen", "chipdenomination_no_delete"),
+    # compliance 0003
+    **{
+        f"casino_{short}_{what}": f"compliance_{short}"
+        for short in _COMPLIANCE_APPEND_ONLY
+        for what in ("no_update", "no_delete")
+    },
+    **{f"casino_{short}_no_delete": f"compliance_{short}" for short in _COMPLIANCE_KEPT},
+    **{
+        f"casino_{short}_no_replace": f"compliance_{short}"
+        for short in _COMPLIANCE_APPEND_ONLY + _COMPLIANCE_KEPT
+    },
     # an insert never replaces a guarded row (audit 0010, tables 0013, accounting 0003)
     **{
         f"casino_{short}_no_replace": table
@@ -142,6 +155,13 @@ _POSTGRESQL: dict[str, str] = {
     **_on("accounting_slipvoid", "slipvoid_guard", "slipvoid_no_change"),
     **_on("accounting_variancealert", "variancealert_guard", "variancealert_no_delete"),
     **_on("accounting_chipdenomination", "chipdenomination_guard", "chipdenomination_no_delete"),
+    # compliance 0003
+    **{f"casino_{short}_no_change": f"compliance_{short}" for short in _COMPLIANCE_APPEND_ONLY},
+    **{f"casino_{short}_no_delete": f"compliance_{short}" for short in _COMPLIANCE_KEPT},
+    **{
+        f"casino_{short}_no_truncate": f"compliance_{short}"
+        for short in _COMPLIANCE_APPEND_ONLY + _COMPLIANCE_KEPT
+    },
 }
 
 EXPECTED: dict[str, dict[str, str]] = {"sqlite": _SQLITE, "postgresql": _POSTGRESQL}

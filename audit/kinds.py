@@ -106,6 +106,10 @@ class EventKind(models.TextChoices):
     COMP_RATES_APPROVED = "comp_rates.approved", "Comp rates approved"
     COMP_REDEEMED = "comp.redeemed", "Comp points redeemed"
     COMP_REDEMPTION_APPROVED = "comp.redemption_approved", "Comp redemption approved"
+    # cash compliance (compliance)
+    PATRON_CREATED = "patron.created", "Patron recorded"
+    PATRON_IDENTIFIED = "patron.identified", "Patron identified"
+    CASH_TRANSACTION = "cash.transaction", "Cash transaction recorded"
     # the record itself
     ROWS_BOUND = "record.rows_bound", "Existing rows put on the record"
     HISTORY_SEEDED = "record.history_seeded", "Synthetic history seeded (demo and benchmarks)"

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from core.roles import (
     ADMIN_SITE,
+    COMPLIANCE_READERS,
     DEALERS,
     DISPLAY_KEEPERS,
     PLAYER_READERS,
@@ -38,6 +39,8 @@ def places(user: Any) -> list[tuple[str, str, str]]:
         out.append(("count", "Reconciliation", reverse("accounting:reconciliation")))
     if has_any_role(user, PLAYER_READERS):
         out.append(("players", "Players", reverse("players:search")))
+    if has_any_role(user, COMPLIANCE_READERS):
+        out.append(("compliance", "Compliance", reverse("compliance:day")))
     if has_any_role(user, DISPLAY_KEEPERS):
         out.append(("displays", "Displays", reverse("tablet:display_keys")))
     if has_any_role(user, ADMIN_SITE):
@@ -59,6 +62,7 @@ def _current(path: str) -> str:
         ("/accounting/reconciliation/", "count"),
         ("/accounting/", "slips"),
         ("/players/", "players"),
+        ("/compliance/", "compliance"),
     ):
         if path.startswith(prefix):
             return key

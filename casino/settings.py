@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "reports",
     "accounting",
     "players",
+    "compliance",
 ]
 
 MIDDLEWARE = [
@@ -378,6 +379,15 @@ CASINO_SHIFTS = env.list("CASINO_SHIFTS", default=["06:00", "14:00", "22:00"])
 CASINO_VARIANCE_TOLERANCE_CENTS = env.int("CASINO_VARIANCE_TOLERANCE_CENTS", default=500)
 if CASINO_VARIANCE_TOLERANCE_CENTS < 0:
     raise environ.ImproperlyConfigured("CASINO_VARIANCE_TOLERANCE_CENTS must not be negative")
+# Cash compliance (docs/compliance.md): a cash transaction at or above the MTL threshold, or
+# one taking its patron's day to it, names its patron and is logged; a patron's day of cash in
+# (or of cash out) above the CTR threshold opens a Currency Transaction Report.
+CASINO_MTL_THRESHOLD_CENTS = env.int("CASINO_MTL_THRESHOLD_CENTS", default=300_000)
+CASINO_CTR_THRESHOLD_CENTS = env.int("CASINO_CTR_THRESHOLD_CENTS", default=1_000_000)
+if not 0 < CASINO_MTL_THRESHOLD_CENTS <= CASINO_CTR_THRESHOLD_CENTS:
+    raise environ.ImproperlyConfigured(
+        "CASINO_MTL_THRESHOLD_CENTS must be positive and at most CASINO_CTR_THRESHOLD_CENTS"
+    )
 
 # The audit chain's checkpoints are signed with this key (HMAC-SHA256). Set it in production
 # (at least 32 bytes, never the development default), kept outside the database: whoever

@@ -43,6 +43,7 @@ urlpatterns = [
     path("audit/", include(moved_urlpatterns)),  # the reports' former addresses
     path("accounting/", include("accounting.urls")),
     path("players/", include("players.urls")),  # rated play: players, ratings, comps
+    path("compliance/", include("compliance.urls")),  # patrons, the MTL, the CTRs
 ]
 
 # Under /api/ Django's own refusals (no such address, a body it cannot read, a server error)

@@ -25,6 +25,7 @@ class Role(models.TextChoices):
     CAGE = "cage", "Cage"
     COUNT = "count", "Count team"
     HOST = "host", "Host"
+    COMPLIANCE = "compliance", "Compliance"
 
 
 def _role_names_query(user: int) -> Any:
@@ -81,6 +82,13 @@ PLAYER_MANAGERS: tuple[Role, ...] = (Role.HOST, Role.PIT_BOSS)
 PLAYER_READERS: tuple[Role, ...] = (Role.HOST, Role.PIT_BOSS, Role.AUDITOR)
 SEATERS: tuple[Role, ...] = (Role.DEALER, Role.PIT_BOSS)
 RATING_ADJUSTERS: tuple[Role, ...] = PIT_BOSSES
+# Cash compliance (docs/compliance.md): the compliance role reads the patrons, the MTL and the
+# CTRs; the cage and the compliance role see and enter a patron's identification; everyone
+# else sees only the patron's number (and a dealer records a patron's description).
+COMPLIANCE_READERS: tuple[Role, ...] = (Role.COMPLIANCE,)
+IDENTIFICATION_READERS: tuple[Role, ...] = (Role.COMPLIANCE, Role.CAGE)
+PATRON_IDENTIFIERS: tuple[Role, ...] = (Role.CAGE, Role.COMPLIANCE)
+CASH_OUT_ROLES: tuple[Role, ...] = (Role.CAGE,)
 # Who issues and revokes a table's display key (the players' display, tables.services.displays).
 DISPLAY_KEEPERS: tuple[Role, ...] = (Role.PIT_BOSS, Role.ADMIN)
 # Who may sign in to the Django admin at all (each then sees what their permissions allow).
@@ -169,6 +177,8 @@ ROLE_PERMISSIONS: dict[Role, dict[str, dict[str, tuple[str, ...]]]] = {
     Role.COUNT: {},
     # Hosts work on the players' pages (/players/), not in the admin.
     Role.HOST: {},
+    # Compliance works on its own pages (/compliance/).
+    Role.COMPLIANCE: {},
 }
 
 

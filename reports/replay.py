@@ -130,6 +130,8 @@ def _label(key: str, kind: str = "") -> str:
         "text": "Step",
         "band": "Theoretical band",
         "in_pot": "In the pot",
+        "mtl_entry": "MTL entry",
+        "ctr_opened": "CTR opened",
     }
     return words.get(key, key.replace("_", " ").capitalize())
 

@@ -1,6 +1,7 @@
 """The landing page: each role is sent to its home (a dealer to the tablet, a pit boss to the
 dashboard, an auditor to the audit trail, an admin or security officer to the administration,
-the cage and the count team to the slips desk); someone in no role sees where they stand."""
+the cage and the count team to the slips desk, the compliance role to the day's MTL and
+CTRs); someone in no role sees where they stand."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ HOMES = (
     (Role.SECURITY, "admin:index"),
     (Role.CAGE, "accounting:desk"),
     (Role.COUNT, "accounting:desk"),
+    (Role.COMPLIANCE, "compliance:day"),  # the URL's name only: the floor imports no compliance
 )
 
 

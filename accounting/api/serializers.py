@@ -132,6 +132,14 @@ class SlipCreateSerializer(StrictSerializer):
         max_length=500,
         help_text="why a slip is entered for the previous gaming day (recorded on the chain)",
     )
+    seat = serializers.IntegerField(
+        required=False, min_value=1, max_value=7, help_text="a buy-in: the seat of the cash"
+    )
+    patron = serializers.JSONField(
+        required=False,
+        help_text="a buy-in: its patron (required from the MTL threshold, docs/compliance.md): "
+        'a patron number "P1001", a player card number, or {"description": {...}}',
+    )
 
 
 class SlipVoidRequestSerializer(StrictSerializer):

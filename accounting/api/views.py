@@ -126,6 +126,8 @@ class SlipViewSet(
             replaces=data.get("replaces"),
             note=data.get("note", ""),
             reason=data.get("reason", ""),
+            seat=data.get("seat"),
+            patron=data.get("patron"),
         )
         response = self._render(slip, status.HTTP_201_CREATED)
         response["Location"] = reverse("api-slip-detail", args=[slip.pk], request=request)

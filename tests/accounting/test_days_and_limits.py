@@ -238,7 +238,10 @@ def test_an_admin_sets_a_limit_in_the_admin_on_the_chain(morning: dict[str, Any]
     assert event.data["bound"]["tables.amountlimit"][str(row.pk)]["max_cents"] == 10_000_00
     body = {"table": morning["SC-1"].pk, "kind": "buy_in", "amount": "10000.01"}
     refused(post(morning["dealer"], body), "amount", "at most $10,000.00", "not $10,000.01")
-    assert post(morning["dealer"], {**body, "amount": "10000.00"}).status_code == 201
+    # from the MTL threshold a cash buy-in names its patron (docs/compliance.md)
+    patron = {"description": {"sex": "female", "clothing": "blue coat"}}
+    big = {**body, "amount": "10000.00", "seat": 1, "patron": patron}
+    assert post(morning["dealer"], big).status_code == 201
     change = reverse("admin:tables_amountlimit_change", args=[row.pk])
     assert admin.post(change, {"max_cents": "20000"}).status_code == 302
     assert limit_cents("buy_in") == 20_000_00

@@ -39,6 +39,7 @@ USERS = [
     ("count", Role.COUNT, False),
     ("count2", Role.COUNT, False),
     ("host", Role.HOST, False),  # rated players and their comps (docs/ratings.md)
+    ("compliance", Role.COMPLIANCE, False),  # patrons, the MTL, the CTRs (docs/compliance.md)
 ]
 
 

@@ -1,0 +1,50 @@
+"""The hook a cash buy-in passes through before its slip is written: the cash compliance app
+(`compliance`, above accounting) registers a check that may refuse the buy-in (a patron not
+named from the MTL threshold, a patron with an open CTR not yet identified) and records the
+transaction once the slip is saved, in the slip's own transaction. Accounting names no patron
+and imports nothing above it: the patron is passed through as given."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from tables.models import Table
+
+# A check takes the buy-in (table, seat, patron as given, cash in cents, gaming day, who and
+# when), refuses it with a ServiceError or returns what records it once the slip is saved.
+Finish = Callable[[Any], None]
+CashCheck = Callable[..., Finish]
+_checks: list[CashCheck] = []
+
+
+def register_cash_check(check: CashCheck) -> None:
+    if check not in _checks:
+        _checks.append(check)
+
+
+def check_cash_in(
+    *,
+    table: Table,
+    seat: int | None,
+    patron: Any,
+    cash_cents: int,
+    gaming_day: Any,
+    by: AbstractBaseUser,
+    at: Any,
+) -> list[Finish]:
+    """Every registered check's verdict on a cash buy-in (refusals raise)."""
+    return [
+        check(
+            table=table,
+            seat=seat,
+            patron=patron,
+            cash_cents=cash_cents,
+            gaming_day=gaming_day,
+            by=by,
+            at=at,
+        )
+        for check in _checks
+    ]

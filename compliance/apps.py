@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class ComplianceConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "compliance"
+    verbose_name = "Cash compliance"
+
+    def ready(self) -> None:
+        from accounting.cash import register_cash_check
+        from audit.binding import register
+
+        from .models import Patron
+        from .services import buy_in_check, identification_digest
+
+        # Every cash buy-in passes the compliance check before its slip is written.
+        register_cash_check(buy_in_check)
+        # A patron's identification is bound only as its salted digest: no event's data (so no
+        # search word, no export) holds a name, a date of birth or an ID number.
+        register(Patron, Patron.AUDIT_BOUND, computed={"identification": identification_digest})

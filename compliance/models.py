@@ -1,0 +1,239 @@
+"""Cash compliance (docs/compliance.md): the patrons behind cash transactions, each cash
+transaction (a buy-in at a table: cash in), the per patron per gaming day sums of cash in and
+cash out (kept apart, never netted), the Multiple Transaction Log's entries and the Currency
+Transaction Reports (FinCEN Form 112) a day opens.
+
+Every row is bound to the audit record (`AUDIT_BOUND`). A patron's identification (name, date
+of birth, address, ID) is personal data: the record binds it only as one salted digest
+(`compliance.apps`: the patron's `identification` is computed), so no event's data, search
+words or CSV export holds it, and `verify_audit` still sees any change."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from tables.models import Table
+
+USER = settings.AUTH_USER_MODEL
+
+# The Form 112 fields a patron's identification holds: a CTR is filed only with all of them.
+IDENTIFICATION_FIELDS = (
+    "name",
+    "date_of_birth",
+    "address",
+    "id_type",
+    "id_number",
+    "id_issuer",
+    "id_expiry",
+    "occupation",
+)
+# What a description (of a patron not yet identified) holds.
+DESCRIPTION_FIELDS = ("sex", "apparent_age", "height_build", "hair", "clothing", "where_seen")
+
+
+class Direction(models.TextChoices):
+    CASH_IN = "in", "Cash in"
+    CASH_OUT = "out", "Cash out"
+
+
+class Patron(models.Model):
+    """A person behind cash transactions: known by a patron number (`P1001`) from the first
+    transaction, described until identified; optionally the rated player they are."""
+
+    class IdType(models.TextChoices):
+        DRIVERS_LICENSE = "drivers_license", "Driver's license"
+        PASSPORT = "passport", "Passport"
+        STATE_ID = "state_id", "State ID card"
+        ALIEN_REGISTRATION = "alien_registration", "Alien registration"
+        OTHER = "other", "Other government ID"
+
+    # The identification is bound as one digest (`identification`, computed in compliance.apps).
+    AUDIT_BOUND = (
+        "number",
+        "player",
+        *DESCRIPTION_FIELDS,
+        "created_at",
+        "created_by",
+        "identified_at",
+        "identified_by",
+    )
+
+    number = models.CharField(max_length=12, unique=True)
+    player = models.OneToOneField(
+        "players.Player", on_delete=models.PROTECT, null=True, blank=True, related_name="patron"
+    )
+    # identification (the CTR's fields)
+    name = models.CharField(max_length=100, blank=True)
+    date_of_birth = models.DateField(null=True, blank=True)
+    address = models.CharField(max_length=200, blank=True)
+    id_type = models.CharField(max_length=20, choices=IdType.choices, blank=True)
+    id_number = models.CharField(max_length=40, blank=True)
+    id_issuer = models.CharField(max_length=60, blank=True, help_text="issuing state or country")
+    id_expiry = models.DateField(null=True, blank=True)
+    occupation = models.CharField(max_length=100, blank=True)
+    # a random salt of the identification's digest (never shown, never in the record)
+    salt = models.CharField(max_length=32)
+    # description
+    sex = models.CharField(max_length=20, blank=True)
+    apparent_age = models.CharField(max_length=20, blank=True)
+    height_build = models.CharField(max_length=60, blank=True)
+    hair = models.CharField(max_length=60, blank=True)
+    clothing = models.CharField(max_length=150, blank=True)
+    where_seen = models.CharField(max_length=100, blank=True)
+    created_at = models.DateTimeField()
+    created_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    identified_at = models.DateTimeField(null=True, blank=True)
+    identified_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(number=""), name="patron_number_given"),
+            models.CheckConstraint(
+                condition=Q(identified_at__isnull=True, identified_by__isnull=True)
+                | Q(identified_at__isnull=False, identified_by__isnull=False),
+                name="patron_identified_complete",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"patron {self.number}"
+
+    @property
+    def is_identified(self) -> bool:
+        return self.identified_at is not None and all(
+            getattr(self, f) not in ("", None) for f in IDENTIFICATION_FIELDS
+        )
+
+
+class CashTransaction(models.Model):
+    """One cash transaction and whose it was: a buy-in's cash at a table seat (its slip), or
+    cash paid out to a patron at the cage's window (no table, no slip)."""
+
+    AUDIT_BOUND = (
+        "slip",
+        "table",
+        "seat",
+        "patron",
+        "direction",
+        "amount_cents",
+        "gaming_day",
+        "at",
+        "by",
+    )
+
+    slip = models.OneToOneField(
+        "accounting.Slip",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="cash_transaction",
+    )
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    patron = models.ForeignKey(
+        Patron, on_delete=models.PROTECT, null=True, blank=True, related_name="transactions"
+    )
+    direction = models.CharField(max_length=3, choices=Direction.choices)
+    amount_cents = models.BigIntegerField()
+    gaming_day = models.DateField(db_index=True)
+    at = models.DateTimeField()
+    by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount_cents__gt=0), name="cash_amount_positive"),
+            models.CheckConstraint(
+                condition=Q(direction__in=["in", "out"]), name="cash_direction_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(seat__isnull=True) | Q(seat__gte=1), name="cash_seat_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_direction_display()} {self.amount_cents} at {self.table}"
+
+
+class PatronDay(models.Model):
+    """A patron's cash in and cash out over one gaming day, summed apart as each transaction
+    is written (under a row lock: the threshold decisions read it)."""
+
+    AUDIT_BOUND = ("patron", "gaming_day", "cash_in_cents", "cash_out_cents")
+
+    patron = models.ForeignKey(Patron, on_delete=models.PROTECT, related_name="days")
+    gaming_day = models.DateField()
+    cash_in_cents = models.BigIntegerField(default=0)
+    cash_out_cents = models.BigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["gaming_day", "patron"]
+        constraints = [
+            models.UniqueConstraint(fields=["patron", "gaming_day"], name="patron_day_once"),
+            models.CheckConstraint(
+                condition=Q(cash_in_cents__gte=0, cash_out_cents__gte=0),
+                name="patron_day_nonnegative",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.patron} on {self.gaming_day}"
+
+
+class MtlEntry(models.Model):
+    """A line of the Multiple Transaction Log: a cash transaction at or above the MTL threshold,
+    or one that took its patron's day (in its direction) to it."""
+
+    AUDIT_BOUND = ("transaction", "patron", "gaming_day", "direction", "day_total_cents", "at")
+
+    transaction = models.OneToOneField(
+        CashTransaction, on_delete=models.PROTECT, related_name="mtl_entry"
+    )
+    patron = models.ForeignKey(Patron, on_delete=models.PROTECT, related_name="mtl_entries")
+    gaming_day = models.DateField(db_index=True)
+    direction = models.CharField(max_length=3, choices=Direction.choices)
+    day_total_cents = models.BigIntegerField(help_text="the patron's day in this direction, after")
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["at", "id"]
+        verbose_name = "MTL entry"
+        verbose_name_plural = "MTL entries"
+
+    def __str__(self) -> str:
+        return f"MTL {self.patron} {self.gaming_day}"
+
+
+class Ctr(models.Model):
+    """A Currency Transaction Report to file: one patron's cash in (or cash out) over a gaming
+    day passed the CTR threshold. One per patron, day and direction (a unique constraint: two
+    racing transactions make one CTR holding both); due 15 days after the day."""
+
+    AUDIT_BOUND = ("patron", "gaming_day", "direction", "opened_at", "opened_by_transaction")
+
+    patron = models.ForeignKey(Patron, on_delete=models.PROTECT, related_name="ctrs")
+    gaming_day = models.DateField(db_index=True)
+    direction = models.CharField(max_length=3, choices=Direction.choices)
+    opened_at = models.DateTimeField()
+    opened_by_transaction = models.OneToOneField(
+        CashTransaction, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["gaming_day", "patron", "direction"]
+        verbose_name = "CTR"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["patron", "gaming_day", "direction"], name="ctr_once_per_patron_day"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"CTR {self.patron} {self.gaming_day} {self.direction}"

@@ -1,0 +1,93 @@
+"""Cash compliance's reads: a patron as the reader may see them (identification only for the
+compliance role and the cage), a gaming day's MTL and its CTRs with the transactions behind
+each (the patron's transactions of that day in the CTR's direction)."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+from core.roles import IDENTIFICATION_READERS, has_any_role
+
+from .models import IDENTIFICATION_FIELDS, CashTransaction, Ctr, MtlEntry, Patron, PatronDay
+
+CTR_DUE_DAYS = 15  # FinCEN: a CTR is filed within 15 days of the transactions
+
+
+def sees_identification(user: AbstractBaseUser | AnonymousUser | None) -> bool:
+    return has_any_role(user, IDENTIFICATION_READERS)
+
+
+def patron_view(patron: Patron, user: AbstractBaseUser | AnonymousUser | None) -> dict[str, Any]:
+    """What `user` may see of a patron: the number, the name, whether identified, the
+    description; the identification's fields for the compliance role and the cage only."""
+    view: dict[str, Any] = {
+        "number": patron.number,
+        "name": patron.name,
+        "identified": patron.is_identified,
+        "player_card": patron.player.card if patron.player_id and patron.player else "",
+        "description": {
+            "sex": patron.sex,
+            "apparent_age": patron.apparent_age,
+            "height_build": patron.height_build,
+            "hair": patron.hair,
+            "clothing": patron.clothing,
+            "where_seen": patron.where_seen,
+        },
+    }
+    if sees_identification(user):
+        view["identification"] = {
+            f: getattr(patron, f) for f in IDENTIFICATION_FIELDS if f != "name"
+        }
+        view["id_type_label"] = Patron.IdType(patron.id_type).label if patron.id_type else ""
+    return view
+
+
+def transactions() -> Any:
+    return CashTransaction.objects.select_related("table", "slip", "patron", "by")
+
+
+def day_mtl(day: date) -> list[MtlEntry]:
+    return list(
+        MtlEntry.objects.filter(gaming_day=day)
+        .select_related("patron", "transaction__table", "transaction__slip", "transaction__by")
+        .order_by("at", "id")
+    )
+
+
+def ctr_rows(ctrs: Any) -> list[dict[str, Any]]:
+    """Each CTR with its patron's day (cash in and cash out, apart) and the transactions of
+    its direction that day."""
+    rows = []
+    for ctr in ctrs.select_related("patron", "patron__player"):
+        day = PatronDay.objects.filter(patron=ctr.patron, gaming_day=ctr.gaming_day).first()
+        txs = list(
+            transactions()
+            .filter(patron=ctr.patron, gaming_day=ctr.gaming_day, direction=ctr.direction)
+            .order_by("at", "id")
+        )
+        rows.append(
+            {
+                "ctr": ctr,
+                "patron": ctr.patron,
+                "cash_in_cents": day.cash_in_cents if day else 0,
+                "cash_out_cents": day.cash_out_cents if day else 0,
+                "total_cents": sum(t.amount_cents for t in txs),
+                "transactions": txs,
+                "due": ctr.gaming_day + timedelta(days=CTR_DUE_DAYS),
+            }
+        )
+    return rows
+
+
+def day_ctrs(day: date) -> list[dict[str, Any]]:
+    return ctr_rows(Ctr.objects.filter(gaming_day=day).order_by("patron__number", "direction"))
+
+
+def where(tx: CashTransaction) -> str:
+    """Where a transaction happened, in words: "SC-1 seat 3", "SC-1", "the cage"."""
+    if tx.table_id is None or tx.table is None:
+        return "the cage"
+    return f"{tx.table.name} seat {tx.seat}" if tx.seat else tx.table.name

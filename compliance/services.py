@@ -1,0 +1,425 @@
+"""Cash compliance's writes (docs/compliance.md): patrons (described, then identified), and
+each cash transaction summed into its patron's gaming day as it is written, the MTL entries
+and CTRs that day opens. Keyword-only, atomic, audited in the same transaction.
+
+Aggregation: a row per (patron, gaming day) (`PatronDay`), read under `select_for_update` and
+updated in the transaction that writes the cash transaction. Two buy-ins of one patron on
+two tables then wait for each other on that one row, and each decides its MTL entry and CTR
+from the day's sums as the other left them; the CTR's unique constraint (patron, day,
+direction) stays the backstop, so a race still makes one CTR, holding both transactions."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+from collections.abc import Callable, Mapping
+from datetime import date, datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from audit.kinds import EventKind
+from audit.services import audit_record
+from core.errors import ServiceError
+from core.money import dollars
+from core.roles import CASH_OUT_ROLES, PATRON_IDENTIFIERS, require
+from core.strict import known_keys, text
+from players.models import Player
+from tables.engine.errors import EngineError
+from tables.engine.money import parse_cents
+from tables.gaming_day import gaming_day_of
+from tables.models import Table
+
+from .models import (
+    DESCRIPTION_FIELDS,
+    IDENTIFICATION_FIELDS,
+    CashTransaction,
+    Ctr,
+    Direction,
+    MtlEntry,
+    Patron,
+    PatronDay,
+)
+
+PATRON_NUMBER = re.compile(r"^P\d{1,10}$")
+CARD_NUMBER = re.compile(r"^\d{1,32}$")
+MIN_AGE = 21
+_LIMITS = {f.name: f.max_length for f in Patron._meta.get_fields() if getattr(f, "max_length", 0)}
+
+
+def mtl_threshold() -> int:
+    return int(settings.CASINO_MTL_THRESHOLD_CENTS)
+
+
+def ctr_threshold() -> int:
+    return int(settings.CASINO_CTR_THRESHOLD_CENTS)
+
+
+def identification_digest(patron: Patron) -> str:
+    """What the record binds of a patron's identification: a salted SHA-256 of every field,
+    so an event shows any change without holding (or letting anyone guess) the person."""
+    values = {f: _plain(getattr(patron, f)) for f in IDENTIFICATION_FIELDS}
+    text_ = json.dumps(values, sort_keys=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256((patron.salt + text_).encode()).hexdigest()
+
+
+def _plain(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, date) else value
+
+
+# --- patrons -------------------------------------------------------------------------------------
+
+
+def _next_number() -> str:
+    last = Patron.objects.aggregate(n=Max("id"))["n"] or 0
+    return f"P{1000 + last + 1}"
+
+
+def _texts(given: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> dict[str, Any]:
+    if not isinstance(given, Mapping):
+        raise ServiceError(f"{where} must be an object of fields", field=where)
+    known_keys(given, allowed, where)
+    out: dict[str, Any] = {}
+    for key, value in given.items():
+        value = text(value, f"{where}.{key}").strip()
+        limit = _LIMITS.get(key)
+        if limit and len(value) > limit:
+            raise ServiceError(f"{where}.{key}: at most {limit} characters", field=f"{where}.{key}")
+        out[key] = value
+    return out
+
+
+def _date(value: Any, field: str) -> date | None:
+    if value in ("", None):
+        return None
+    if isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(text(value, field).strip())
+    except ValueError:
+        raise ServiceError(f"{field}: {value!r} is not a date (YYYY-MM-DD)", field=field) from None
+
+
+def _age_on(born: date, day: date) -> int:
+    return day.year - born.year - ((day.month, day.day) < (born.month, born.day))
+
+
+def parse_identification(given: Mapping[str, Any], *, today: date) -> dict[str, Any]:
+    """The identification fields, checked: every one given, a date of birth in the past of a
+    patron 21 or older, an ID not expired. A refusal names the field."""
+    fields = _texts(
+        {k: v for k, v in given.items() if k not in ("date_of_birth", "id_expiry")},
+        tuple(f for f in IDENTIFICATION_FIELDS if f not in ("date_of_birth", "id_expiry")),
+        "identification",
+    )
+    known_keys(given, IDENTIFICATION_FIELDS, "identification")
+    born = _date(given.get("date_of_birth"), "date_of_birth")
+    expiry = _date(given.get("id_expiry"), "id_expiry")
+    for name in IDENTIFICATION_FIELDS:
+        value = {"date_of_birth": born, "id_expiry": expiry}.get(name, fields.get(name))
+        if value in ("", None):
+            raise ServiceError(
+                f"{name}: a patron's identification needs it (every field of the CTR)",
+                field=name,
+            )
+    assert born is not None and expiry is not None
+    if born > today:
+        raise ServiceError(
+            f"date_of_birth: {born.isoformat()} is in the future", field="date_of_birth"
+        )
+    if _age_on(born, today) < MIN_AGE:
+        raise ServiceError(
+            f"date_of_birth: a patron born {born.isoformat()} is under {MIN_AGE}",
+            field="date_of_birth",
+        )
+    if expiry < today:
+        raise ServiceError(
+            f"id_expiry: the ID expired on {expiry.isoformat()}; ask for an ID in force",
+            field="id_expiry",
+        )
+    if fields["id_type"] not in Patron.IdType.values:
+        raise ServiceError(
+            f"id_type must be one of {', '.join(Patron.IdType.values)}", field="id_type"
+        )
+    return {**fields, "date_of_birth": born, "id_expiry": expiry}
+
+
+def _patron_event(patron: Patron, *, by: AbstractBaseUser, kind: str, **data: Any) -> None:
+    # The patron's number only: never a name or an ID (the bound row holds their digest).
+    audit_record(actor=by, kind=kind, obj=patron, data={"patron": patron.number, **data})
+
+
+@transaction.atomic
+def patron_create(
+    *,
+    by: AbstractBaseUser,
+    description: Mapping[str, Any] | None = None,
+    player: Player | None = None,
+    at: datetime | None = None,
+) -> Patron:
+    """A new patron, described (sex, apparent age, height and build, hair, clothing, where
+    seen: at least one), or the patron a rated player is (the player's name copied)."""
+    described = _texts(description or {}, DESCRIPTION_FIELDS, "description")
+    if player is None and not any(described.values()):
+        raise ServiceError(
+            "description: describe the patron (sex, apparent age, height and build, hair, "
+            "clothing, where seen)",
+            field="description",
+        )
+    at = at or timezone.now()
+    patron = None
+    for _attempt in range(5):  # another patron may take the next number at the same moment
+        try:
+            with transaction.atomic():
+                patron = Patron.objects.create(
+                    number=_next_number(),
+                    player=player,
+                    name=player.name if player is not None else "",
+                    salt=secrets.token_hex(16),
+                    created_at=at,
+                    created_by=by,
+                    **described,
+                )
+            break
+        except IntegrityError:
+            if player is not None and Patron.objects.filter(player=player).exists():
+                return Patron.objects.get(player=player)
+    if patron is None:
+        raise ServiceError("another patron took the next number: try again", field="patron")
+    _patron_event(patron, by=by, kind=EventKind.PATRON_CREATED)
+    return patron
+
+
+@transaction.atomic
+def patron_identify(
+    *, patron: Patron, by: AbstractBaseUser, identification: Mapping[str, Any]
+) -> Patron:
+    """Record a patron's identification (the cage or compliance, from the ID presented): every
+    CTR field, checked. A patron's next cash transaction after a CTR waits for it."""
+    require(by, PATRON_IDENTIFIERS, "identify a patron")
+    now = timezone.now()
+    fields = parse_identification(identification, today=timezone.localdate(now))
+    patron = Patron.objects.select_for_update().get(pk=patron.pk)
+    for name, value in fields.items():
+        setattr(patron, name, value)
+    patron.identified_at, patron.identified_by = now, by
+    patron.save()
+    _patron_event(patron, by=by, kind=EventKind.PATRON_IDENTIFIED)
+    return patron
+
+
+def resolve_patron(value: Any, *, by: AbstractBaseUser, at: datetime) -> Patron | None:
+    """The patron a transaction names: nothing; a patron number ("P1001"); a rated player's
+    card number (that player's patron, recorded at first use); or `{"description": {...}}`,
+    a new described patron."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, Mapping):
+        known_keys(value, ("description",), "patron")
+        return patron_create(by=by, description=value.get("description") or {}, at=at)
+    given = text(value, "patron").strip()
+    if PATRON_NUMBER.match(given):
+        found = Patron.objects.filter(number=given).first()
+        if found is None:
+            raise ServiceError(f"patron: there is no patron {given}", field="patron")
+        return found
+    if CARD_NUMBER.match(given):
+        player = Player.objects.filter(card=given).first()
+        if player is None:
+            raise ServiceError(f"patron: no player has card {given}", field="patron")
+        existing = Patron.objects.filter(player=player).first()
+        return existing or patron_create(by=by, player=player, at=at)
+    raise ServiceError(
+        "patron: give a patron number (P1001), a player's card number or a description",
+        field="patron",
+    )
+
+
+# --- cash transactions ---------------------------------------------------------------------------
+
+
+def _locked_day(patron: Patron, day: date) -> PatronDay:
+    """The patron's day, locked until the commit (created at its first transaction)."""
+    try:
+        with transaction.atomic():
+            PatronDay.objects.get_or_create(patron=patron, gaming_day=day)
+    except IntegrityError:
+        pass  # another transaction made it at the same moment: lock that one
+    return PatronDay.objects.select_for_update().get(patron=patron, gaming_day=day)
+
+
+def _refuse_unidentified(patron: Patron) -> None:
+    open_ctr = Ctr.objects.filter(patron=patron).order_by("-gaming_day").first()
+    if open_ctr is not None and not patron.is_identified:
+        raise ServiceError(
+            f"patron: {patron.number}'s cash over {dollars(ctr_threshold())} on "
+            f"{open_ctr.gaming_day.isoformat()} opened a Currency Transaction Report: identify "
+            "the patron at the cage (name, date of birth, address, ID and occupation) before "
+            "another cash transaction",
+            field="patron",
+            code="identification_required",
+        )
+
+
+def _refuse_unnamed(cash_cents: int, direction: str) -> None:
+    if cash_cents >= mtl_threshold():
+        what = "cash buy-in" if direction == Direction.CASH_IN else "cash payout"
+        raise ServiceError(
+            f"patron: a {what} of {dollars(mtl_threshold())} or more names its patron (a "
+            "patron number, a player's card, or the patron's description); this one is "
+            f"{dollars(cash_cents)}",
+            field="patron",
+            code="patron_required",
+        )
+
+
+def _cash(
+    *,
+    direction: str,
+    patron: Patron | None,
+    cash_cents: int,
+    gaming_day: date,
+    by: AbstractBaseUser,
+    at: datetime,
+    table: Table | None,
+    seat: int | None,
+) -> Callable[[Any], CashTransaction]:
+    """Check a cash transaction and return what writes it (with its slip, if any): the
+    patron's day locked and summed, the MTL entry and the CTR it makes."""
+    if patron is None:
+        _refuse_unnamed(cash_cents, direction)
+        day_row = None
+    else:
+        day_row = _locked_day(patron, gaming_day)
+        patron = Patron.objects.get(pk=patron.pk)  # as identified now, the day locked
+        _refuse_unidentified(patron)
+
+    def write(slip: Any) -> CashTransaction:
+        tx = CashTransaction.objects.create(
+            slip=slip,
+            table=table,
+            seat=seat,
+            patron=patron,
+            direction=direction,
+            amount_cents=cash_cents,
+            gaming_day=gaming_day,
+            at=at,
+            by=by,
+        )
+        bind: list[Any] = [tx]
+        # Said by the trail in words: "Cash $11,000.00; Direction cash in; Patron P1001; ...".
+        data: dict[str, Any] = {
+            "direction": "cash_in" if direction == Direction.CASH_IN else "cash_out",
+            "cash_cents": cash_cents,
+            "seat": seat,
+            "slip": slip.number if slip is not None else None,
+            "patron": patron.number if patron is not None else None,
+        }
+        if patron is not None and day_row is not None:
+            field = "cash_in_cents" if direction == Direction.CASH_IN else "cash_out_cents"
+            total = getattr(day_row, field) + cash_cents
+            setattr(day_row, field, total)
+            day_row.save(update_fields=[field])
+            bind.append(day_row)
+            data["day_total_cents"] = total
+            if total >= mtl_threshold():
+                bind.append(
+                    MtlEntry.objects.create(
+                        transaction=tx,
+                        patron=patron,
+                        gaming_day=gaming_day,
+                        direction=direction,
+                        day_total_cents=total,
+                        at=at,
+                    )
+                )
+                data["mtl_entry"] = True
+            if total > ctr_threshold():
+                ctr, made = _ctr(patron, gaming_day, direction, tx, at)
+                if made:
+                    bind.append(ctr)
+                    data["ctr_opened"] = True
+        audit_record(
+            actor=by,
+            kind=EventKind.CASH_TRANSACTION,
+            obj=tx,
+            table_name=table.name if table is not None else "",
+            data=data,
+            bind=bind[1:],
+        )
+        return tx
+
+    return write
+
+
+def _ctr(
+    patron: Patron, day: date, direction: str, tx: CashTransaction, at: datetime
+) -> tuple[Ctr, bool]:
+    try:
+        with transaction.atomic():
+            return (
+                Ctr.objects.create(
+                    patron=patron,
+                    gaming_day=day,
+                    direction=direction,
+                    opened_at=at,
+                    opened_by_transaction=tx,
+                ),
+                True,
+            )
+    except IntegrityError:  # already open: this transaction is one more of it
+        return Ctr.objects.get(patron=patron, gaming_day=day, direction=direction), False
+
+
+def buy_in_check(
+    *,
+    table: Table,
+    seat: int | None,
+    patron: Any,
+    cash_cents: int,
+    gaming_day: date,
+    by: AbstractBaseUser,
+    at: datetime,
+) -> Callable[[Any], Any]:
+    """The cash buy-in check accounting calls before writing the slip (`accounting.cash`)."""
+    return _cash(
+        direction=Direction.CASH_IN,
+        patron=resolve_patron(patron, by=by, at=at),
+        cash_cents=cash_cents,
+        gaming_day=gaming_day,
+        by=by,
+        at=at,
+        table=table,
+        seat=seat,
+    )
+
+
+@transaction.atomic
+def cash_out_record(
+    *, patron: Any, amount: Any, by: AbstractBaseUser, at: datetime | None = None
+) -> CashTransaction:
+    """Cash paid out to a patron at the cage's window (chips redeemed): summed into the
+    patron's day of cash out, apart from the cash in."""
+    require(by, CASH_OUT_ROLES, "record a cash payout")
+    at = at or timezone.now()
+    try:
+        cents = parse_cents(str(amount), where="amount")
+    except EngineError as e:
+        raise ServiceError(e.message, field="amount") from None
+    write = _cash(
+        direction=Direction.CASH_OUT,
+        patron=resolve_patron(patron, by=by, at=at),
+        cash_cents=cents,
+        gaming_day=gaming_day_of(at),
+        by=by,
+        at=at,
+        table=None,
+        seat=None,
+    )
+    return write(None)

@@ -1,0 +1,14 @@
+"""Cash compliance's pages (see compliance/views.py)."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "compliance"
+
+urlpatterns = [
+    path("", views.day_page, name="day"),
+    path("ctrs.csv", views.ctrs_csv, name="ctrs_csv"),
+    path("ctr/<int:ctr_id>/", views.ctr_page, name="ctr"),
+    path("patrons/<str:number>/", views.patron_page, name="patron"),
+]

@@ -1,0 +1,219 @@
+"""Cash compliance's pages.
+
+- The day (`/compliance/`, the compliance role): the MTL's entries, the CTRs to file with the
+  transactions behind each, and the CSV of the day's CTRs (`/compliance/ctrs.csv`).
+- A CTR's printable page (`/compliance/ctr/<id>/`): every Form 112 field the system holds.
+- A patron's page (`/compliance/patrons/<number>/`): the compliance role, the cage, pit bosses,
+  auditors and hosts; only the compliance role and the cage see (and enter) identification.
+Views parse, call one service or selector and render; refusals are shown, never applied.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from defusedcsv import csv
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods
+
+from core.bad_request import bad_query
+from core.errors import ServiceError
+from core.money import dollars
+from core.roles import (
+    COMPLIANCE_READERS,
+    PATRON_IDENTIFIERS,
+    Role,
+    has_any_role,
+    require,
+    role_names,
+)
+from tables.gaming_day import gaming_day_of
+
+from . import selectors, services
+from .models import DESCRIPTION_FIELDS, IDENTIFICATION_FIELDS, Ctr, Patron
+
+PATRON_PAGE_READERS: tuple[Role, ...] = (
+    Role.COMPLIANCE,
+    Role.CAGE,
+    Role.PIT_BOSS,
+    Role.AUDITOR,
+    Role.HOST,
+)
+DAY_MESSAGE = "must be a gaming day written like 2026-11-21"
+
+
+def _require(request: HttpRequest, roles: tuple[Role, ...], what: str) -> None:
+    require(request.user, roles, what, message=f"{what} is for the {role_names(roles)}.")
+
+
+def _day(request: HttpRequest) -> date | None:
+    given = request.GET.get("day", "").strip()
+    if not given:
+        return gaming_day_of(timezone.now())
+    try:
+        return date.fromisoformat(given)
+    except ValueError:
+        return None
+
+
+def _tx_rows(txs: list[Any]) -> list[dict[str, Any]]:
+    return [
+        {
+            "at": tx.at,
+            "direction": tx.get_direction_display(),
+            "amount": dollars(tx.amount_cents),
+            "where": selectors.where(tx),
+            "slip": tx.slip.number if tx.slip else "",
+            "by": tx.by.get_username(),
+        }
+        for tx in txs
+    ]
+
+
+def _ctr_view(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **row,
+        "cash_in": dollars(row["cash_in_cents"]),
+        "cash_out": dollars(row["cash_out_cents"]),
+        "total": dollars(row["total_cents"]),
+        "rows": _tx_rows(row["transactions"]),
+    }
+
+
+@never_cache
+@login_required
+@require_GET
+def day_page(request: HttpRequest) -> HttpResponse:
+    _require(request, COMPLIANCE_READERS, "The cash compliance day")
+    day = _day(request)
+    if day is None:
+        return bad_query(request, field="day", message=DAY_MESSAGE)
+    mtl = [
+        {
+            "patron": entry.patron,
+            "day_total": dollars(entry.day_total_cents),
+            **_tx_rows([entry.transaction])[0],
+        }
+        for entry in selectors.day_mtl(day)
+    ]
+    return render(
+        request,
+        "compliance/day.html",
+        {
+            "day": day,
+            "mtl": mtl,
+            "ctrs": [_ctr_view(row) for row in selectors.day_ctrs(day)],
+            "mtl_threshold": dollars(services.mtl_threshold()),
+            "ctr_threshold": dollars(services.ctr_threshold()),
+        },
+    )
+
+
+CSV_COLUMNS = (
+    "gaming_day",
+    "patron",
+    "direction",
+    "total",
+    "cash_in",
+    "cash_out",
+    "transactions",
+    "identified",
+    "due",
+)
+
+
+@never_cache
+@login_required
+@require_GET
+def ctrs_csv(request: HttpRequest) -> HttpResponse:
+    """The day's CTRs, by patron number (the identification is on each CTR's printable page,
+    never in a file that travels)."""
+    _require(request, COMPLIANCE_READERS, "The day's CTRs")
+    day = _day(request)
+    if day is None:
+        return bad_query(request, field="day", message=DAY_MESSAGE)
+    response = HttpResponse(content_type="text/csv")
+    response["Content-Disposition"] = f'attachment; filename="ctrs-{day.isoformat()}.csv"'
+    writer = csv.writer(response)
+    writer.writerow(CSV_COLUMNS)
+    for row in selectors.day_ctrs(day):
+        writer.writerow(
+            [
+                day.isoformat(),
+                row["patron"].number,
+                row["ctr"].get_direction_display(),
+                dollars(row["total_cents"]),
+                dollars(row["cash_in_cents"]),
+                dollars(row["cash_out_cents"]),
+                len(row["transactions"]),
+                "yes" if row["patron"].is_identified else "no",
+                row["due"].isoformat(),
+            ]
+        )
+    return response
+
+
+@never_cache
+@login_required
+@require_GET
+def ctr_page(request: HttpRequest, ctr_id: int) -> HttpResponse:
+    _require(request, COMPLIANCE_READERS, "A CTR")
+    ctr = get_object_or_404(Ctr, pk=ctr_id)
+    row = selectors.ctr_rows(Ctr.objects.filter(pk=ctr.pk))[0]
+    return render(
+        request,
+        "compliance/ctr.html",
+        {
+            "row": _ctr_view(row),
+            "patron": selectors.patron_view(ctr.patron, request.user),
+            "missing": [
+                f.replace("_", " ")
+                for f in IDENTIFICATION_FIELDS
+                if getattr(ctr.patron, f) in ("", None)
+            ],
+        },
+    )
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def patron_page(request: HttpRequest, number: str) -> HttpResponse:
+    _require(request, PATRON_PAGE_READERS, "A patron's page")
+    patron = get_object_or_404(Patron, number=number)
+    error, status = "", 200
+    if request.method == "POST":
+        _require(request, PATRON_IDENTIFIERS, "Identifying a patron")
+        given = {f: request.POST.get(f, "") for f in IDENTIFICATION_FIELDS}
+        try:
+            services.patron_identify(patron=patron, by=request.user, identification=given)
+        except ServiceError as err:
+            error, status = err.message, err.status
+        else:
+            url = reverse("compliance:patron", args=[patron.number])
+            return HttpResponseRedirect(url, status=303)
+    txs = list(selectors.transactions().filter(patron=patron).order_by("-at", "-id")[:50])
+    view = selectors.patron_view(patron, request.user)
+    return render(
+        request,
+        "compliance/patron.html",
+        {
+            "patron": view,
+            "description": [
+                (f.replace("_", " ").capitalize(), view["description"][f])
+                for f in DESCRIPTION_FIELDS
+            ],
+            "can_identify": has_any_role(request.user, PATRON_IDENTIFIERS),
+            "id_types": Patron.IdType.choices,
+            "rows": _tx_rows(txs),
+            "error": error,
+            "posted": request.POST if error else {},
+        },
+        status=status,
+    )
