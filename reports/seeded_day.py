@@ -30,10 +30,12 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
+from django.utils import timezone
 
 from accounting import rules as slip_rules
+from accounting.models import Slip
 from accounting.services import slip_create, slip_sign, slip_void
-from accounting.simulation import ShiftBook, as_chips, staff
+from accounting.simulation import FILL_BELOW_CENTS, ShiftBook, as_chips, staff
 from core.errors import ServiceError
 from players import services as player_svc
 from players.models import Player, Rating
@@ -217,6 +219,7 @@ class Day:
                 self._controls(banked)
                 self._display_keys(poker)
                 self._tokens()
+                self._cash_compliance(banked)
             if i == self.rounds // 2 and self.outages:
                 self._outages(banked)
         self._poker_void(poker)
@@ -560,6 +563,69 @@ class Day:
             self.report.add("comp redeemed")
         else:
             self.report.notes.append("no comp points earned: no comp redeemed")
+
+    def _cash_buy_in(self, table: Table, *, seat: int, amount_cents: int, patron: Any) -> Slip:
+        book = self.books[table.name]
+        slip = slip_create(
+            kind=slip_rules.BUY_IN,
+            by=book.dealer,
+            amount=format_cents(amount_cents),
+            seat=seat,
+            patron=patron,
+            **book._where(slip_rules.BUY_IN),
+        )
+        book.tray_cents -= amount_cents  # the chips paid out, the cash into the drop box
+        book.drop_cents += amount_cents
+        book.slips += 1
+        if book.tray_cents < FILL_BELOW_CENTS:
+            book._fill()
+        return slip
+
+    def _cash_compliance(self, banked: list[Table]) -> None:
+        """A patron's large cash day over two tables: a described patron's buy-in past the MTL
+        threshold (an MTL entry), a second at another table taking the day's cash in past
+        $10,000 (a CTR), the next refused until the cage identifies the patron, then taken."""
+        from compliance.models import Patron
+        from compliance.services import ctr_threshold, mtl_threshold, patron_identify
+
+        if len(banked) < 2:
+            return
+        first, second = banked[0], banked[1]
+        big = self._cash_buy_in(
+            first,
+            seat=3,
+            amount_cents=mtl_threshold() + 500_00,
+            patron={"description": {"sex": "male", "clothing": "grey suit, red tie"}},
+        )
+        patron = Patron.objects.get(pk=big.cash_transaction.patron_id)
+        self.report.add("cash buy-in logged on the MTL")
+        self._cash_buy_in(
+            second, seat=2, amount_cents=ctr_threshold() - mtl_threshold(), patron=patron.number
+        )
+        self.report.add("cash buy-in opening a CTR")
+        try:
+            self._cash_buy_in(second, seat=2, amount_cents=200_00, patron=patron.number)
+        except ServiceError:
+            self.report.add("cash buy-in refused until the patron is identified")
+        else:
+            raise ServiceError("a CTR's patron bought in again before being identified")
+        patron_identify(
+            patron=patron,
+            by=self.people["cage"],
+            identification={
+                "name": "Walter Reyes",
+                "date_of_birth": "1970-04-12",
+                "address": "12 Harbor Road, Atlantic City, NJ 08401",
+                "id_type": "drivers_license",
+                "id_number": "D1234-56789-01234",
+                "id_issuer": "NJ",
+                "id_expiry": f"{timezone.localdate().year + 3}-06-30",
+                "occupation": "contractor",
+            },
+        )
+        self.report.add("patron identified at the cage")
+        self._cash_buy_in(second, seat=2, amount_cents=200_00, patron=patron.number)
+        self.report.add("cash buy-in after the identification")
 
     def _voided_slip(self, banked: list[Table]) -> None:
         """A buy-in entered twice (the dealer tapped twice for one player's cash): the second

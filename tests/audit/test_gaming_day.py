@@ -28,6 +28,7 @@ from django.test import Client, override_settings
 from accounting.models import Slip, SlipSignature
 from accounts.models import ApiToken
 from audit.verify import verify_record
+from compliance.models import CashTransaction, PatronDay
 from players.models import Rating, Redemption
 from reports.models import HoldSummary
 from reports.night_checks import run_checks
@@ -129,6 +130,8 @@ def tampering() -> list[tuple[str, Any, str, dict[str, Any]]]:
             {"revoked_at__isnull": False},
         ),
         ("a hold summary's win", HoldSummary, "win_cents = win_cents - 100000", {}),
+        ("a patron's day of cash", PatronDay, "cash_in_cents = cash_in_cents - 100000", {}),
+        ("a cash transaction", CashTransaction, "amount_cents = amount_cents * 10", {}),
     ]
 
 
@@ -158,6 +161,11 @@ EVENTS = (
     "API token revoked",
     "paytable version approved and put in force",
     "rounds played with the broker down",
+    "cash buy-in logged on the MTL",
+    "cash buy-in opening a CTR",
+    "cash buy-in refused until the patron is identified",
+    "patron identified at the cage",
+    "cash buy-in after the identification",
 )
 
 
@@ -231,6 +239,7 @@ def test_every_page_of_the_day_answers_each_role(on_the_day: dict[str, Any]) -> 
         "auditor": ["/audit/", "/audit/record/", "/reports/dashboard/", "/accounting/"],
         "host": ["/players/", f"/players/day/?day={day}"],
         "cage": ["/accounting/"],
+        "compliance": ["/compliance/", f"/compliance/?day={day}"],
         "count": ["/accounting/"],
     }
     for user, urls in pages.items():
