@@ -38,6 +38,27 @@ class Direction(models.TextChoices):
     CASH_OUT = "out", "Cash out"
 
 
+class Kind(models.TextChoices):
+    """Which cash transaction it is: a buy-in at a table, or one of the cage's window."""
+
+    BUY_IN = "buy_in", "Buy-in at a table"
+    CHIPS_BOUGHT = "chips_bought", "Chips bought with cash"
+    CHIPS_REDEEMED = "chips_redeemed", "Chips redeemed for cash"
+    FRONT_MONEY_IN = "front_money_in", "Front money deposited"
+    FRONT_MONEY_OUT = "front_money_out", "Front money withdrawn"
+
+
+# The direction of each kind: cash in and cash out are summed apart.
+KIND_DIRECTION = {
+    Kind.BUY_IN: Direction.CASH_IN,
+    Kind.CHIPS_BOUGHT: Direction.CASH_IN,
+    Kind.FRONT_MONEY_IN: Direction.CASH_IN,
+    Kind.CHIPS_REDEEMED: Direction.CASH_OUT,
+    Kind.FRONT_MONEY_OUT: Direction.CASH_OUT,
+}
+CAGE_KINDS = tuple(k for k in Kind if k != Kind.BUY_IN)
+
+
 class Patron(models.Model):
     """A person behind cash transactions: known by a patron number (`P1001`) from the first
     transaction, described until identified; optionally the rated player they are."""
@@ -112,7 +133,12 @@ class Patron(models.Model):
 
 class CashTransaction(models.Model):
     """One cash transaction and whose it was: a buy-in's cash at a table seat (its slip), or
-    cash paid out to a patron at the cage's window (no table, no slip)."""
+    one at the cage's window (no table, no slip): chips bought or redeemed, front money
+    deposited or withdrawn (`kind`).
+
+    `kind` is not among the bound fields: rows recorded before it existed hold the buy-in's
+    kind from the column's default, which their events never named; it is in each new event's
+    data, and the table's guards refuse any change to it."""
 
     AUDIT_BOUND = (
         "slip",
@@ -141,6 +167,7 @@ class CashTransaction(models.Model):
         Patron, on_delete=models.PROTECT, null=True, blank=True, related_name="transactions"
     )
     direction = models.CharField(max_length=3, choices=Direction.choices)
+    kind = models.CharField(max_length=20, choices=Kind.choices)
     amount_cents = models.BigIntegerField()
     gaming_day = models.DateField(db_index=True)
     at = models.DateTimeField()

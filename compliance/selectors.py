@@ -11,7 +11,17 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from core.roles import IDENTIFICATION_READERS, has_any_role
 
-from .models import IDENTIFICATION_FIELDS, CashTransaction, Ctr, MtlEntry, Patron, PatronDay
+from .models import (
+    CAGE_KINDS,
+    IDENTIFICATION_FIELDS,
+    KIND_DIRECTION,
+    CashTransaction,
+    Ctr,
+    Kind,
+    MtlEntry,
+    Patron,
+    PatronDay,
+)
 
 CTR_DUE_DAYS = 15  # FinCEN: a CTR is filed within 15 days of the transactions
 
@@ -91,3 +101,18 @@ def where(tx: CashTransaction) -> str:
     if tx.table_id is None or tx.table is None:
         return "the cage"
     return f"{tx.table.name} seat {tx.seat}" if tx.seat else tx.table.name
+
+
+def cage_day(day: date) -> dict[str, Any]:
+    """The cage's window over a gaming day: its cash in and cash out by kind (each kind apart,
+    never netted), and its transactions, newest first."""
+    txs = list(transactions().filter(gaming_day=day, kind__in=CAGE_KINDS).order_by("-at", "-id"))
+    totals = {kind: 0 for kind in CAGE_KINDS}
+    for tx in txs:
+        totals[Kind(tx.kind)] += tx.amount_cents
+    return {
+        "totals": [(kind, KIND_DIRECTION[kind], cents) for kind, cents in totals.items()],
+        "cash_in_cents": sum(c for k, c in totals.items() if KIND_DIRECTION[k] == "in"),
+        "cash_out_cents": sum(c for k, c in totals.items() if KIND_DIRECTION[k] == "out"),
+        "transactions": txs,
+    }

@@ -37,11 +37,14 @@ from tables.gaming_day import gaming_day_of
 from tables.models import Table
 
 from .models import (
+    CAGE_KINDS,
     DESCRIPTION_FIELDS,
     IDENTIFICATION_FIELDS,
+    KIND_DIRECTION,
     CashTransaction,
     Ctr,
     Direction,
+    Kind,
     MtlEntry,
     Patron,
     PatronDay,
@@ -50,6 +53,9 @@ from .models import (
 PATRON_NUMBER = re.compile(r"^P\d{1,10}$")
 CARD_NUMBER = re.compile(r"^\d{1,32}$")
 MIN_AGE = 21
+# The most one cash transaction at the cage's window may be (a table's drop limit by default):
+# above what a patron brings to the window, far below what a mistyped figure makes of it.
+CAGE_MOST_CENTS = 1_000_000_00
 _LIMITS = {f.name: f.max_length for f in Patron._meta.get_fields() if getattr(f, "max_length", 0)}
 
 
@@ -267,9 +273,19 @@ def _refuse_unidentified(patron: Patron) -> None:
         )
 
 
-def _refuse_unnamed(cash_cents: int, direction: str) -> None:
+# How a refusal names each kind of transaction ("a cash buy-in of $3,000.00 or more ...").
+KIND_WORDS = {
+    Kind.BUY_IN: "cash buy-in",
+    Kind.CHIPS_BOUGHT: "cash purchase of chips",
+    Kind.CHIPS_REDEEMED: "cash payout",
+    Kind.FRONT_MONEY_IN: "front money deposit",
+    Kind.FRONT_MONEY_OUT: "front money withdrawal",
+}
+
+
+def _refuse_unnamed(cash_cents: int, kind: str) -> None:
     if cash_cents >= mtl_threshold():
-        what = "cash buy-in" if direction == Direction.CASH_IN else "cash payout"
+        what = KIND_WORDS[Kind(kind)]
         raise ServiceError(
             f"patron: a {what} of {dollars(mtl_threshold())} or more names its patron (a "
             "patron number, a player's card, or the patron's description); this one is "
@@ -281,7 +297,7 @@ def _refuse_unnamed(cash_cents: int, direction: str) -> None:
 
 def _cash(
     *,
-    direction: str,
+    kind: str,
     patron: Patron | None,
     cash_cents: int,
     gaming_day: date,
@@ -291,9 +307,11 @@ def _cash(
     seat: int | None,
 ) -> Callable[[Any], CashTransaction]:
     """Check a cash transaction and return what writes it (with its slip, if any): the
-    patron's day locked and summed, the MTL entry and the CTR it makes."""
+    patron's day locked and summed, the MTL entry and the CTR it makes. Every kind (a buy-in,
+    the cage's window) goes through here, so the rules are one."""
+    direction = KIND_DIRECTION[Kind(kind)]
     if patron is None:
-        _refuse_unnamed(cash_cents, direction)
+        _refuse_unnamed(cash_cents, kind)
         day_row = None
     else:
         day_row = _locked_day(patron, gaming_day)
@@ -307,6 +325,7 @@ def _cash(
             seat=seat,
             patron=patron,
             direction=direction,
+            kind=kind,
             amount_cents=cash_cents,
             gaming_day=gaming_day,
             at=at,
@@ -316,6 +335,7 @@ def _cash(
         # Said by the trail in words: "Cash $11,000.00; Direction cash in; Patron P1001; ...".
         data: dict[str, Any] = {
             "direction": "cash_in" if direction == Direction.CASH_IN else "cash_out",
+            "kind": kind,
             "cash_cents": cash_cents,
             "seat": seat,
             "slip": slip.number if slip is not None else None,
@@ -389,7 +409,7 @@ def buy_in_check(
 ) -> Callable[[Any], Any]:
     """The cash buy-in check accounting calls before writing the slip (`accounting.cash`)."""
     return _cash(
-        direction=Direction.CASH_IN,
+        kind=Kind.BUY_IN,
         patron=resolve_patron(patron, by=by, at=at),
         cash_cents=cash_cents,
         gaming_day=gaming_day,
@@ -401,19 +421,31 @@ def buy_in_check(
 
 
 @transaction.atomic
-def cash_out_record(
-    *, patron: Any, amount: Any, by: AbstractBaseUser, at: datetime | None = None
+def cage_record(
+    *, kind: Any, patron: Any, amount: Any, by: AbstractBaseUser, at: datetime | None = None
 ) -> CashTransaction:
-    """Cash paid out to a patron at the cage's window (chips redeemed): summed into the
-    patron's day of cash out, apart from the cash in."""
-    require(by, CASH_OUT_ROLES, "record a cash payout")
+    """A cash transaction at the cage's window, by the signed-in cashier: chips bought with
+    cash or front money deposited (cash in), chips redeemed for cash or front money withdrawn
+    (cash out). Summed into the patron's day with the buy-ins, by the same rules."""
+    require(by, CASH_OUT_ROLES, "record a cash transaction at the cage")
+    if kind not in CAGE_KINDS:
+        raise ServiceError(
+            f"kind must be one of {', '.join(CAGE_KINDS)}", field="kind", code="invalid"
+        )
     at = at or timezone.now()
     try:
-        cents = parse_cents(str(amount), where="amount")
+        cents = parse_cents(amount, where="amount")
     except EngineError as e:
         raise ServiceError(e.message, field="amount") from None
+    if cents > CAGE_MOST_CENTS:
+        raise ServiceError(
+            f"amount: a cash transaction at the cage may be at most {dollars(CAGE_MOST_CENTS)}, "
+            f"not {dollars(cents)}",
+            field="amount",
+            code="over_limit",
+        )
     write = _cash(
-        direction=Direction.CASH_OUT,
+        kind=kind,
         patron=resolve_patron(patron, by=by, at=at),
         cash_cents=cents,
         gaming_day=gaming_day_of(at),
@@ -423,3 +455,10 @@ def cash_out_record(
         seat=None,
     )
     return write(None)
+
+
+def cash_out_record(
+    *, patron: Any, amount: Any, by: AbstractBaseUser, at: datetime | None = None
+) -> CashTransaction:
+    """Cash paid out to a patron at the cage's window for chips redeemed."""
+    return cage_record(kind=Kind.CHIPS_REDEEMED, patron=patron, amount=amount, by=by, at=at)

@@ -8,6 +8,7 @@ app_name = "compliance"
 
 urlpatterns = [
     path("", views.day_page, name="day"),
+    path("cage/", views.cage_page, name="cage"),
     path("ctrs.csv", views.ctrs_csv, name="ctrs_csv"),
     path("ctr/<int:ctr_id>/", views.ctr_page, name="ctr"),
     path("patrons/<str:number>/", views.patron_page, name="patron"),

@@ -3,6 +3,9 @@
 - The day (`/compliance/`, the compliance role): the MTL's entries, the CTRs to file with the
   transactions behind each, and the CSV of the day's CTRs (`/compliance/ctrs.csv`).
 - A CTR's printable page (`/compliance/ctr/<id>/`): every Form 112 field the system holds.
+- The cage's window (`/compliance/cage/`): the cashier records chips bought or redeemed and
+  front money deposited or withdrawn, each with its patron; the day's totals by kind and its
+  transactions. The cage records; the compliance role reads.
 - A patron's page (`/compliance/patrons/<number>/`): the compliance role, the cage, pit bosses,
   auditors and hosts; only the compliance role and the cage see (and enter) identification.
 Views parse, call one service or selector and render; refusals are shown, never applied.
@@ -26,6 +29,7 @@ from core.bad_request import bad_query
 from core.errors import ServiceError
 from core.money import dollars
 from core.roles import (
+    CASH_OUT_ROLES,
     COMPLIANCE_READERS,
     PATRON_IDENTIFIERS,
     Role,
@@ -36,7 +40,14 @@ from core.roles import (
 from tables.gaming_day import gaming_day_of
 
 from . import selectors, services
-from .models import DESCRIPTION_FIELDS, IDENTIFICATION_FIELDS, Ctr, Patron
+from .models import (
+    CAGE_KINDS,
+    DESCRIPTION_FIELDS,
+    IDENTIFICATION_FIELDS,
+    Ctr,
+    Direction,
+    Patron,
+)
 
 PATRON_PAGE_READERS: tuple[Role, ...] = (
     Role.COMPLIANCE,
@@ -45,6 +56,7 @@ PATRON_PAGE_READERS: tuple[Role, ...] = (
     Role.AUDITOR,
     Role.HOST,
 )
+CAGE_PAGE_READERS: tuple[Role, ...] = (Role.CAGE, Role.COMPLIANCE)
 DAY_MESSAGE = "must be a gaming day written like 2026-11-21"
 
 
@@ -67,6 +79,7 @@ def _tx_rows(txs: list[Any]) -> list[dict[str, Any]]:
         {
             "at": tx.at,
             "direction": tx.get_direction_display(),
+            "kind": tx.get_kind_display(),
             "amount": dollars(tx.amount_cents),
             "where": selectors.where(tx),
             "slip": tx.slip.number if tx.slip else "",
@@ -212,6 +225,76 @@ def patron_page(request: HttpRequest, number: str) -> HttpResponse:
             "can_identify": has_any_role(request.user, PATRON_IDENTIFIERS),
             "id_types": Patron.IdType.choices,
             "rows": _tx_rows(txs),
+            "error": error,
+            "posted": request.POST if error else {},
+        },
+        status=status,
+    )
+
+
+def _posted_patron(post: Any) -> Any:
+    """The patron as posted (the buy-in's forms): a card or patron number, or a new patron's
+    description (any of its fields filled in); both at once is refused."""
+    given = post.get("patron", "").strip()
+    described = {name: post.get(name, "").strip() for name in DESCRIPTION_FIELDS}
+    if any(described.values()):
+        if given:
+            raise ServiceError(
+                "patron: give a card or patron number, or describe a new patron, not both",
+                field="patron",
+            )
+        return {"description": {k: v for k, v in described.items() if v}}
+    return given or None
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def cage_page(request: HttpRequest) -> HttpResponse:
+    """The cage's window: record a cash transaction (the cage), the day's totals and list."""
+    _require(request, CAGE_PAGE_READERS, "The cage's window")
+    error, status = "", 200
+    if request.method == "POST":
+        _require(request, CASH_OUT_ROLES, "Recording cash at the cage")
+        try:
+            tx = services.cage_record(
+                kind=request.POST.get("kind", ""),
+                patron=_posted_patron(request.POST),
+                amount=request.POST.get("amount", "").strip(),
+                by=request.user,
+            )
+        except ServiceError as err:
+            error, status = err.message, err.status
+        else:
+            url = reverse("compliance:cage") + f"?recorded={tx.pk}"
+            return HttpResponseRedirect(url, status=303)
+    day = gaming_day_of(timezone.now())
+    cage = selectors.cage_day(day)
+    return render(
+        request,
+        "compliance/cage.html",
+        {
+            "day": day,
+            "can_record": has_any_role(request.user, CASH_OUT_ROLES),
+            "kinds": [(k.value, k.label) for k in CAGE_KINDS],
+            "totals": [
+                (kind.label, "Cash in" if d == Direction.CASH_IN else "Cash out", dollars(c))
+                for kind, d, c in cage["totals"]
+            ],
+            "cash_in": dollars(cage["cash_in_cents"]),
+            "cash_out": dollars(cage["cash_out_cents"]),
+            "rows": [
+                {**row, "patron": tx.patron.number if tx.patron else ""}
+                for row, tx in zip(
+                    _tx_rows(cage["transactions"]), cage["transactions"], strict=True
+                )
+            ],
+            "description": [
+                (f, f.replace("_", " ").capitalize(), request.POST.get(f, "") if error else "")
+                for f in DESCRIPTION_FIELDS
+            ],
+            "described": bool(error) and any(request.POST.get(f) for f in DESCRIPTION_FIELDS),
+            "mtl_threshold": dollars(services.mtl_threshold()),
             "error": error,
             "posted": request.POST if error else {},
         },

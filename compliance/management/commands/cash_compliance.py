@@ -20,6 +20,7 @@ def _tx(tx: CashTransaction) -> dict[str, Any]:
     return {
         "at": tx.at.isoformat(),
         "direction": tx.direction,
+        "kind": tx.kind,
         "amount": format_cents(tx.amount_cents),
         "table": tx.table.name if tx.table else None,
         "seat": tx.seat,
@@ -77,7 +78,8 @@ class Command(BaseCommand):
             tx = entry.transaction
             self.stdout.write(
                 f"  {tx.at.isoformat()} {entry.patron.number} {tx.get_direction_display()} "
-                f"{dollars(tx.amount_cents)} at {selectors.where(tx)} "
+                f"{dollars(tx.amount_cents)} ({tx.get_kind_display().lower()}) "
+                f"at {selectors.where(tx)} "
                 f"(day {dollars(entry.day_total_cents)})"
             )
         self.stdout.write(f"CTRs: {len(report['ctrs'])}")
