@@ -252,17 +252,23 @@ def resolve_patron(value: Any, *, by: AbstractBaseUser, at: datetime) -> Patron 
 
 def _locked_day(patron: Patron, day: date) -> PatronDay:
     """The patron's day, locked until the commit (created at its first transaction)."""
+    days = PatronDay.objects.select_for_update()
+    found = days.filter(patron=patron, gaming_day=day).first()
+    if found is not None:  # the common case: one locking read
+        return found
     try:
         with transaction.atomic():
-            PatronDay.objects.get_or_create(patron=patron, gaming_day=day)
+            PatronDay.objects.create(patron=patron, gaming_day=day)
     except IntegrityError:
         pass  # another transaction made it at the same moment: lock that one
-    return PatronDay.objects.select_for_update().get(patron=patron, gaming_day=day)
+    return days.get(patron=patron, gaming_day=day)
 
 
 def _refuse_unidentified(patron: Patron) -> None:
+    if patron.is_identified:
+        return
     open_ctr = Ctr.objects.filter(patron=patron).order_by("-gaming_day").first()
-    if open_ctr is not None and not patron.is_identified:
+    if open_ctr is not None:
         raise ServiceError(
             f"patron: {patron.number}'s cash over {dollars(ctr_threshold())} on "
             f"{open_ctr.gaming_day.isoformat()} opened a Currency Transaction Report: identify "
@@ -381,6 +387,11 @@ def _cash(
 def _ctr(
     patron: Patron, day: date, direction: str, tx: CashTransaction, at: datetime
 ) -> tuple[Ctr, bool]:
+    # The patron's day is locked: a CTR already open is found here; the unique constraint
+    # stays the backstop.
+    found = Ctr.objects.filter(patron=patron, gaming_day=day, direction=direction).first()
+    if found is not None:
+        return found, False
     try:
         with transaction.atomic():
             return (

@@ -61,8 +61,11 @@ def hand_seats(events: Iterable[AuditEvent]) -> dict[str, list[int]]:
         and not (ev.data or {}).get("text")
     }
     found: dict[str, list[int]] = {}
+    hands = [int(i) for i in ids if i.isdigit()]
+    if not hands:  # no hand's step among them (a slip's, a patron's event): nothing to read
+        return found
     for hand, seat in (
-        HandPlayer.objects.filter(hand_id__in=[int(i) for i in ids if i.isdigit()])
+        HandPlayer.objects.filter(hand_id__in=hands)
         .order_by("hand_id", "position")
         .values_list("hand_id", "seat")
     ):

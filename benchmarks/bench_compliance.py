@@ -1,0 +1,250 @@
+"""What cash compliance adds to a buy-in and to a cage transaction: CPU per transaction, of
+this process and of its PostgreSQL server backend, with the compliance check on and off, over
+a history of patrons' days that grows (none, a month, a year), to see that the check's cost
+does not grow with the record.
+
+    .venv/bin/python benchmarks/bench_compliance.py [--sqlite] [--history 0,30,365]
+        [--patrons 40] [--per-day 4] [--n 150] [--seed 1]
+
+1. A fresh database (PostgreSQL `casino_compliance_bench` on 127.0.0.1:5432, or a temporary
+   SQLite file with `--sqlite`), migrated, `seed_demo`; a dealer signed in at the first table.
+2. For each history size (days, cumulative): `--patrons` patrons (half rated players' cards,
+   half described), each with `--per-day` cash transactions a day over those days, written
+   through the cage's service (`compliance.services.cage_record`) at past times, so their
+   patron days, MTL entries and CTRs are the ones the service makes.
+3. Then `--n` buy-ins of each kind, interleaved so the machine's noise falls on both alike:
+   - a buy-in slip (`accounting.services.slip_create`, as the tablet writes it) of a patron
+     of the history, amounts drawn around the MTL threshold, with the compliance check
+     registered, and the same without it (`accounting.cash._checks` emptied): the difference
+     is what compliance adds to a buy-in;
+   - a cage transaction with its patron (the patron resolved, the day locked and summed, the
+     MTL, CTR and refusal rules), and the same transaction without a patron under the MTL
+     threshold (the row and its audit event alone): the difference is what the checks add.
+   The CPU is `time.process_time()` of this process plus, on PostgreSQL, the backend's
+   (utime + stime from /proc/<pid>/stat) around each transaction; reported as the median and
+   the 90th percentile per transaction.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+if str(HERE.parent) not in sys.path:
+    sys.path.insert(1, str(HERE.parent))
+
+import bench_api_round as api  # noqa: E402  (benchmarks/, beside this script)
+from common import machine  # noqa: E402
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+class Cpu:
+    """CPU seconds of this process and, on PostgreSQL, of its server backend."""
+
+    def __init__(self) -> None:
+        from django.db import connection
+
+        self.pid: int | None = None
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                self.pid = int(cursor.fetchone()[0])
+
+    def now(self) -> float:
+        seconds = time.process_time()
+        if self.pid is not None:
+            fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            seconds += (int(fields[11]) + int(fields[12])) / TICKS
+        return seconds
+
+
+def history(days: range, patrons: list[str], per_day: int, cashier: Any, rng: random.Random) -> int:
+    from django.utils import timezone
+
+    from compliance.models import Kind
+    from compliance.services import cage_record
+
+    kinds = [Kind.CHIPS_BOUGHT, Kind.CHIPS_REDEEMED, Kind.FRONT_MONEY_IN]
+    written = 0
+    for back in days:
+        at = timezone.now() - timedelta(days=back, hours=3)
+        for number in patrons:
+            for _ in range(per_day):
+                cents = rng.choice([200_00, 900_00, 2_500_00, 3_100_00, 4_000_00])
+                cage_record(
+                    kind=rng.choice(kinds),
+                    patron=number,
+                    amount=f"{cents // 100}.00",
+                    by=cashier,
+                    at=at,
+                )
+                written += 1
+    return written
+
+
+def identification(n: int) -> dict[str, str]:
+    return {
+        "name": f"Patron {n}",
+        "date_of_birth": "1970-05-04",
+        "address": f"{n} Main Street, Reno NV",
+        "id_type": "drivers_license",
+        "id_number": f"D{n:07d}",
+        "id_issuer": "NV",
+        "id_expiry": "2031-01-31",
+        "occupation": "engineer",
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sqlite", action="store_true")
+    parser.add_argument("--history", default="0,30,365", help="days of history, cumulative")
+    parser.add_argument("--patrons", type=int, default=40)
+    parser.add_argument("--per-day", type=int, default=4)
+    parser.add_argument("--n", type=int, default=150)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    os.environ["BENCH_PG_DB"] = "casino_compliance_bench"
+    api.PG_DB = "casino_compliance_bench"
+    tmp = Path(tempfile.mkdtemp(prefix="casino-bench-compliance-"))
+    api.setup(tmp / "db.sqlite3", None, "sqlite" if args.sqlite else "postgresql")
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    with open(os.devnull, "w") as quiet:
+        call_command("migrate", verbosity=0, stdout=quiet)
+        call_command("seed_demo", stdout=quiet)
+    settings.DEBUG = False
+
+    from django.utils import timezone
+
+    from accounting import cash, rules
+    from accounting.services import slip_create
+    from compliance.models import CashTransaction, Ctr, Kind, MtlEntry, Patron
+    from compliance.services import (
+        cage_record,
+        mtl_threshold,
+        patron_create,
+        patron_identify,
+        resolve_patron,
+    )
+    from players.models import Player
+    from tables.models import Table
+    from tables.services.sessions import dealer_sign_in
+
+    users = get_user_model().objects
+    dealer, cashier = users.get(username="dealer"), users.get(username="cage")
+    table = Table.objects.order_by("id").first()
+    assert table is not None
+    dealer_sign_in(dealer=dealer, table=table)
+    rng = random.Random(args.seed)
+
+    # Half rated players, half described; every one identified, so that a CTR their history
+    # opens does not refuse their next transaction.
+    made = [
+        resolve_patron(card, by=cashier, at=timezone.now())
+        for card in Player.objects.values_list("card", flat=True)[: args.patrons // 2]
+    ]
+    made += [
+        patron_create(
+            description={"sex": "female", "clothing": f"coat {n}", "where_seen": "main cage"},
+            by=cashier,
+        )
+        for n in range(args.patrons - len(made))
+    ]
+    for n, patron in enumerate(made):
+        assert patron is not None
+        patron_identify(patron=patron, by=cashier, identification=identification(n))
+    patrons = [p.number for p in made if p is not None]
+    checks = list(cash._checks)
+    cpu = Cpu()
+    sizes = sorted({int(s) for s in args.history.split(",")})
+    done = 0
+    results = []
+    for size in sizes:
+        written = history(range(done + 1, size + 1), patrons, args.per_day, cashier, rng)
+        done = max(done, size)
+        per: dict[str, list[float]] = {k: [] for k in ("on", "off", "cage", "bare")}
+        for i in range(args.n):
+            patron = rng.choice(patrons)
+            cents = rng.choice([500_00, 1_500_00, mtl_threshold() - 100_00, mtl_threshold()])
+            amount = f"{cents // 100}.00"
+            for mode in ("on", "off") if i % 2 else ("off", "on"):
+                cash._checks[:] = checks if mode == "on" else []
+                start = cpu.now()
+                slip_create(
+                    table=table,
+                    kind=rules.BUY_IN,
+                    by=dealer,
+                    amount=amount,
+                    seat=1 + i % 6,
+                    patron=patron if mode == "on" else None,
+                )
+                per[mode].append(cpu.now() - start)
+            cash._checks[:] = checks
+            start = cpu.now()
+            cage_record(kind=Kind.CHIPS_BOUGHT, patron=patron, amount=amount, by=cashier)
+            per["cage"].append(cpu.now() - start)
+            start = cpu.now()
+            cage_record(kind=Kind.CHIPS_BOUGHT, patron=None, amount="100.00", by=cashier)
+            per["bare"].append(cpu.now() - start)
+        results.append(
+            {
+                "days": size,
+                "history": written,
+                "transactions": CashTransaction.objects.count(),
+                "patron_rows": Patron.objects.count(),
+                "mtl": MtlEntry.objects.count(),
+                "ctrs": Ctr.objects.count(),
+                **{k: (statistics.median(v), _p90(v)) for k, v in per.items()},
+            }
+        )
+
+    info = machine(database="PostgreSQL" if not args.sqlite else "SQLite")
+    print("machine: " + "; ".join(f"{k} {v}" for k, v in info.items()))
+    print(
+        f"{args.n} transactions of each kind per size; {args.patrons} patrons, "
+        f"{args.per_day} cage transactions each a day of history; CPU ms of the process"
+        + (" and its server backend" if not args.sqlite else "")
+        + ", median (90th percentile)"
+    )
+    print(
+        "| history (days) | cash transactions on record | buy-in, compliance on | off | "
+        "**compliance adds to a buy-in** | cage, with patron | without | "
+        "**checks add to a cage transaction** |"
+    )
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for r in results:
+        on, off, cage, bare = r["on"], r["off"], r["cage"], r["bare"]
+        print(
+            f"| {r['days']} | {r['transactions']:,} | {_ms(on)} | {_ms(off)} | "
+            f"**{1000 * (on[0] - off[0]):.2f}** | {_ms(cage)} | {_ms(bare)} | "
+            f"**{1000 * (cage[0] - bare[0]):.2f}** |"
+        )
+    return 0
+
+
+def _p90(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+
+
+def _ms(pair: tuple[float, float]) -> str:
+    return f"{1000 * pair[0]:.2f} ({1000 * pair[1]:.2f})"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
