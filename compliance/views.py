@@ -13,7 +13,6 @@ Views parse, call one service or selector and render; refusals are shown, never 
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 from defusedcsv import csv
@@ -37,7 +36,7 @@ from core.roles import (
     require,
     role_names,
 )
-from tables.gaming_day import gaming_day_of
+from tables.gaming_day import asked_day, gaming_day_of
 
 from . import selectors, services
 from .models import (
@@ -62,16 +61,6 @@ DAY_MESSAGE = "must be a gaming day written like 2026-11-21"
 
 def _require(request: HttpRequest, roles: tuple[Role, ...], what: str) -> None:
     require(request.user, roles, what, message=f"{what} is for the {role_names(roles)}.")
-
-
-def _day(request: HttpRequest) -> date | None:
-    given = request.GET.get("day", "").strip()
-    if not given:
-        return gaming_day_of(timezone.now())
-    try:
-        return date.fromisoformat(given)
-    except ValueError:
-        return None
 
 
 def _tx_rows(txs: list[Any]) -> list[dict[str, Any]]:
@@ -104,7 +93,7 @@ def _ctr_view(row: dict[str, Any]) -> dict[str, Any]:
 @require_GET
 def day_page(request: HttpRequest) -> HttpResponse:
     _require(request, COMPLIANCE_READERS, "The cash compliance day")
-    day = _day(request)
+    day = asked_day(request.GET.get("day", ""))
     if day is None:
         return bad_query(request, field="day", message=DAY_MESSAGE)
     mtl = [
@@ -148,7 +137,7 @@ def ctrs_csv(request: HttpRequest) -> HttpResponse:
     """The day's CTRs, by patron number (the identification is on each CTR's printable page,
     never in a file that travels)."""
     _require(request, COMPLIANCE_READERS, "The day's CTRs")
-    day = _day(request)
+    day = asked_day(request.GET.get("day", ""))
     if day is None:
         return bad_query(request, field="day", message=DAY_MESSAGE)
     response = HttpResponse(content_type="text/csv")

@@ -12,7 +12,6 @@ Views parse, call one service or selector and render; refusals are shown, never 
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 from urllib.parse import urlencode
 
@@ -22,7 +21,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -44,7 +42,7 @@ from core.roles import (
 )
 from core.strict import form_whole
 from tables import games
-from tables.gaming_day import gaming_day_of
+from tables.gaming_day import asked_day
 from tables.models import DealerSession, Table
 
 from . import selectors, services
@@ -280,23 +278,12 @@ def _int(value: Any) -> int:
 DAY_MESSAGE = "must be a gaming day written like 2026-11-21"
 
 
-def _day(request: HttpRequest) -> date | None:
-    """The `?day=` asked for (today's gaming day without one); None when it is not a date."""
-    given = request.GET.get("day", "").strip()
-    if not given:
-        return gaming_day_of(timezone.now())
-    try:
-        return date.fromisoformat(given)
-    except ValueError:
-        return None
-
-
 @never_cache
 @login_required
 @require_GET
 def day_report(request: HttpRequest) -> HttpResponse:
     _require(request, PLAYER_READERS, "The day's ratings")
-    day = _day(request)
+    day = asked_day(request.GET.get("day", ""))
     if day is None:
         return bad_query(request, field="day", message=DAY_MESSAGE)
     rows = selectors.day_rows(day)
@@ -326,7 +313,7 @@ CSV_COLUMNS = (
 @require_GET
 def day_csv(request: HttpRequest) -> HttpResponse:
     _require(request, PLAYER_READERS, "The day's ratings")
-    day = _day(request)
+    day = asked_day(request.GET.get("day", ""))
     if day is None:
         return bad_query(request, field="day", message=DAY_MESSAGE)
     response = HttpResponse(content_type="text/csv")

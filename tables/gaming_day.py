@@ -87,3 +87,15 @@ def day_bounds(day: date) -> tuple[datetime, datetime]:
     """The gaming day's first and last-plus-one instants (aware)."""
     start = timezone.make_aware(datetime.combine(day, day_start()))
     return start, start + timedelta(days=1)
+
+
+def asked_day(given: str) -> date | None:
+    """A page's `?day=` as given: today's gaming day when empty; None when it is not a date
+    (the page then says how to write one)."""
+    given = given.strip()
+    if not given:
+        return gaming_day_of(timezone.now())
+    try:
+        return date.fromisoformat(given)
+    except ValueError:
+        return None
