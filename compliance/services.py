@@ -279,6 +279,22 @@ def _refuse_unidentified(patron: Patron) -> None:
         )
 
 
+def _refuse_barred(patron: Patron, kind: str) -> None:
+    """A barred or self-excluded player buys no chips (at a table or the cage); chips they
+    hold are still redeemed."""
+    if patron.player_id is None:
+        return
+    player = Player.objects.only("card", "status").get(pk=patron.player_id)
+    if player.status != Player.Status.ACTIVE:
+        raise ServiceError(
+            f"patron: card {player.card} is {player.get_status_display().lower()}: no "
+            f"{KIND_WORDS[Kind(kind)]} for this player; call the pit boss",
+            field="patron",
+            code="player_refused",
+            status=403,
+        )
+
+
 # How a refusal names each kind of transaction ("a cash buy-in of $3,000.00 or more ...").
 KIND_WORDS = {
     Kind.BUY_IN: "cash buy-in",
@@ -323,6 +339,8 @@ def _cash(
         day_row = _locked_day(patron, gaming_day)
         patron = Patron.objects.get(pk=patron.pk)  # as identified now, the day locked
         _refuse_unidentified(patron)
+        if direction == Direction.CASH_IN:
+            _refuse_barred(patron, kind)
 
     def write(slip: Any) -> CashTransaction:
         tx = CashTransaction.objects.create(
