@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from core.roles import (
     ADMIN_SITE,
+    CASH_OUT_ROLES,
     COMPLIANCE_READERS,
     DEALERS,
     DISPLAY_KEEPERS,
@@ -39,6 +40,8 @@ def places(user: Any) -> list[tuple[str, str, str]]:
         out.append(("count", "Reconciliation", reverse("accounting:reconciliation")))
     if has_any_role(user, PLAYER_READERS):
         out.append(("players", "Players", reverse("players:search")))
+    if has_any_role(user, CASH_OUT_ROLES):
+        out.append(("cage", "Cage window", reverse("compliance:cage")))
     if has_any_role(user, COMPLIANCE_READERS):
         out.append(("compliance", "Compliance", reverse("compliance:day")))
     if has_any_role(user, DISPLAY_KEEPERS):
@@ -62,6 +65,7 @@ def _current(path: str) -> str:
         ("/accounting/reconciliation/", "count"),
         ("/accounting/", "slips"),
         ("/players/", "players"),
+        ("/compliance/cage/", "cage"),
         ("/compliance/", "compliance"),
     ):
         if path.startswith(prefix):

@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from core.bad_request import bad_query
 from core.errors import ServiceError
 from core.money import dollars
+from core.params import ascii_int
 from core.roles import (
     CASH_OUT_ROLES,
     COMPLIANCE_READERS,
@@ -43,6 +44,7 @@ from .models import (
     CAGE_KINDS,
     DESCRIPTION_FIELDS,
     IDENTIFICATION_FIELDS,
+    CashTransaction,
     Ctr,
     Direction,
     Patron,
@@ -221,6 +223,17 @@ def patron_page(request: HttpRequest, number: str) -> HttpResponse:
     )
 
 
+def _recorded(request: HttpRequest) -> str:
+    """The transaction just recorded (`?recorded=`), in words, if it is the cashier's own."""
+    given = ascii_int(request.GET.get("recorded", ""))
+    tx = CashTransaction.objects.filter(pk=given, by=request.user).first() if given else None
+    if tx is None:
+        return ""
+    whose = f", patron {tx.patron.number}" if tx.patron else ""
+    mtl = " (on the MTL)" if hasattr(tx, "mtl_entry") else ""
+    return f"Recorded: {tx.get_kind_display().lower()}, {dollars(tx.amount_cents)}{whose}{mtl}."
+
+
 def _posted_patron(post: Any) -> Any:
     """The patron as posted (the buy-in's forms): a card or patron number, or a new patron's
     description (any of its fields filled in); both at once is refused."""
@@ -242,7 +255,7 @@ def _posted_patron(post: Any) -> Any:
 def cage_page(request: HttpRequest) -> HttpResponse:
     """The cage's window: record a cash transaction (the cage), the day's totals and list."""
     _require(request, CAGE_PAGE_READERS, "The cage's window")
-    error, status = "", 200
+    error, status, identify = "", 200, ""
     if request.method == "POST":
         _require(request, CASH_OUT_ROLES, "Recording cash at the cage")
         try:
@@ -254,6 +267,9 @@ def cage_page(request: HttpRequest) -> HttpResponse:
             )
         except ServiceError as err:
             error, status = err.message, err.status
+            number = request.POST.get("patron", "").strip()
+            if err.code == "identification_required" and Patron.objects.filter(number=number):
+                identify = reverse("compliance:patron", args=[number])
         else:
             url = reverse("compliance:cage") + f"?recorded={tx.pk}"
             return HttpResponseRedirect(url, status=303)
@@ -264,6 +280,8 @@ def cage_page(request: HttpRequest) -> HttpResponse:
         "compliance/cage.html",
         {
             "day": day,
+            "recorded": "" if error else _recorded(request),
+            "identify": identify,
             "can_record": has_any_role(request.user, CASH_OUT_ROLES),
             "kinds": [(k.value, k.label) for k in CAGE_KINDS],
             "totals": [
