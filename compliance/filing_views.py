@@ -25,8 +25,9 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
+from audit.services import audit_refused_duties
 from core.bad_request import bad_query
-from core.errors import ServiceError
+from core.errors import SeparationOfDuties, ServiceError
 from core.money import dollars
 from core.roles import COMPLIANCE_READERS, has_any_role
 
@@ -88,6 +89,8 @@ def file_page(request: HttpRequest) -> HttpResponse:
                 note=request.POST.get("note", ""),
             )
         except ServiceError as err:
+            if isinstance(err, SeparationOfDuties):  # recorded as a refused permission
+                audit_refused_duties(request, err)
             error, field, status = err.message, err.field or "", err.status
         else:
             url = reverse("compliance:ctr", args=[ctr.pk]) + "?filed=1"
