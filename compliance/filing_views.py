@@ -14,6 +14,7 @@ Views parse, call one service or selector and render; refusals are shown, never 
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from defusedcsv import csv
@@ -29,12 +30,50 @@ from audit.services import audit_refused_duties
 from core.bad_request import bad_query
 from core.errors import SeparationOfDuties, ServiceError
 from core.money import dollars
-from core.roles import COMPLIANCE_READERS, has_any_role
+from core.roles import COMPLIANCE_READERS, Role, has_any_role, require, role_names
 
 from . import filing, selectors
 from .filing_xml import batch_xml
 from .models import Ctr
-from .views import DAY_MESSAGE, _ctr_view, _day, _require
+from .views import DAY_MESSAGE
+
+
+def _require(request: HttpRequest, roles: tuple[Role, ...], what: str) -> None:
+    require(request.user, roles, what, message=f"{what} is for the {role_names(roles)}.")
+
+
+def _day(request: HttpRequest) -> date | None:
+    """The `day` asked (the gaming day now when none), or None when it is not a date."""
+    given = request.GET.get("day", "").strip()
+    if not given:
+        return filing.today()
+    try:
+        return date.fromisoformat(given)
+    except ValueError:
+        return None
+
+
+def _ctr_view(row: dict[str, Any]) -> dict[str, Any]:
+    """A CTR row in the page's words: dollars, and each transaction's time, kind, amount,
+    where, slip and who entered it."""
+    return {
+        **row,
+        "cash_in": dollars(row["cash_in_cents"]),
+        "cash_out": dollars(row["cash_out_cents"]),
+        "total": dollars(row["total_cents"]),
+        "rows": [
+            {
+                "at": tx.at,
+                "direction": tx.get_direction_display(),
+                "kind": tx.get_kind_display(),
+                "amount": dollars(tx.amount_cents),
+                "where": selectors.where(tx),
+                "slip": tx.slip.number if tx.slip else "",
+                "by": tx.by.get_username(),
+            }
+            for tx in row["transactions"]
+        ],
+    }
 
 
 def _row_view(row: dict[str, Any]) -> dict[str, Any]:
