@@ -28,6 +28,7 @@ _FLOOR_TABLES = {
     "tablesettingsassignment": "tables_tablesettingsassignment",
 }
 _COMPLIANCE_APPEND_ONLY = ("cashtransaction", "mtlentry", "ctr")
+_COMPLIANCE_FILING = ("ctrfiling",)  # compliance 0007
 _COMPLIANCE_KEPT = ("patron", "patronday")
 _ACCOUNTING_TABLES = {
     name: f"accounting_{name}"
@@ -111,13 +112,13 @@ _SQLITE: dict[str, str] = {
     # compliance 0003
     **{
         f"casino_{short}_{what}": f"compliance_{short}"
-        for short in _COMPLIANCE_APPEND_ONLY
+        for short in _COMPLIANCE_APPEND_ONLY + _COMPLIANCE_FILING
         for what in ("no_update", "no_delete")
     },
     **{f"casino_{short}_no_delete": f"compliance_{short}" for short in _COMPLIANCE_KEPT},
     **{
         f"casino_{short}_no_replace": f"compliance_{short}"
-        for short in _COMPLIANCE_APPEND_ONLY + _COMPLIANCE_KEPT
+        for short in _COMPLIANCE_APPEND_ONLY + _COMPLIANCE_KEPT + _COMPLIANCE_FILING
     },
     # an insert never replaces a guarded row (audit 0010, tables 0013, accounting 0003)
     **{
@@ -156,11 +157,14 @@ _POSTGRESQL: dict[str, str] = {
     **_on("accounting_variancealert", "variancealert_guard", "variancealert_no_delete"),
     **_on("accounting_chipdenomination", "chipdenomination_guard", "chipdenomination_no_delete"),
     # compliance 0003
-    **{f"casino_{short}_no_change": f"compliance_{short}" for short in _COMPLIANCE_APPEND_ONLY},
+    **{
+        f"casino_{short}_no_change": f"compliance_{short}"
+        for short in _COMPLIANCE_APPEND_ONLY + _COMPLIANCE_FILING
+    },
     **{f"casino_{short}_no_delete": f"compliance_{short}" for short in _COMPLIANCE_KEPT},
     **{
         f"casino_{short}_no_truncate": f"compliance_{short}"
-        for short in _COMPLIANCE_APPEND_ONLY + _COMPLIANCE_KEPT
+        for short in _COMPLIANCE_APPEND_ONLY + _COMPLIANCE_KEPT + _COMPLIANCE_FILING
     },
 }
 

@@ -110,6 +110,7 @@ class EventKind(models.TextChoices):
     PATRON_CREATED = "patron.created", "Patron recorded"
     PATRON_IDENTIFIED = "patron.identified", "Patron identified"
     CASH_TRANSACTION = "cash.transaction", "Cash transaction recorded"
+    CTR_FILED = "ctr.filed", "CTR filed with FinCEN"
     # the record itself
     ROWS_BOUND = "record.rows_bound", "Existing rows put on the record"
     HISTORY_SEEDED = "record.history_seeded", "Synthetic history seeded (demo and benchmarks)"

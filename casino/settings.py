@@ -388,6 +388,24 @@ if not 0 < CASINO_MTL_THRESHOLD_CENTS <= CASINO_CTR_THRESHOLD_CENTS:
     raise environ.ImproperlyConfigured(
         "CASINO_MTL_THRESHOLD_CENTS must be positive and at most CASINO_CTR_THRESHOLD_CENTS"
     )
+# The casino as a CTR names it (FinCEN Form 112 Part III, and the batch XML's transmitter and
+# contact office): demo values until the casino's own are set.
+CASINO_FILER = {
+    "legal_name": env.str("CASINO_FILER_LEGAL_NAME", default="Harbor Lights Casino LLC"),
+    "dba_name": env.str("CASINO_FILER_DBA_NAME", default="Harbor Lights Casino"),
+    "ein": env.str("CASINO_FILER_EIN", default="12-3456789"),
+    "street": env.str("CASINO_FILER_STREET", default="1 Boardwalk"),
+    "city": env.str("CASINO_FILER_CITY", default="Atlantic City"),
+    "state": env.str("CASINO_FILER_STATE", default="NJ"),
+    "zip": env.str("CASINO_FILER_ZIP", default="08401"),
+    "country": env.str("CASINO_FILER_COUNTRY", default="US"),
+    # state_licensed, tribal or card_club (Part III: the type of gaming institution)
+    "gaming_type": env.str("CASINO_FILER_GAMING_TYPE", default="state_licensed"),
+    "contact_office": env.str("CASINO_FILER_CONTACT_OFFICE", default="Compliance department"),
+    "contact_phone": env.str("CASINO_FILER_CONTACT_PHONE", default="6095550100"),
+    # the transmitter control code FinCEN gives a batch filer
+    "tcc": env.str("CASINO_FILER_TCC", default="PTEST000"),
+}
 
 # The audit chain's checkpoints are signed with this key (HMAC-SHA256). Set it in production
 # (at least 32 bytes, never the development default), kept outside the database: whoever

@@ -12,7 +12,7 @@ class ComplianceConfig(AppConfig):
         from accounting.cash import register_cash_check
         from audit.binding import register
 
-        from .models import Patron
+        from .models import CtrFiling, Patron
         from .services import buy_in_check, identification_digest
 
         # Every cash buy-in passes the compliance check before its slip is written.
@@ -20,3 +20,6 @@ class ComplianceConfig(AppConfig):
         # A patron's identification is bound only as its salted digest: no event's data (so no
         # search word, no export) holds a name, a date of birth or an ID number.
         register(Patron, Patron.AUDIT_BOUND, computed={"identification": identification_digest})
+        # A filing's note is free text an officer types (it may name the person): bound as
+        # its digest only.
+        register(CtrFiling, CtrFiling.AUDIT_BOUND, hashed=("note",))

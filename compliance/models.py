@@ -264,3 +264,28 @@ class Ctr(models.Model):
 
     def __str__(self) -> str:
         return f"CTR {self.patron} {self.gaming_day} {self.direction}"
+
+
+# --- filing CTRs ---------------------------------------------------------------------------------
+
+
+class CtrFiling(models.Model):
+    """A CTR filed with FinCEN: when, by which compliance officer, the BSA ID (or the
+    acknowledgment number) the BSA E-Filing System gave it, and a note. A CTR is history, so
+    its filing is a row of its own, appended once (one per CTR), never changed."""
+
+    AUDIT_BOUND = ("ctr", "filed_at", "filed_by", "bsa_id", "note")
+
+    ctr = models.OneToOneField(Ctr, on_delete=models.PROTECT, related_name="filing")
+    filed_at = models.DateTimeField()
+    filed_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    bsa_id = models.CharField(max_length=40, help_text="the BSA ID or acknowledgment number")
+    note = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["filed_at", "id"]
+        verbose_name = "CTR filing"
+        constraints = [models.CheckConstraint(condition=~Q(bsa_id=""), name="ctr_filing_bsa_id")]
+
+    def __str__(self) -> str:
+        return f"{self.ctr} filed {self.bsa_id}"

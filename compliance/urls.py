@@ -2,14 +2,16 @@
 
 from django.urls import path
 
-from . import views
+from . import filing_views, views
 
 app_name = "compliance"
 
 urlpatterns = [
     path("", views.day_page, name="day"),
     path("cage/", views.cage_page, name="cage"),
-    path("ctrs.csv", views.ctrs_csv, name="ctrs_csv"),
-    path("ctr/<int:ctr_id>/", views.ctr_page, name="ctr"),
+    path("ctrs.csv", filing_views.ctrs_csv, name="ctrs_csv"),
+    path("ctrs.xml", filing_views.ctrs_xml, name="ctrs_xml"),
+    path("ctrs/file/", filing_views.file_page, name="ctr_file"),
+    path("ctr/<int:ctr_id>/", filing_views.ctr_page, name="ctr"),
     path("patrons/<str:number>/", views.patron_page, name="patron"),
 ]

@@ -1,8 +1,8 @@
 """Cash compliance's pages.
 
-- The day (`/compliance/`, the compliance role): the MTL's entries, the CTRs to file with the
-  transactions behind each, and the CSV of the day's CTRs (`/compliance/ctrs.csv`).
-- A CTR's printable page (`/compliance/ctr/<id>/`): every Form 112 field the system holds.
+- The day (`/compliance/`, the compliance role): the MTL's entries, the day's CTRs to file and
+  filed with the transactions behind each, and every CTR still to file over all days. A CTR's
+  printable Form 112, its filing, the CSV and the batch XML are in compliance/filing_views.py.
 - The cage's window (`/compliance/cage/`): the cashier records chips bought or redeemed and
   front money deposited or withdrawn, each with its patron; the day's totals by kind and its
   transactions. The cage records; the compliance role reads.
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from defusedcsv import csv
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
@@ -39,13 +38,12 @@ from core.roles import (
 )
 from tables.gaming_day import asked_day, gaming_day_of
 
-from . import selectors, services
+from . import filing, selectors, services
 from .models import (
     CAGE_KINDS,
     DESCRIPTION_FIELDS,
     IDENTIFICATION_FIELDS,
     CashTransaction,
-    Ctr,
     Direction,
     Patron,
 )
@@ -112,75 +110,10 @@ def day_page(request: HttpRequest) -> HttpResponse:
         {
             "day": day,
             "mtl": mtl,
-            "ctrs": [_ctr_view(row) for row in selectors.day_ctrs(day)],
+            **{k: [_ctr_view(r) for r in rows] for k, rows in filing.day_filing(day).items()},
+            "still_to_file": [_ctr_view(r) for r in filing.to_file()],
             "mtl_threshold": dollars(services.mtl_threshold()),
             "ctr_threshold": dollars(services.ctr_threshold()),
-        },
-    )
-
-
-CSV_COLUMNS = (
-    "gaming_day",
-    "patron",
-    "direction",
-    "total",
-    "cash_in",
-    "cash_out",
-    "transactions",
-    "identified",
-    "due",
-)
-
-
-@never_cache
-@login_required
-@require_GET
-def ctrs_csv(request: HttpRequest) -> HttpResponse:
-    """The day's CTRs, by patron number (the identification is on each CTR's printable page,
-    never in a file that travels)."""
-    _require(request, COMPLIANCE_READERS, "The day's CTRs")
-    day = asked_day(request.GET.get("day", ""))
-    if day is None:
-        return bad_query(request, field="day", message=DAY_MESSAGE)
-    response = HttpResponse(content_type="text/csv")
-    response["Content-Disposition"] = f'attachment; filename="ctrs-{day.isoformat()}.csv"'
-    writer = csv.writer(response)
-    writer.writerow(CSV_COLUMNS)
-    for row in selectors.day_ctrs(day):
-        writer.writerow(
-            [
-                day.isoformat(),
-                row["patron"].number,
-                row["ctr"].get_direction_display(),
-                dollars(row["total_cents"]),
-                dollars(row["cash_in_cents"]),
-                dollars(row["cash_out_cents"]),
-                len(row["transactions"]),
-                "yes" if row["patron"].is_identified else "no",
-                row["due"].isoformat(),
-            ]
-        )
-    return response
-
-
-@never_cache
-@login_required
-@require_GET
-def ctr_page(request: HttpRequest, ctr_id: int) -> HttpResponse:
-    _require(request, COMPLIANCE_READERS, "A CTR")
-    ctr = get_object_or_404(Ctr, pk=ctr_id)
-    row = selectors.ctr_rows(Ctr.objects.filter(pk=ctr.pk))[0]
-    return render(
-        request,
-        "compliance/ctr.html",
-        {
-            "row": _ctr_view(row),
-            "patron": selectors.patron_view(ctr.patron, request.user),
-            "missing": [
-                f.replace("_", " ")
-                for f in IDENTIFICATION_FIELDS
-                if getattr(ctr.patron, f) in ("", None)
-            ],
         },
     )
 

@@ -220,6 +220,7 @@ class Day:
                 self._display_keys(poker)
                 self._tokens()
                 self._cash_compliance(banked)
+                self._ctr_filed()
             if i == self.rounds // 2 and self.outages:
                 self._outages(banked)
         self._poker_void(poker)
@@ -626,6 +627,27 @@ class Day:
         self.report.add("patron identified at the cage")
         self._cash_buy_in(second, seat=2, amount_cents=200_00, patron=patron.number)
         self.report.add("cash buy-in after the identification")
+
+    def _ctr_filed(self) -> None:
+        """The compliance officer files the day's CTR (its patron identified at the cage) on
+        the filing page, with the BSA ID FinCEN's acknowledgment gave it."""
+        from compliance.models import Ctr
+
+        ready = [
+            c
+            for c in Ctr.objects.filter(filing__isnull=True).select_related("patron")
+            if c.patron.is_identified
+        ]
+        if not ready:
+            return
+        ctr = ready[-1]
+        answer = _page(_user("compliance")).post(
+            "/compliance/ctrs/file/",
+            {"ctr": str(ctr.pk), "bsa_id": f"31000{self.report.seed:09d}"},
+        )
+        if answer.status_code != 303:
+            raise ServiceError(f"the filing page did not file the CTR ({answer.status_code})")
+        self.report.add("CTR filed by the compliance officer")
 
     def _voided_slip(self, banked: list[Table]) -> None:
         """A buy-in entered twice (the dealer tapped twice for one player's cash): the second

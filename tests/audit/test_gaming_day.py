@@ -166,6 +166,7 @@ EVENTS = (
     "cash buy-in refused until the patron is identified",
     "patron identified at the cage",
     "cash buy-in after the identification",
+    "CTR filed by the compliance officer",
 )
 
 

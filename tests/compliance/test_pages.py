@@ -49,14 +49,14 @@ def test_the_compliance_day_lists_the_mtl_and_the_ctrs(
     assert page.status_code == 200
     html = page.content.decode()
     number = ctr_day["patron"].number
-    assert html.count(f">{number}</a>") == 3  # the CTR and both MTL lines
+    # the CTR to file, the same in the list over all days, and both MTL lines
+    assert html.count(f">{number}</a>") == 4
     assert "$11,000.00" in html and "SC-1 seat 3" in html and "LB-1 seat 1" in html
     csv = _client(officer).get("/compliance/ctrs.csv").content.decode()
     lines = csv.strip().splitlines()
     assert lines[0].startswith("gaming_day,patron,direction,total")
-    assert f'{number},Cash in,"$11,000.00"' in lines[1] and lines[1].endswith(
-        (today() + timedelta(days=15)).isoformat()
-    )
+    due = (today() + timedelta(days=15)).isoformat()
+    assert f'{number},Cash in,"$11,000.00"' in lines[1] and f",{due},to file," in lines[1]
     printable = _client(officer).get(f"/compliance/ctr/{ctr_day['ctr'].pk}/").content.decode()
     assert "Not ready to file" in printable and "date of birth" in printable
 

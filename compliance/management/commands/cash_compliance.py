@@ -1,5 +1,6 @@
 """`manage.py cash_compliance --day YYYY-MM-DD [--json]`: a gaming day's MTL entries and CTRs
-(patron number, cash in, cash out, the transactions behind each). Amounts are decimal strings
+(patron number, cash in, cash out, the transactions behind each, the filing: its status
+"to file", "overdue" or "filed", when, by whom, the BSA ID). Amounts are decimal strings
 ("12000.00"), never floats; patrons by number only (the command prints no identification)."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from compliance import selectors
+from compliance import filing, selectors
 from compliance.models import CashTransaction
 from core.money import dollars
 from tables.engine.money import format_cents
@@ -50,6 +51,7 @@ def day_report(day: date) -> dict[str, Any]:
                 "identified": row["patron"].is_identified,
                 "due": row["due"].isoformat(),
                 "transactions": [_tx(tx) for tx in row["transactions"]],
+                "filing": filing.filing_status(row["ctr"]),
             }
             for row in selectors.day_ctrs(day)
         ],
@@ -89,4 +91,5 @@ class Command(BaseCommand):
                 f"in {dollars(row['cash_in_cents'])}, out {dollars(row['cash_out_cents'])}, "
                 f"{len(row['transactions'])} transactions, due {row['due'].isoformat()}"
                 + ("" if row["patron"].is_identified else ", patron not identified")
+                + f", {filing.filing_status(row['ctr'])['status']}"
             )
