@@ -11,6 +11,7 @@ from django.urls import reverse
 from core.roles import (
     ADMIN_SITE,
     COMPLIANCE_READERS,
+    CREDIT_READERS,
     DEALERS,
     DISPLAY_KEEPERS,
     PLAYER_READERS,
@@ -41,6 +42,8 @@ def places(user: Any) -> list[tuple[str, str, str]]:
         out.append(("players", "Players", reverse("players:search")))
     if has_any_role(user, COMPLIANCE_READERS):
         out.append(("compliance", "Compliance", reverse("compliance:day")))
+    if has_any_role(user, CREDIT_READERS):
+        out.append(("credit", "Credit", reverse("compliance:credit")))
     if has_any_role(user, DISPLAY_KEEPERS):
         out.append(("displays", "Displays", reverse("tablet:display_keys")))
     if has_any_role(user, ADMIN_SITE):
@@ -62,6 +65,7 @@ def _current(path: str) -> str:
         ("/accounting/reconciliation/", "count"),
         ("/accounting/", "slips"),
         ("/players/", "players"),
+        ("/compliance/credit/", "credit"),
         ("/compliance/", "compliance"),
     ):
         if path.startswith(prefix):

@@ -166,6 +166,9 @@ EVENTS = (
     "cash buy-in refused until the patron is identified",
     "patron identified at the cage",
     "cash buy-in after the identification",
+    "credit line set and approved",
+    "marker issued at a table",
+    "marker partly repaid in cash at the cage",
 )
 
 
@@ -239,7 +242,8 @@ def test_every_page_of_the_day_answers_each_role(on_the_day: dict[str, Any]) -> 
         "auditor": ["/audit/", "/audit/record/", "/reports/dashboard/", "/accounting/"],
         "host": ["/players/", f"/players/day/?day={day}"],
         "cage": ["/accounting/"],
-        "compliance": ["/compliance/", f"/compliance/?day={day}"],
+        "compliance": ["/compliance/", f"/compliance/?day={day}", "/compliance/credit/"],
+        "credit": ["/compliance/credit/"],
         "count": ["/accounting/"],
     }
     for user, urls in pages.items():
