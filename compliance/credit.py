@@ -6,8 +6,9 @@ patron's signature; repayments at the cage in cash, chips or by cheque.
 Writes are keyword-only, atomic and audited in the same transaction; the reads follow them. A
 marker is not a cash transaction: its chips go to the table and the marker into the table's
 drop box (the count expects it, `accounting.cash.markers_issued`). A repayment in cash is one:
-it goes through the cash compliance path (`services._cash`, kind `marker_repaid`, cash in), so
-it is summed into the patron's day, on the MTL and in a CTR like the cage's other cash.
+it goes through the cash compliance path (`services.marker_repaid_check`, kind
+`marker_repaid`, cash in), so it is summed into the patron's day, on the MTL and in a CTR like
+the cage's other cash.
 
 Separation of duties: the approver of a line is not who set it; a pit boss does not issue a
 marker against a line they set or approved; the cashier does not take the repayment of a
@@ -43,8 +44,8 @@ from tables.engine.money import parse_cents
 from tables.gaming_day import gaming_day_of, shift_of, shift_starts
 from tables.models import Table
 
-from .models import CreditLine, CreditLineApproval, Kind, Marker, MarkerRepayment, Patron
-from .services import CARD_NUMBER, PATRON_NUMBER, _cash
+from .models import CreditLine, CreditLineApproval, Marker, MarkerRepayment, Patron
+from .services import CARD_NUMBER, PATRON_NUMBER, marker_repaid_check
 
 # The most a credit line may be: above any line a casino extends, far below a mistyped figure.
 LINE_MOST_CENTS = 10_000_000_00
@@ -452,17 +453,7 @@ def marker_repay(
     at = at or timezone.now()
     tx = None
     if method == MarkerRepayment.Method.CASH:
-        write = _cash(
-            kind=Kind.MARKER_REPAID,
-            patron=found.patron,
-            cash_cents=cents,
-            gaming_day=gaming_day_of(at),
-            by=by,
-            at=at,
-            table=None,
-            seat=None,
-        )
-        tx = write(None)
+        tx = marker_repaid_check(patron=found.patron, cash_cents=cents, by=by, at=at)(None)
     repayment = MarkerRepayment.objects.create(
         marker=found, method=method, amount_cents=cents, cash_transaction=tx, by=by, at=at
     )

@@ -458,6 +458,23 @@ def cage_record(
     return write(None)
 
 
+def marker_repaid_check(
+    *, patron: Patron, cash_cents: int, by: AbstractBaseUser, at: datetime
+) -> Callable[[Any], CashTransaction]:
+    """A marker's repayment in cash at the cage (`compliance.credit`): cash in at the cage,
+    checked and summed by the same rules as the cage's other cash."""
+    return _cash(
+        kind=Kind.MARKER_REPAID,
+        patron=patron,
+        cash_cents=cash_cents,
+        gaming_day=gaming_day_of(at),
+        by=by,
+        at=at,
+        table=None,
+        seat=None,
+    )
+
+
 def cash_out_record(
     *, patron: Any, amount: Any, by: AbstractBaseUser, at: datetime | None = None
 ) -> CashTransaction:

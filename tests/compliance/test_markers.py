@@ -497,3 +497,13 @@ def test_the_database_keeps_credit_s_history(lined: dict[str, Any], sql: str) ->
     with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(sql)
     assert Marker.objects.get().amount_cents == 5000_00
+
+
+def test_a_credit_manager_lands_on_the_credit_page_with_its_navigation(
+    lined: dict[str, Any],
+) -> None:
+    c = _client(lined["credit"])
+    assert c.get("/")["Location"] == CREDIT
+    page = c.get(CREDIT).content.decode()
+    assert f'href="{CREDIT}"' in page and 'aria-current="page"' in page
+    assert "/compliance/cage/" not in page  # the cage's window is not the credit manager's
