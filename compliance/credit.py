@@ -266,10 +266,11 @@ def line_set(*, patron: Any, amount: Any, by: AbstractBaseUser) -> CreditLine:
         actor=by,
         kind=EventKind.CREDIT_LINE_SET,
         obj=line,
+        # In words on the trail: "Patron P1001; Line $30,000.00; Was $20,000.00".
         data={
             "patron": found.number,
-            "amount_cents": cents,
-            "replaces": line.replaces_id,
+            "line_cents": cents,
+            "was_cents": line.replaces.amount_cents if line.replaces else None,
         },
     )
     return line
@@ -302,7 +303,7 @@ def line_approve(*, line: CreditLine, by: AbstractBaseUser) -> CreditLineApprova
         actor=by,
         kind=EventKind.CREDIT_LINE_APPROVED,
         obj=approval,
-        data={"patron": line.patron.number, "amount_cents": line.amount_cents},
+        data={"patron": line.patron.number, "line_cents": line.amount_cents},
     )
     return approval
 
@@ -406,7 +407,7 @@ def marker_issue(
             "marker": marker.number,
             "patron": found.number,
             "seat": seat_number,
-            "amount_cents": cents,
+            "issued_cents": cents,
             "available_after_cents": free - cents,
         },
     )
@@ -465,7 +466,7 @@ def marker_repay(
             "marker": found.number,
             "patron": found.patron.number,
             "method": method,
-            "amount_cents": cents,
+            "repaid_cents": cents,
             "outstanding_after_cents": owed - cents,
         },
     )

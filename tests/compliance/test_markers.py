@@ -507,3 +507,24 @@ def test_a_credit_manager_lands_on_the_credit_page_with_its_navigation(
     page = c.get(CREDIT).content.decode()
     assert f'href="{CREDIT}"' in page and 'aria-current="page"' in page
     assert "/compliance/cage/" not in page  # the cage's window is not the credit manager's
+
+
+def test_the_trail_says_credit_in_words(lined: dict[str, Any]) -> None:
+    from reports.replay import event_sentence
+
+    credit.line_set(patron=lined["patron"].number, amount="30000.00", by=lined["credit"])
+    marker = _issue(lined, "5000.00")
+    credit.marker_repay(marker=marker.number, method="cash", amount="2000.00", by=lined["cage"])
+    kinds = ("credit.line_set", "marker.issued", "marker.repaid")
+    said = {
+        e.kind: event_sentence(e) for e in AuditEvent.objects.filter(kind__in=kinds).order_by("seq")
+    }
+    assert (
+        "Line $30,000.00" in said["credit.line_set"] and "Was $20,000.00" in said["credit.line_set"]
+    )
+    issued = said["marker.issued"]
+    assert f"Marker {marker.number}" in issued and "Issued $5,000.00" in issued
+    assert "Seat 3" in issued and "Available after $15,000.00" in issued
+    repaid = said["marker.repaid"]
+    assert "Repaid $2,000.00" in repaid and "Outstanding after $3,000.00" in repaid
+    assert "Method cash" in repaid
