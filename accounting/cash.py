@@ -48,3 +48,24 @@ def check_cash_in(
         )
         for check in _checks
     ]
+
+
+# Markers (casino credit) issued at a table go into its drop box like a buy-in's cash: the
+# compliance app registers what reads them, {(table id, shift): cents} of a gaming day, and the
+# count adds them to the drop it expects.
+MarkerSource = Callable[..., dict[tuple[int, str], int]]
+_marker_sources: list[MarkerSource] = []
+
+
+def register_markers_issued(source: MarkerSource) -> None:
+    if source not in _marker_sources:
+        _marker_sources.append(source)
+
+
+def markers_issued(*, gaming_day: Any, tables: list[int] | None) -> dict[tuple[int, str], int]:
+    """The markers issued per (table id, shift) on `gaming_day`, by every registered source."""
+    out: dict[tuple[int, str], int] = {}
+    for source in _marker_sources:
+        for key, cents in source(gaming_day=gaming_day, tables=tables).items():
+            out[key] = out.get(key, 0) + cents
+    return out

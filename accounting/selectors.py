@@ -6,7 +6,8 @@ the shift's opener, closer and drop are all signed. hold % of drop = count win /
 variance is the count win minus the hands' win (the house's win of the settled rounds of that
 table, day and shift, and at a poker table the rake of its finished hands: rake is the house's
 win, in the table's own drop box and tray): zero when every chip is where the hands say it
-is. The buy-ins are the expected drop (cash changed at the table goes into the drop box).
+is. The buy-ins and the markers issued at the table are the expected drop (cash changed at the
+table and the markers signed there go into the drop box; `accounting.cash.markers_issued`).
 A day's row adds its shifts' rows; its count win is known when every shift with slips or hands
 has its own.
 """
@@ -24,6 +25,7 @@ from django.db.models import Q, QuerySet, Sum
 from tables.models import Hand, Round, Table
 
 from . import rules
+from .cash import markers_issued
 from .models import Slip, VarianceAlert
 
 FIGURES = (
@@ -54,6 +56,8 @@ def _empty() -> dict[str, Any]:
         "fills_cents": 0,
         "credits_cents": 0,
         "buy_ins_cents": 0,
+        "markers_issued_cents": 0,
+        "markers_counted_cents": None,
         "win_cents": 0,
         "pending_slips": 0,
         "has_activity": False,
@@ -74,9 +78,9 @@ def _finish(row: dict[str, Any]) -> dict[str, Any]:
     else:
         row["count_win_cents"] = row["variance_cents"] = None
     row["hold_percent_drop"] = hold_percent_drop(row["count_win_cents"], row["drop_cents"])
-    row["expected_drop_cents"] = row["buy_ins_cents"]
+    row["expected_drop_cents"] = row["buy_ins_cents"] + row["markers_issued_cents"]
     row["drop_variance_cents"] = (
-        None if row["drop_cents"] is None else row["drop_cents"] - row["buy_ins_cents"]
+        None if row["drop_cents"] is None else row["drop_cents"] - row["expected_drop_cents"]
     )
     row["complete"] = complete
     return row
@@ -95,7 +99,7 @@ def shift_rows(
         slips, rounds = slips.filter(table_id__in=ids), rounds.filter(table_id__in=ids)
         hands = hands.filter(table_id__in=ids)
     for s in slips.exclude(status=Slip.Status.VOIDED).values(
-        "table_id", "shift", "kind", "status", "amount_cents"
+        "table_id", "shift", "kind", "status", "amount_cents", "markers_cents"
     ):
         row = rows[(s["table_id"], s["shift"])]
         row["has_activity"] = True
@@ -109,12 +113,18 @@ def shift_rows(
             row["closer_cents"] = amount
         elif kind == rules.DROP:
             row["drop_cents"] = amount
+            row["markers_counted_cents"] = s["markers_cents"]
         elif kind == rules.FILL:
             row["fills_cents"] += amount
         elif kind == rules.CREDIT:
             row["credits_cents"] += amount
         elif kind == rules.BUY_IN:
             row["buy_ins_cents"] += amount
+    issued = markers_issued(gaming_day=gaming_day, tables=None if tables is None else ids)
+    for (table_id, shift), cents in issued.items():
+        row = rows[(table_id, shift)]
+        row["has_activity"] = True
+        row["markers_issued_cents"] += cents
     for r in rounds.values("table_id", "shift").annotate(net=Sum("players_net_cents")):
         row = rows[(r["table_id"], r["shift"])]
         row["has_activity"] = True
@@ -144,6 +154,7 @@ def day_rows(*, gaming_day: date, tables: Iterable[int] | None = None) -> dict[i
                 "fills_cents": 0,
                 "credits_cents": 0,
                 "buy_ins_cents": 0,
+                "markers_issued_cents": 0,
                 "win_cents": 0,
                 "count_win_cents": 0,
                 "pending_slips": 0,
@@ -154,6 +165,7 @@ def day_rows(*, gaming_day: date, tables: Iterable[int] | None = None) -> dict[i
             "fills_cents",
             "credits_cents",
             "buy_ins_cents",
+            "markers_issued_cents",
             "win_cents",
             "pending_slips",
         ):
@@ -170,7 +182,7 @@ def day_rows(*, gaming_day: date, tables: Iterable[int] | None = None) -> dict[i
             None if day["count_win_cents"] is None else day["count_win_cents"] - day["win_cents"]
         )
         day["hold_percent_drop"] = hold_percent_drop(day["count_win_cents"], day["drop_cents"])
-        day["expected_drop_cents"] = day["buy_ins_cents"]
+        day["expected_drop_cents"] = day["buy_ins_cents"] + day["markers_issued_cents"]
     return days
 
 
@@ -289,7 +301,7 @@ def accounting_by(
             group["drop_cents"] += row["drop_cents"] or 0
             group["fills_cents"] += row["fills_cents"]
             group["credits_cents"] += row["credits_cents"]
-            group["expected_drop_cents"] += row["buy_ins_cents"]
+            group["expected_drop_cents"] += row["expected_drop_cents"]
             group["hands_win_cents"] += row["win_cents"]
             if row["complete"] and group["complete"]:
                 group["count_win_cents"] += row["count_win_cents"]

@@ -121,6 +121,7 @@ class ShiftBook:
     shift: str = field(default_factory=lambda: shift_of(timezone.now()))
     tray_cents: int = OPENING_TRAY_CENTS
     drop_cents: int = 0
+    markers_cents: int = 0  # markers issued at the table: in its drop box with the cash
     fills_cents: int = 0
     win_cents: int = 0
     slips: int = 0
@@ -199,6 +200,7 @@ class ShiftBook:
             kind=rules.DROP,
             by=self.people["count"],
             amount=format_cents(self.drop_cents),
+            markers=format_cents(self.markers_cents) if self.markers_cents else None,
             **self._where(rules.DROP),
         )
         slip_sign(slip=drop, by=self.people["count2"])

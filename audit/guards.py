@@ -27,8 +27,14 @@ _FLOOR_TABLES = {
     "tablesettingsversion": "tables_tablesettingsversion",
     "tablesettingsassignment": "tables_tablesettingsassignment",
 }
-_COMPLIANCE_APPEND_ONLY = ("cashtransaction", "mtlentry", "ctr")
 _COMPLIANCE_FILING = ("ctrfiling",)  # compliance 0007
+# compliance 0003; the credit lines, their approvals, markers and repayments: compliance 0006
+_COMPLIANCE_APPEND_ONLY = ("cashtransaction", "mtlentry", "ctr") + (
+    "creditline",
+    "creditlineapproval",
+    "marker",
+    "markerrepayment",
+)
 _COMPLIANCE_KEPT = ("patron", "patronday")
 _ACCOUNTING_TABLES = {
     name: f"accounting_{name}"

@@ -111,6 +111,10 @@ class EventKind(models.TextChoices):
     PATRON_IDENTIFIED = "patron.identified", "Patron identified"
     CASH_TRANSACTION = "cash.transaction", "Cash transaction recorded"
     CTR_FILED = "ctr.filed", "CTR filed with FinCEN"
+    CREDIT_LINE_SET = "credit.line_set", "Credit line set"
+    CREDIT_LINE_APPROVED = "credit.line_approved", "Credit line approved"
+    MARKER_ISSUED = "marker.issued", "Marker issued at a table"
+    MARKER_REPAID = "marker.repaid", "Marker repaid at the cage"
     # the record itself
     ROWS_BOUND = "record.rows_bound", "Existing rows put on the record"
     HISTORY_SEEDED = "record.history_seeded", "Synthetic history seeded (demo and benchmarks)"

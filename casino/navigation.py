@@ -12,6 +12,7 @@ from core.roles import (
     ADMIN_SITE,
     CASH_OUT_ROLES,
     COMPLIANCE_READERS,
+    CREDIT_READERS,
     DEALERS,
     DISPLAY_KEEPERS,
     PLAYER_READERS,
@@ -44,6 +45,8 @@ def places(user: Any) -> list[tuple[str, str, str]]:
         out.append(("cage", "Cage window", reverse("compliance:cage")))
     if has_any_role(user, COMPLIANCE_READERS):
         out.append(("compliance", "Compliance", reverse("compliance:day")))
+    if has_any_role(user, CREDIT_READERS):
+        out.append(("credit", "Credit", reverse("compliance:credit")))
     if has_any_role(user, DISPLAY_KEEPERS):
         out.append(("displays", "Displays", reverse("tablet:display_keys")))
     if has_any_role(user, ADMIN_SITE):
@@ -66,6 +69,7 @@ def _current(path: str) -> str:
         ("/accounting/", "slips"),
         ("/players/", "players"),
         ("/compliance/cage/", "cage"),
+        ("/compliance/credit/", "credit"),
         ("/compliance/", "compliance"),
     ):
         if path.startswith(prefix):

@@ -46,6 +46,7 @@ class Kind(models.TextChoices):
     CHIPS_REDEEMED = "chips_redeemed", "Chips redeemed for cash"
     FRONT_MONEY_IN = "front_money_in", "Front money deposited"
     FRONT_MONEY_OUT = "front_money_out", "Front money withdrawn"
+    MARKER_REPAID = "marker_repaid", "Marker repaid in cash"
 
 
 # The direction of each kind: cash in and cash out are summed apart.
@@ -55,8 +56,11 @@ KIND_DIRECTION = {
     Kind.FRONT_MONEY_IN: Direction.CASH_IN,
     Kind.CHIPS_REDEEMED: Direction.CASH_OUT,
     Kind.FRONT_MONEY_OUT: Direction.CASH_OUT,
+    Kind.MARKER_REPAID: Direction.CASH_IN,
 }
-CAGE_KINDS = tuple(k for k in Kind if k != Kind.BUY_IN)
+# The kinds the cage's window form records (a marker's cash repayment has its own form).
+CAGE_FORM_KINDS = tuple(k for k in Kind if k not in (Kind.BUY_IN, Kind.MARKER_REPAID))
+CAGE_KINDS = (*CAGE_FORM_KINDS, Kind.MARKER_REPAID)
 
 
 class Patron(models.Model):
@@ -289,3 +293,128 @@ class CtrFiling(models.Model):
 
     def __str__(self) -> str:
         return f"{self.ctr} filed {self.bsa_id}"
+
+
+# --- credit: lines and markers -------------------------------------------------------------------
+
+
+class CreditLine(models.Model):
+    """A patron's credit line as a credit manager set it (dollars, in cents). History: a change
+    is a new row naming the line it replaces; each row is usable only once another person has
+    approved it (`CreditLineApproval`). The line in force is the patron's newest approved one."""
+
+    AUDIT_BOUND = ("patron", "amount_cents", "replaces", "set_by", "set_at")
+
+    patron = models.ForeignKey(Patron, on_delete=models.PROTECT, related_name="credit_lines")
+    amount_cents = models.BigIntegerField()
+    replaces = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="replaced_by"
+    )
+    set_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    set_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["set_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount_cents__gt=0), name="credit_line_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"credit line of {self.patron}"
+
+
+class CreditLineApproval(models.Model):
+    """The second person's approval of a credit line (never the one who set it)."""
+
+    AUDIT_BOUND = ("line", "by", "at")
+
+    line = models.OneToOneField(CreditLine, on_delete=models.PROTECT, related_name="approval")
+    by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"approval of {self.line}"
+
+
+class Marker(models.Model):
+    """A marker (a counter check) issued at a table seat against the patron's approved line:
+    the chips went to the table, the marker into its drop box (counted with the shift's drop).
+    Signed by the pit boss, acknowledged by the patron's signature. Not a cash transaction."""
+
+    AUDIT_BOUND = (
+        "number",
+        "patron",
+        "line",
+        "table",
+        "seat",
+        "gaming_day",
+        "shift",
+        "amount_cents",
+        "patron_signed",
+        "issued_by",
+        "at",
+    )
+
+    number = models.CharField(max_length=12, unique=True)
+    patron = models.ForeignKey(Patron, on_delete=models.PROTECT, related_name="markers")
+    line = models.ForeignKey(CreditLine, on_delete=models.PROTECT, related_name="markers")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    gaming_day = models.DateField(db_index=True)
+    shift = models.CharField(max_length=5)
+    amount_cents = models.BigIntegerField()
+    patron_signed = models.BooleanField()
+    issued_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount_cents__gt=0), name="marker_positive"),
+            models.CheckConstraint(condition=Q(patron_signed=True), name="marker_patron_signed"),
+            models.CheckConstraint(
+                condition=Q(seat__isnull=True) | Q(seat__gte=1), name="marker_seat_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"marker {self.number}"
+
+
+class MarkerRepayment(models.Model):
+    """A payment against a marker at the cage: cash (then also a cash transaction of the
+    cage, summed into the patron's day), chips or a cheque. Never more than outstanding."""
+
+    class Method(models.TextChoices):
+        CASH = "cash", "Cash"
+        CHIPS = "chips", "Chips"
+        CHEQUE = "cheque", "Cheque"
+
+    AUDIT_BOUND = ("marker", "method", "amount_cents", "cash_transaction", "by", "at")
+
+    marker = models.ForeignKey(Marker, on_delete=models.PROTECT, related_name="repayments")
+    method = models.CharField(max_length=6, choices=Method.choices)
+    amount_cents = models.BigIntegerField()
+    cash_transaction = models.OneToOneField(
+        CashTransaction,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="marker_repayment",
+    )
+    by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount_cents__gt=0), name="repayment_positive"),
+            models.CheckConstraint(
+                condition=Q(method="cash", cash_transaction__isnull=False)
+                | Q(~Q(method="cash"), cash_transaction__isnull=True),
+                name="repayment_cash_is_a_transaction",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"repayment of {self.marker}"

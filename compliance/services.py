@@ -37,7 +37,7 @@ from tables.gaming_day import gaming_day_of
 from tables.models import Table
 
 from .models import (
-    CAGE_KINDS,
+    CAGE_FORM_KINDS,
     DESCRIPTION_FIELDS,
     IDENTIFICATION_FIELDS,
     KIND_DIRECTION,
@@ -302,6 +302,7 @@ KIND_WORDS = {
     Kind.CHIPS_REDEEMED: "cash payout",
     Kind.FRONT_MONEY_IN: "front money deposit",
     Kind.FRONT_MONEY_OUT: "front money withdrawal",
+    Kind.MARKER_REPAID: "marker repayment in cash",
 }
 
 
@@ -457,9 +458,9 @@ def cage_record(
     cash or front money deposited (cash in), chips redeemed for cash or front money withdrawn
     (cash out). Summed into the patron's day with the buy-ins, by the same rules."""
     require(by, CASH_OUT_ROLES, "record a cash transaction at the cage")
-    if kind not in CAGE_KINDS:
+    if kind not in CAGE_FORM_KINDS:
         raise ServiceError(
-            f"kind must be one of {', '.join(CAGE_KINDS)}", field="kind", code="invalid"
+            f"kind must be one of {', '.join(CAGE_FORM_KINDS)}", field="kind", code="invalid"
         )
     at = at or timezone.now()
     try:
@@ -484,6 +485,23 @@ def cage_record(
         seat=None,
     )
     return write(None)
+
+
+def marker_repaid_check(
+    *, patron: Patron, cash_cents: int, by: AbstractBaseUser, at: datetime
+) -> Callable[[Any], CashTransaction]:
+    """A marker's repayment in cash at the cage (`compliance.credit`): cash in at the cage,
+    checked and summed by the same rules as the cage's other cash."""
+    return _cash(
+        kind=Kind.MARKER_REPAID,
+        patron=patron,
+        cash_cents=cash_cents,
+        gaming_day=gaming_day_of(at),
+        by=by,
+        at=at,
+        table=None,
+        seat=None,
+    )
 
 
 def cash_out_record(

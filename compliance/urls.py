@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import filing_views, views
+from . import credit_views, filing_views, views
 
 app_name = "compliance"
 
@@ -14,4 +14,13 @@ urlpatterns = [
     path("ctrs/file/", filing_views.file_page, name="ctr_file"),
     path("ctr/<int:ctr_id>/", filing_views.ctr_page, name="ctr"),
     path("patrons/<str:number>/", views.patron_page, name="patron"),
+    path("credit/", credit_views.credit_page, name="credit"),
+    path("credit/lines/", credit_views.line_set_page, name="credit_line_set"),
+    path(
+        "credit/lines/<int:line_id>/approve/",
+        credit_views.line_approve_page,
+        name="credit_line_approve",
+    ),
+    path("credit/markers/new/", credit_views.marker_new_page, name="marker_new"),
+    path("credit/repay/", credit_views.repay_page, name="marker_repay"),
 ]

@@ -40,7 +40,7 @@ from tables.gaming_day import asked_day, gaming_day_of
 
 from . import filing, selectors, services
 from .models import (
-    CAGE_KINDS,
+    CAGE_FORM_KINDS,
     DESCRIPTION_FIELDS,
     IDENTIFICATION_FIELDS,
     CashTransaction,
@@ -216,7 +216,7 @@ def cage_page(request: HttpRequest) -> HttpResponse:
             "recorded": "" if error else _recorded(request),
             "identify": identify,
             "can_record": has_any_role(request.user, CASH_OUT_ROLES),
-            "kinds": [(k.value, k.label) for k in CAGE_KINDS],
+            "kinds": [(k.value, k.label) for k in CAGE_FORM_KINDS],
             "totals": [
                 (kind.label, "Cash in" if d == Direction.CASH_IN else "Cash out", dollars(c))
                 for kind, d, c in cage["totals"]

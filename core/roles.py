@@ -26,6 +26,7 @@ class Role(models.TextChoices):
     COUNT = "count", "Count team"
     HOST = "host", "Host"
     COMPLIANCE = "compliance", "Compliance"
+    CREDIT = "credit", "Credit manager"
 
 
 def _role_names_query(user: int) -> Any:
@@ -89,6 +90,13 @@ COMPLIANCE_READERS: tuple[Role, ...] = (Role.COMPLIANCE,)
 IDENTIFICATION_READERS: tuple[Role, ...] = (Role.COMPLIANCE, Role.CAGE)
 PATRON_IDENTIFIERS: tuple[Role, ...] = (Role.CAGE, Role.COMPLIANCE)
 CASH_OUT_ROLES: tuple[Role, ...] = (Role.CAGE,)
+# Markers (casino credit, docs/compliance.md): a credit manager sets a patron's line and another
+# approves it; a pit boss issues a marker at the table; the cage takes repayments; the credit
+# page is read by those and, without acting, by the compliance role and auditors.
+CREDIT_MANAGERS: tuple[Role, ...] = (Role.CREDIT,)
+MARKER_ISSUERS: tuple[Role, ...] = (Role.PIT_BOSS,)
+MARKER_REPAYERS: tuple[Role, ...] = (Role.CAGE,)
+CREDIT_READERS: tuple[Role, ...] = (Role.CREDIT, Role.CAGE, Role.COMPLIANCE, Role.AUDITOR)
 # Who issues and revokes a table's display key (the players' display, tables.services.displays).
 DISPLAY_KEEPERS: tuple[Role, ...] = (Role.PIT_BOSS, Role.ADMIN)
 # Who may sign in to the Django admin at all (each then sees what their permissions allow).
@@ -179,6 +187,8 @@ ROLE_PERMISSIONS: dict[Role, dict[str, dict[str, tuple[str, ...]]]] = {
     Role.HOST: {},
     # Compliance works on its own pages (/compliance/).
     Role.COMPLIANCE: {},
+    # Credit managers work on the credit page (/compliance/credit/).
+    Role.CREDIT: {},
 }
 
 

@@ -35,9 +35,11 @@ from core.bad_request import bad_query
 from core.errors import SeparationOfDuties, ServiceError
 from core.money import dollars
 from core.roles import (
+    MARKER_ISSUERS,
     PIT_BOSSES,
     RECORD_READERS,
     Role,
+    has_any_role,
     has_role,
     require,
 )
@@ -559,6 +561,7 @@ def table_rounds(request: HttpRequest, pk: int) -> HttpResponse:
             "table": table,
             "day": day,
             "is_today": day == today(),
+            "issues_markers": day == today() and has_any_role(request.user, MARKER_ISSUERS),
             "previous_day": day - timedelta(days=1),
             "next_day": day + timedelta(days=1) if day < today() else None,
             "rounds": page.object_list,

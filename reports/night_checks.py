@@ -112,7 +112,8 @@ def summaries_against_a_rebuild() -> Check:
 
 def reconciliation() -> Check:
     """Every shift with a counted closer and drop compared again: its count win against its
-    hands' win, within the tolerance; and no variance alert raised on the way."""
+    hands' win, within the tolerance; the markers counted in its drop against the markers
+    issued at the table; and no variance alert raised on the way."""
     from django.conf import settings
 
     problems: list[str] = []
@@ -126,6 +127,12 @@ def reconciliation() -> Check:
         seen += 1
         f = shift_figures(table=slip.table, gaming_day=slip.gaming_day, shift=slip.shift)
         variance = f["variance_cents"]
+        if f["markers_counted_cents"] != f["markers_issued_cents"]:
+            problems.append(
+                f"{slip.table} {slip.gaming_day} {slip.shift} shift: markers counted in the drop "
+                f"{dollars(f['markers_counted_cents'])}, markers issued at the table "
+                f"{dollars(f['markers_issued_cents'])}"
+            )
         if variance is not None and abs(variance) > settings.CASINO_VARIANCE_TOLERANCE_CENTS:
             problems.append(
                 f"{slip.table} {slip.gaming_day} {slip.shift} shift: count win "

@@ -221,6 +221,7 @@ class Day:
                 self._tokens()
                 self._cash_compliance(banked)
                 self._ctr_filed()
+                self._markers(banked)
             if i == self.rounds // 2 and self.outages:
                 self._outages(banked)
         self._poker_void(poker)
@@ -648,6 +649,55 @@ class Day:
         if answer.status_code != 303:
             raise ServiceError(f"the filing page did not file the CTR ({answer.status_code})")
         self.report.add("CTR filed by the compliance officer")
+
+    def _markers(self, banked: list[Table]) -> None:
+        """Casino credit: an identified patron's line set by one credit manager and approved by
+        another, a marker issued at a table seat by the pit boss (its chips from the tray, the
+        marker into the drop box), and part of it repaid in cash at the cage."""
+        from compliance import credit
+        from compliance.services import patron_create, patron_identify
+
+        if not banked:
+            return
+        cage = self.people["cage"]
+        patron = patron_create(by=cage, description={"sex": "female", "clothing": "navy coat"})
+        patron_identify(
+            patron=patron,
+            by=cage,
+            identification={
+                "name": "Grace Okafor",
+                "date_of_birth": "1965-09-03",
+                "address": "40 Pine Street, Princeton, NJ 08540",
+                "id_type": "passport",
+                "id_number": "X12345678",
+                "id_issuer": "US",
+                "id_expiry": f"{timezone.localdate().year + 5}-01-31",
+                "occupation": "architect",
+            },
+        )
+        line = credit.line_set(patron=patron.number, amount="20000.00", by=_user("credit"))
+        credit.line_approve(line=line, by=_user("credit2"))
+        self.report.add("credit line set and approved")
+        table, amount_cents = banked[-1], 5000_00
+        book = self.books[table.name]
+        credit.marker_issue(
+            table=table,
+            seat=4,
+            patron=patron.number,
+            amount=format_cents(amount_cents),
+            patron_signed=True,
+            by=self.people["pit_boss"],
+            gaming_day=book.gaming_day,
+            shift=book.shift,
+        )
+        book.tray_cents -= amount_cents  # the chips to the patron, the marker into the drop box
+        book.markers_cents += amount_cents
+        if book.tray_cents < FILL_BELOW_CENTS:
+            book._fill()
+        self.report.add("marker issued at a table")
+        marker = patron.markers.get()
+        credit.marker_repay(marker=marker.number, method="cash", amount="2000.00", by=cage)
+        self.report.add("marker partly repaid in cash at the cage")
 
     def _voided_slip(self, banked: list[Table]) -> None:
         """A buy-in entered twice (the dealer tapped twice for one player's cash): the second

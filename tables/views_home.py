@@ -21,6 +21,7 @@ HOMES = (
     (Role.CAGE, "accounting:desk"),
     (Role.COUNT, "accounting:desk"),
     (Role.COMPLIANCE, "compliance:day"),  # the URL's name only: the floor imports no compliance
+    (Role.CREDIT, "compliance:credit"),
 )
 
 

@@ -56,7 +56,7 @@ def remove(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("compliance", "0004_cashtransaction_kind"),
+        ("compliance", "0006_markers"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

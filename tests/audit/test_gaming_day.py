@@ -167,6 +167,9 @@ EVENTS = (
     "patron identified at the cage",
     "cash buy-in after the identification",
     "CTR filed by the compliance officer",
+    "credit line set and approved",
+    "marker issued at a table",
+    "marker partly repaid in cash at the cage",
 )
 
 
@@ -240,7 +243,8 @@ def test_every_page_of_the_day_answers_each_role(on_the_day: dict[str, Any]) -> 
         "auditor": ["/audit/", "/audit/record/", "/reports/dashboard/", "/accounting/"],
         "host": ["/players/", f"/players/day/?day={day}"],
         "cage": ["/accounting/"],
-        "compliance": ["/compliance/", f"/compliance/?day={day}"],
+        "compliance": ["/compliance/", f"/compliance/?day={day}", "/compliance/credit/"],
+        "credit": ["/compliance/credit/"],
         "count": ["/accounting/"],
     }
     for user, urls in pages.items():

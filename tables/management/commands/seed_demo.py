@@ -40,6 +40,8 @@ USERS = [
     ("count2", Role.COUNT, False),
     ("host", Role.HOST, False),  # rated players and their comps (docs/ratings.md)
     ("compliance", Role.COMPLIANCE, False),  # patrons, the MTL, the CTRs (docs/compliance.md)
+    ("credit", Role.CREDIT, False),  # credit lines and markers (docs/compliance.md)
+    ("credit2", Role.CREDIT, False),  # a credit line's second person
 ]
 
 
