@@ -29,6 +29,8 @@ _FLOOR_TABLES = {
 }
 _COMPLIANCE_APPEND_ONLY = ("cashtransaction", "mtlentry", "ctr")
 _COMPLIANCE_KEPT = ("patron", "patronday")
+# compliance 0008: merges, voided cash, the thresholds' proposals and approvals
+_COMPLIANCE_HISTORY = ("patronmerge", "cashvoid", "thresholdproposal", "thresholdapproval")
 _ACCOUNTING_TABLES = {
     name: f"accounting_{name}"
     for name in ("slip", "slipsignature", "slipvoid", "variancealert", "chipdenomination")
@@ -117,7 +119,12 @@ _SQLITE: dict[str, str] = {
     **{f"casino_{short}_no_delete": f"compliance_{short}" for short in _COMPLIANCE_KEPT},
     **{
         f"casino_{short}_no_replace": f"compliance_{short}"
-        for short in _COMPLIANCE_APPEND_ONLY + _COMPLIANCE_KEPT
+        for short in _COMPLIANCE_APPEND_ONLY + _COMPLIANCE_KEPT + _COMPLIANCE_HISTORY
+    },
+    **{
+        f"casino_{short}_{what}": f"compliance_{short}"
+        for short in _COMPLIANCE_HISTORY
+        for what in ("no_update", "no_delete")
     },
     # an insert never replaces a guarded row (audit 0010, tables 0013, accounting 0003)
     **{
@@ -160,8 +167,9 @@ _POSTGRESQL: dict[str, str] = {
     **{f"casino_{short}_no_delete": f"compliance_{short}" for short in _COMPLIANCE_KEPT},
     **{
         f"casino_{short}_no_truncate": f"compliance_{short}"
-        for short in _COMPLIANCE_APPEND_ONLY + _COMPLIANCE_KEPT
+        for short in _COMPLIANCE_APPEND_ONLY + _COMPLIANCE_KEPT + _COMPLIANCE_HISTORY
     },
+    **{f"casino_{short}_no_change": f"compliance_{short}" for short in _COMPLIANCE_HISTORY},
 }
 
 EXPECTED: dict[str, dict[str, str]] = {"sqlite": _SQLITE, "postgresql": _POSTGRESQL}

@@ -110,6 +110,10 @@ class EventKind(models.TextChoices):
     PATRON_CREATED = "patron.created", "Patron recorded"
     PATRON_IDENTIFIED = "patron.identified", "Patron identified"
     CASH_TRANSACTION = "cash.transaction", "Cash transaction recorded"
+    PATRON_MERGED = "patron.merged", "Described patron merged into an identified one"
+    CASH_VOIDED = "cash.voided", "Cash transaction voided with its slip"
+    THRESHOLDS_PROPOSED = "compliance.thresholds_proposed", "MTL and CTR thresholds proposed"
+    THRESHOLDS_APPROVED = "compliance.thresholds_approved", "MTL and CTR thresholds approved"
     # the record itself
     ROWS_BOUND = "record.rows_bound", "Existing rows put on the record"
     HISTORY_SEEDED = "record.history_seeded", "Synthetic history seeded (demo and benchmarks)"

@@ -9,14 +9,17 @@ class ComplianceConfig(AppConfig):
     verbose_name = "Cash compliance"
 
     def ready(self) -> None:
-        from accounting.cash import register_cash_check
+        from accounting.cash import register_cash_check, register_void_hook
         from audit.binding import register
 
         from .models import Patron
         from .services import buy_in_check, identification_digest
+        from .voids import cash_void
 
         # Every cash buy-in passes the compliance check before its slip is written.
         register_cash_check(buy_in_check)
+        # A voided buy-in's cash stops counting in its patron's day (compliance.voids).
+        register_void_hook(cash_void)
         # A patron's identification is bound only as its salted digest: no event's data (so no
         # search word, no export) holds a name, a date of birth or an ID number.
         register(Patron, Patron.AUDIT_BOUND, computed={"identification": identification_digest})

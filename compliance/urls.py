@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import patron_views, views
 
 app_name = "compliance"
 
@@ -12,4 +12,6 @@ urlpatterns = [
     path("ctrs.csv", views.ctrs_csv, name="ctrs_csv"),
     path("ctr/<int:ctr_id>/", views.ctr_page, name="ctr"),
     path("patrons/<str:number>/", views.patron_page, name="patron"),
+    path("patrons/<str:number>/merge/", patron_views.merge_page, name="patron_merge"),
+    path("thresholds/", patron_views.thresholds_page, name="thresholds"),
 ]

@@ -89,6 +89,10 @@ COMPLIANCE_READERS: tuple[Role, ...] = (Role.COMPLIANCE,)
 IDENTIFICATION_READERS: tuple[Role, ...] = (Role.COMPLIANCE, Role.CAGE)
 PATRON_IDENTIFIERS: tuple[Role, ...] = (Role.CAGE, Role.COMPLIANCE)
 CASH_OUT_ROLES: tuple[Role, ...] = (Role.CAGE,)
+# Who merges a described patron into an identified one; who proposes and (a second person)
+# approves the MTL and CTR thresholds.
+PATRON_MERGERS: tuple[Role, ...] = (Role.COMPLIANCE, Role.CAGE)
+THRESHOLD_SETTERS: tuple[Role, ...] = (Role.COMPLIANCE,)
 # Who issues and revokes a table's display key (the players' display, tables.services.displays).
 DISPLAY_KEEPERS: tuple[Role, ...] = (Role.PIT_BOSS, Role.ADMIN)
 # Who may sign in to the Django admin at all (each then sees what their permissions allow).
