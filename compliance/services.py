@@ -153,7 +153,9 @@ def parse_identification(given: Mapping[str, Any], *, today: date) -> dict[str, 
         )
     if fields["id_type"] not in Patron.IdType.values:
         raise ServiceError(
-            f"id_type must be one of {', '.join(Patron.IdType.values)}", field="id_type"
+            "id_type: the ID must be one of "
+            + ", ".join(str(label).lower() for label in Patron.IdType.labels),
+            field="id_type",
         )
     return {**fields, "date_of_birth": born, "id_expiry": expiry}
 
