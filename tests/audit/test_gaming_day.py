@@ -166,6 +166,8 @@ EVENTS = (
     "cash buy-in refused until the patron is identified",
     "patron identified at the cage",
     "cash buy-in after the identification",
+    "voided buy-in taken off its patron's day",
+    "described patron merged into an identified one",
 )
 
 
