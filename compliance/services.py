@@ -48,6 +48,7 @@ from .models import (
     MtlEntry,
     Patron,
     PatronDay,
+    PatronMerge,
 )
 
 PATRON_NUMBER = re.compile(r"^P\d{1,10}$")
@@ -216,6 +217,12 @@ def patron_identify(
     now = timezone.now()
     fields = parse_identification(identification, today=timezone.localdate(now))
     patron = Patron.objects.select_for_update().get(pk=patron.pk)
+    merge = PatronMerge.objects.filter(merged=patron).select_related("into").first()
+    if merge is not None:
+        into = merge.into.number
+        raise ServiceError(
+            f"patron: {patron.number} was merged into {into}: identify {into}", field="patron"
+        )
     for name, value in fields.items():
         setattr(patron, name, value)
     patron.identified_at, patron.identified_by = now, by

@@ -184,3 +184,14 @@ def test_only_the_cage_and_compliance_merge(cash: dict[str, Any], who: str) -> N
     )
     assert response.status_code == 403
     assert not PatronMerge.objects.exists()
+
+
+def test_a_merged_patron_is_not_identified_apart(cash: dict[str, Any]) -> None:
+    walter = identify(cash, described(cash))
+    grey_suit = described(cash)
+    patron_merge(merged=grey_suit.number, into=walter.number, by=cash["cage"], reason="ID")
+    with pytest.raises(ServiceError) as refused:
+        identify(cash, grey_suit, name="Someone Else")
+    assert refused.value.field == "patron" and f"identify {walter.number}" in refused.value.message
+    grey_suit.refresh_from_db()
+    assert grey_suit.name == "" and grey_suit.identified_at is None
