@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Sum
 
 from audit.kinds import EventKind
 from audit.services import audit_record
@@ -56,3 +57,44 @@ def cash_void(*, slip: Any, by: AbstractBaseUser, at: datetime, reason: str) -> 
         bind=bind,
     )
     return void
+
+
+def patron_day_problems() -> list[str]:
+    """verify_audit's derived check: each patron's day is the sum, by direction, of the cash
+    transactions not voided of that patron and of every patron merged into them (a patron's day
+    summed as the merges and voids left it). One line per day that differs."""
+    summed: dict[tuple[int, Any, str], int] = {}
+    rows = (
+        CashTransaction.objects.filter(patron__isnull=False, void__isnull=True)
+        .values_list("patron_id", "gaming_day", "direction")
+        .annotate(total=Sum("amount_cents"))
+        .order_by()
+    )
+    into = dict(PatronMerge.objects.values_list("merged_id", "into_id"))
+    for patron_id, day, direction, total in rows:
+        for owner in (patron_id, into.get(patron_id)):
+            if owner is not None:
+                key = (owner, day, direction)
+                summed[key] = summed.get(key, 0) + int(total)
+    problems = []
+    seen: set[tuple[int, Any, str]] = set()
+    for day in PatronDay.objects.select_related("patron").order_by("gaming_day", "patron_id"):
+        for direction, field in (
+            (Direction.CASH_IN, "cash_in_cents"),
+            (Direction.CASH_OUT, "cash_out_cents"),
+        ):
+            key = (day.patron_id, day.gaming_day, str(direction))
+            seen.add(key)
+            expected, held = summed.get(key, 0), getattr(day, field)
+            if expected != held:
+                problems.append(
+                    f"compliance_patronday {day.pk}: {day.patron.number}'s {field} on "
+                    f"{day.gaming_day.isoformat()} is {held}, its transactions sum to {expected}"
+                )
+    for (patron_id, day_, direction), total in sorted(summed.items(), key=str):
+        if (patron_id, day_, direction) not in seen and total:
+            problems.append(
+                f"compliance_patronday: patron id {patron_id} has {total} cash {direction} on "
+                f"{day_.isoformat()} and no day row"
+            )
+    return problems

@@ -92,3 +92,20 @@ def test_a_buy_in_without_a_patron_and_other_slips(cash: dict[str, Any]) -> None
     event = AuditEvent.objects.filter(kind="cash.voided").get()
     assert event.data["patron"] is None and "day_total_cents" not in event.data
     assert verify_record().problems == ()
+
+
+def test_verify_audit_sums_each_patrons_day_again(cash: dict[str, Any]) -> None:
+    """A day whose figure and whose event were both changed by an insider (the record alone
+    would not see it) differs from its transactions, merges and voids summed again."""
+    from compliance.voids import patron_day_problems
+
+    patron = described(cash)
+    slip = buy_in(cash, "SC-1", "4000.00", seat=3, patron=patron.number)
+    buy_in(cash, "LB-1", "1000.00", seat=3, patron=patron.number)
+    _void(cash, slip, "SC-1")
+    assert patron_day_problems() == []
+    day = PatronDay.objects.get(patron=patron)
+    PatronDay.objects.filter(pk=day.pk).update(cash_in_cents=5_000_00)
+    problems = patron_day_problems()
+    assert len(problems) == 1 and "is 500000, its transactions sum to 100000" in problems[0]
+    assert patron.number in problems[0]
