@@ -69,3 +69,19 @@ def markers_issued(*, gaming_day: Any, tables: list[int] | None) -> dict[tuple[i
         for key, cents in source(gaming_day=gaming_day, tables=tables).items():
             out[key] = out.get(key, 0) + cents
     return out
+
+
+# What a confirmed void of a buy-in tells the checks' app (its cash did not change hands): each
+# hook takes the slip, who confirmed the void, when and why, in the void's own transaction.
+VoidHook = Callable[..., None]
+_void_hooks: list[VoidHook] = []
+
+
+def register_void_hook(hook: VoidHook) -> None:
+    if hook not in _void_hooks:
+        _void_hooks.append(hook)
+
+
+def buy_in_voided(*, slip: Any, by: AbstractBaseUser, at: Any, reason: str) -> None:
+    for hook in _void_hooks:
+        hook(slip=slip, by=by, at=at, reason=reason)

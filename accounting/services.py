@@ -29,7 +29,7 @@ from tables.models import DealerSession, Table
 from tables.services.limits import check_amount, limit_cents
 
 from . import rules
-from .cash import check_cash_in
+from .cash import buy_in_voided, check_cash_in
 from .models import ChipDenomination, Slip, SlipSignature, SlipVoid, VarianceAlert
 
 
@@ -469,6 +469,8 @@ def slip_void(*, slip: Slip, by: AbstractBaseUser, reason: str) -> Slip:
         bind=[void],
     )
     if step == 2:
+        if slip.kind == rules.BUY_IN:
+            buy_in_voided(slip=slip, by=by, at=now, reason=reason)  # its cash stops counting
         reconcile(table=slip.table, gaming_day=slip.gaming_day, shift=slip.shift)
     return slip
 

@@ -36,6 +36,8 @@ _COMPLIANCE_APPEND_ONLY = ("cashtransaction", "mtlentry", "ctr") + (
     "markerrepayment",
 )
 _COMPLIANCE_KEPT = ("patron", "patronday")
+# compliance 0008: merges, voided cash, the thresholds' proposals and approvals
+_COMPLIANCE_HISTORY = ("patronmerge", "cashvoid", "thresholdproposal", "thresholdapproval")
 _ACCOUNTING_TABLES = {
     name: f"accounting_{name}"
     for name in ("slip", "slipsignature", "slipvoid", "variancealert", "chipdenomination")
@@ -124,7 +126,15 @@ _SQLITE: dict[str, str] = {
     **{f"casino_{short}_no_delete": f"compliance_{short}" for short in _COMPLIANCE_KEPT},
     **{
         f"casino_{short}_no_replace": f"compliance_{short}"
-        for short in _COMPLIANCE_APPEND_ONLY + _COMPLIANCE_KEPT + _COMPLIANCE_FILING
+        for short in _COMPLIANCE_APPEND_ONLY
+        + _COMPLIANCE_KEPT
+        + _COMPLIANCE_FILING
+        + _COMPLIANCE_HISTORY
+    },
+    **{
+        f"casino_{short}_{what}": f"compliance_{short}"
+        for short in _COMPLIANCE_HISTORY
+        for what in ("no_update", "no_delete")
     },
     # an insert never replaces a guarded row (audit 0010, tables 0013, accounting 0003)
     **{
@@ -170,8 +180,12 @@ _POSTGRESQL: dict[str, str] = {
     **{f"casino_{short}_no_delete": f"compliance_{short}" for short in _COMPLIANCE_KEPT},
     **{
         f"casino_{short}_no_truncate": f"compliance_{short}"
-        for short in _COMPLIANCE_APPEND_ONLY + _COMPLIANCE_KEPT + _COMPLIANCE_FILING
+        for short in _COMPLIANCE_APPEND_ONLY
+        + _COMPLIANCE_KEPT
+        + _COMPLIANCE_FILING
+        + _COMPLIANCE_HISTORY
     },
+    **{f"casino_{short}_no_change": f"compliance_{short}" for short in _COMPLIANCE_HISTORY},
 }
 
 EXPECTED: dict[str, dict[str, str]] = {"sqlite": _SQLITE, "postgresql": _POSTGRESQL}

@@ -115,6 +115,10 @@ class EventKind(models.TextChoices):
     CREDIT_LINE_APPROVED = "credit.line_approved", "Credit line approved"
     MARKER_ISSUED = "marker.issued", "Marker issued at a table"
     MARKER_REPAID = "marker.repaid", "Marker repaid at the cage"
+    PATRON_MERGED = "patron.merged", "Described patron merged into an identified one"
+    CASH_VOIDED = "cash.voided", "Cash transaction voided with its slip"
+    THRESHOLDS_PROPOSED = "compliance.thresholds_proposed", "MTL and CTR thresholds proposed"
+    THRESHOLDS_APPROVED = "compliance.thresholds_approved", "MTL and CTR thresholds approved"
     # the record itself
     ROWS_BOUND = "record.rows_bound", "Existing rows put on the record"
     HISTORY_SEEDED = "record.history_seeded", "Synthetic history seeded (demo and benchmarks)"

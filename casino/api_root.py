@@ -23,6 +23,7 @@ LINKS = {
     "variance-alerts": "api-variance-alert-list",
     "reconciliation": "api-reconciliation",
     "players": "api-players",
+    "cage-transactions": "api-cage-transaction-list",
     "auth-token": "api-auth-token",
     "schema": "api-schema",
     "docs": "api-docs",

@@ -283,6 +283,12 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # The schema and its documentation are for signed-in users only.
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
+    # The cash transactions' kinds, and the cage's among them (beside the slips' own kinds).
+    "ENUM_NAME_OVERRIDES": {
+        "CashKindEnum": "compliance.models.Kind",
+        "CageKindEnum": "compliance.api.CAGE_KIND_CHOICES",
+        "KindEnum": "accounting.models.Slip.Kind",
+    },
 }
 
 # --- HTTPS and browser protections ------------------------------------------------------------

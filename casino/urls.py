@@ -38,6 +38,7 @@ urlpatterns = [
     path("api/", include("tables.api.urls")),
     path("api/", include("accounting.api.urls")),  # slips, chips, variance alerts
     path("api/", include("players.api.urls")),  # players, seating rated players
+    path("api/", include("compliance.api")),  # the cage's window
     path("reports/", include("reports.urls")),  # the dashboard, hold reports and alerts
     path("audit/", include((trail_urlpatterns, "audit"))),  # the audit trail's pages
     path("audit/", include(moved_urlpatterns)),  # the reports' former addresses

@@ -418,3 +418,97 @@ class MarkerRepayment(models.Model):
 
     def __str__(self) -> str:
         return f"repayment of {self.marker}"
+
+
+# --- patrons: merges, voided cash, thresholds -----------------------------------------------------
+
+
+class PatronMerge(models.Model):
+    """A described patron found to be an identified one: from then on the described patron's
+    cash transactions and days count as the identified patron's (read through this row; the
+    transactions themselves are never rewritten). Once per patron merged away."""
+
+    AUDIT_BOUND = ("merged", "into", "by", "at", "reason")
+
+    merged = models.OneToOneField(Patron, on_delete=models.PROTECT, related_name="merged_into")
+    into = models.ForeignKey(Patron, on_delete=models.PROTECT, related_name="merged_from")
+    by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+    reason = models.CharField(max_length=500)
+
+    class Meta:
+        ordering = ["at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(merged=models.F("into")), name="patron_merge_not_itself"
+            ),
+            models.CheckConstraint(condition=~Q(reason=""), name="patron_merge_has_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.merged} merged into {self.into}"
+
+
+class CashVoid(models.Model):
+    """A cash transaction whose cash did not change hands after all (its buy-in's slip was
+    voided by two people): it stops counting in its patron's day from `at`. An MTL entry or a
+    CTR it made stays, shown as voided."""
+
+    AUDIT_BOUND = ("transaction", "by", "at", "reason")
+
+    transaction = models.OneToOneField(
+        CashTransaction, on_delete=models.PROTECT, related_name="void"
+    )
+    by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+    reason = models.TextField()
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self) -> str:
+        return f"void of {self.transaction}"
+
+
+class ThresholdProposal(models.Model):
+    """New MTL and CTR thresholds proposed by a compliance officer; in force once a second
+    compliance officer approves them (`ThresholdApproval`), never edited."""
+
+    AUDIT_BOUND = ("mtl_cents", "ctr_cents", "proposed_by", "proposed_at", "reason")
+
+    mtl_cents = models.BigIntegerField()
+    ctr_cents = models.BigIntegerField()
+    proposed_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    proposed_at = models.DateTimeField()
+    reason = models.CharField(max_length=500)
+
+    class Meta:
+        ordering = ["-proposed_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(mtl_cents__gt=0, mtl_cents__lte=models.F("ctr_cents")),
+                name="threshold_mtl_within_ctr",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"thresholds proposed {self.proposed_at:%Y-%m-%d %H:%M}"
+
+
+class ThresholdApproval(models.Model):
+    """A proposal approved by a second person: its thresholds decide every cash transaction
+    written from `approved_at` on (the latest approval is in force)."""
+
+    AUDIT_BOUND = ("proposal", "approved_by", "approved_at")
+
+    proposal = models.OneToOneField(
+        ThresholdProposal, on_delete=models.PROTECT, related_name="approval"
+    )
+    approved_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    approved_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"thresholds approved {self.approved_at:%Y-%m-%d %H:%M}"

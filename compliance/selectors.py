@@ -21,6 +21,7 @@ from .models import (
     MtlEntry,
     Patron,
     PatronDay,
+    PatronMerge,
 )
 
 CTR_DUE_DAYS = 15  # FinCEN: a CTR is filed within 15 days of the transactions
@@ -56,13 +57,40 @@ def patron_view(patron: Patron, user: AbstractBaseUser | AnonymousUser | None) -
 
 
 def transactions() -> Any:
-    return CashTransaction.objects.select_related("table", "slip", "patron", "by")
+    return CashTransaction.objects.select_related("table", "slip", "patron", "by", "void")
+
+
+def merged_into(patron: Patron) -> Patron | None:
+    """The identified patron this one was merged into, if any."""
+    merge = PatronMerge.objects.filter(merged=patron).select_related("into").first()
+    return merge.into if merge is not None else None
+
+
+def as_merged(patron: Patron) -> Patron:
+    """The patron whose day this one's transactions count in (itself, unless merged)."""
+    return merged_into(patron) or patron
+
+
+def patron_group(patron: Patron) -> list[int]:
+    """The ids of a patron and of every patron merged into them: one person's transactions."""
+    return [patron.pk, *PatronMerge.objects.filter(into=patron).values_list("merged_id", flat=True)]
+
+
+def merges_into(patron: Patron) -> list[PatronMerge]:
+    return list(PatronMerge.objects.filter(into=patron).select_related("merged", "by"))
 
 
 def day_mtl(day: date) -> list[MtlEntry]:
     return list(
         MtlEntry.objects.filter(gaming_day=day)
-        .select_related("patron", "transaction__table", "transaction__slip", "transaction__by")
+        .select_related(
+            "patron",
+            "patron__merged_into__into",
+            "transaction__table",
+            "transaction__slip",
+            "transaction__by",
+            "transaction__void",
+        )
         .order_by("at", "id")
     )
 
@@ -71,20 +99,34 @@ def ctr_rows(ctrs: Any) -> list[dict[str, Any]]:
     """Each CTR with its patron's day (cash in and cash out, apart) and the transactions of
     its direction that day."""
     rows = []
+    seen: set[tuple[int, Any, str]] = set()
     for ctr in ctrs.select_related("patron", "patron__player"):
-        day = PatronDay.objects.filter(patron=ctr.patron, gaming_day=ctr.gaming_day).first()
+        # A CTR of a patron merged away is the identified patron's: one CTR row per person,
+        # day and direction, holding the transactions of both (voided ones marked, not summed).
+        patron = as_merged(ctr.patron)
+        key = (patron.pk, ctr.gaming_day, ctr.direction)
+        if key in seen:
+            continue
+        seen.add(key)
+        day = PatronDay.objects.filter(patron=patron, gaming_day=ctr.gaming_day).first()
         txs = list(
             transactions()
-            .filter(patron=ctr.patron, gaming_day=ctr.gaming_day, direction=ctr.direction)
+            .filter(
+                patron_id__in=patron_group(patron),
+                gaming_day=ctr.gaming_day,
+                direction=ctr.direction,
+            )
             .order_by("at", "id")
         )
         rows.append(
             {
                 "ctr": ctr,
-                "patron": ctr.patron,
+                "patron": patron,
+                "recorded_as": ctr.patron if ctr.patron_id != patron.pk else None,
                 "cash_in_cents": day.cash_in_cents if day else 0,
                 "cash_out_cents": day.cash_out_cents if day else 0,
-                "total_cents": sum(t.amount_cents for t in txs),
+                "total_cents": sum(t.amount_cents for t in txs if not is_voided(t)),
+                "voided_cents": sum(t.amount_cents for t in txs if is_voided(t)),
                 "transactions": txs,
                 "due": ctr.gaming_day + timedelta(days=CTR_DUE_DAYS),
             }
@@ -94,6 +136,14 @@ def ctr_rows(ctrs: Any) -> list[dict[str, Any]]:
 
 def day_ctrs(day: date) -> list[dict[str, Any]]:
     return ctr_rows(Ctr.objects.filter(gaming_day=day).order_by("patron__number", "direction"))
+
+
+def is_voided(tx: CashTransaction) -> bool:
+    """Whether the transaction's buy-in was voided (its cash did not change hands)."""
+    try:
+        return tx.void is not None
+    except CashTransaction.void.RelatedObjectDoesNotExist:
+        return False
 
 
 def where(tx: CashTransaction) -> str:

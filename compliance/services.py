@@ -18,7 +18,6 @@ from collections.abc import Callable, Mapping
 from datetime import date, datetime
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -36,6 +35,7 @@ from tables.engine.money import parse_cents
 from tables.gaming_day import gaming_day_of
 from tables.models import Table
 
+from . import thresholds
 from .models import (
     CAGE_FORM_KINDS,
     DESCRIPTION_FIELDS,
@@ -48,6 +48,7 @@ from .models import (
     MtlEntry,
     Patron,
     PatronDay,
+    PatronMerge,
 )
 
 PATRON_NUMBER = re.compile(r"^P\d{1,10}$")
@@ -60,11 +61,13 @@ _LIMITS = {f.name: f.max_length for f in Patron._meta.get_fields() if getattr(f,
 
 
 def mtl_threshold() -> int:
-    return int(settings.CASINO_MTL_THRESHOLD_CENTS)
+    """The MTL threshold in force (two compliance officers' approval, else the setting)."""
+    return thresholds.current().mtl_cents
 
 
 def ctr_threshold() -> int:
-    return int(settings.CASINO_CTR_THRESHOLD_CENTS)
+    """The CTR threshold in force (two compliance officers' approval, else the setting)."""
+    return thresholds.current().ctr_cents
 
 
 def identification_digest(patron: Patron) -> str:
@@ -151,7 +154,9 @@ def parse_identification(given: Mapping[str, Any], *, today: date) -> dict[str, 
         )
     if fields["id_type"] not in Patron.IdType.values:
         raise ServiceError(
-            f"id_type must be one of {', '.join(Patron.IdType.values)}", field="id_type"
+            "id_type: the ID must be one of "
+            + ", ".join(str(label).lower() for label in Patron.IdType.labels),
+            field="id_type",
         )
     return {**fields, "date_of_birth": born, "id_expiry": expiry}
 
@@ -212,6 +217,12 @@ def patron_identify(
     now = timezone.now()
     fields = parse_identification(identification, today=timezone.localdate(now))
     patron = Patron.objects.select_for_update().get(pk=patron.pk)
+    merge = PatronMerge.objects.filter(merged=patron).select_related("into").first()
+    if merge is not None:
+        into = merge.into.number
+        raise ServiceError(
+            f"patron: {patron.number} was merged into {into}: identify {into}", field="patron"
+        )
     for name, value in fields.items():
         setattr(patron, name, value)
     patron.identified_at, patron.identified_by = now, by
@@ -223,7 +234,7 @@ def patron_identify(
 def resolve_patron(value: Any, *, by: AbstractBaseUser, at: datetime) -> Patron | None:
     """The patron a transaction names: nothing; a patron number ("P1001"); a rated player's
     card number (that player's patron, recorded at first use); or `{"description": {...}}`,
-    a new described patron."""
+    a new described patron. A patron merged into another is that other one."""
     if value is None or value == "":
         return None
     if isinstance(value, Mapping):
@@ -231,20 +242,25 @@ def resolve_patron(value: Any, *, by: AbstractBaseUser, at: datetime) -> Patron 
         return patron_create(by=by, description=value.get("description") or {}, at=at)
     given = text(value, "patron").strip()
     if PATRON_NUMBER.match(given):
-        found = Patron.objects.filter(number=given).first()
+        found = Patron.objects.filter(number=given).select_related("merged_into__into").first()
         if found is None:
             raise ServiceError(f"patron: there is no patron {given}", field="patron")
-        return found
+        return _through_merge(found)
     if CARD_NUMBER.match(given):
         player = Player.objects.filter(card=given).first()
         if player is None:
             raise ServiceError(f"patron: no player has card {given}", field="patron")
-        existing = Patron.objects.filter(player=player).first()
-        return existing or patron_create(by=by, player=player, at=at)
+        existing = Patron.objects.filter(player=player).select_related("merged_into__into").first()
+        return _through_merge(existing) if existing else patron_create(by=by, player=player, at=at)
     raise ServiceError(
         "patron: give a patron number (P1001), a player's card number or a description",
         field="patron",
     )
+
+
+def _through_merge(patron: Patron) -> Patron:
+    merge = getattr(patron, "merged_into", None)  # the reverse one-to-one, read with the patron
+    return merge.into if merge is not None else patron
 
 
 # --- cash transactions ---------------------------------------------------------------------------
@@ -306,11 +322,12 @@ KIND_WORDS = {
 }
 
 
-def _refuse_unnamed(cash_cents: int, kind: str) -> None:
-    if cash_cents >= mtl_threshold():
+def _refuse_unnamed(cash_cents: int, kind: str, mtl: int | None = None) -> None:
+    mtl = mtl_threshold() if mtl is None else mtl
+    if cash_cents >= mtl:
         what = KIND_WORDS[Kind(kind)]
         raise ServiceError(
-            f"patron: a {what} of {dollars(mtl_threshold())} or more names its patron (a "
+            f"patron: a {what} of {dollars(mtl)} or more names its patron (a "
             "patron number, a player's card, or the patron's description); this one is "
             f"{dollars(cash_cents)}",
             field="patron",
@@ -333,12 +350,22 @@ def _cash(
     patron's day locked and summed, the MTL entry and the CTR it makes. Every kind (a buy-in,
     the cage's window) goes through here, so the rules are one."""
     direction = KIND_DIRECTION[Kind(kind)]
+    limits = thresholds.current()  # read once: in force when the transaction is written
     if patron is None:
-        _refuse_unnamed(cash_cents, kind)
+        _refuse_unnamed(cash_cents, kind, limits.mtl_cents)
         day_row = None
     else:
         day_row = _locked_day(patron, gaming_day)
-        patron = Patron.objects.get(pk=patron.pk)  # as identified now, the day locked
+        # as identified now, the day locked
+        patron = Patron.objects.select_related("merged_into__into").get(pk=patron.pk)
+        if getattr(patron, "merged_into", None) is not None:
+            raise ServiceError(
+                f"patron: {patron.number} was just merged into "
+                f"{patron.merged_into.into.number}: try again",
+                field="patron",
+                code="conflict",
+                status=409,
+            )
         _refuse_unidentified(patron)
         if direction == Direction.CASH_IN:
             _refuse_barred(patron, kind)
@@ -373,7 +400,7 @@ def _cash(
             day_row.save(update_fields=[field])
             bind.append(day_row)
             data["day_total_cents"] = total
-            if total >= mtl_threshold():
+            if total >= limits.mtl_cents:
                 bind.append(
                     MtlEntry.objects.create(
                         transaction=tx,
@@ -385,7 +412,7 @@ def _cash(
                     )
                 )
                 data["mtl_entry"] = True
-            if total > ctr_threshold():
+            if total > limits.ctr_cents:
                 ctr, made = _ctr(patron, gaming_day, direction, tx, at)
                 if made:
                     bind.append(ctr)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import credit_views, filing_views, views
+from . import credit_views, filing_views, patron_views, views
 
 app_name = "compliance"
 
@@ -23,4 +23,6 @@ urlpatterns = [
     ),
     path("credit/markers/new/", credit_views.marker_new_page, name="marker_new"),
     path("credit/repay/", credit_views.repay_page, name="marker_repay"),
+    path("patrons/<str:number>/merge/", patron_views.merge_page, name="patron_merge"),
+    path("thresholds/", patron_views.thresholds_page, name="thresholds"),
 ]

@@ -73,6 +73,8 @@ def _tx_rows(txs: list[Any]) -> list[dict[str, Any]]:
             "where": selectors.where(tx),
             "slip": tx.slip.number if tx.slip else "",
             "by": tx.by.get_username(),
+            "patron_number": tx.patron.number if tx.patron_id and tx.patron else "",
+            "voided": selectors.is_voided(tx),
         }
         for tx in txs
     ]
@@ -84,6 +86,7 @@ def _ctr_view(row: dict[str, Any]) -> dict[str, Any]:
         "cash_in": dollars(row["cash_in_cents"]),
         "cash_out": dollars(row["cash_out_cents"]),
         "total": dollars(row["total_cents"]),
+        "voided": dollars(row["voided_cents"]) if row["voided_cents"] else "",
         "rows": _tx_rows(row["transactions"]),
     }
 
@@ -99,6 +102,7 @@ def day_page(request: HttpRequest) -> HttpResponse:
     mtl = [
         {
             "patron": entry.patron,
+            "merged_into": getattr(getattr(entry.patron, "merged_into", None), "into", None),
             "day_total": dollars(entry.day_total_cents),
             **_tx_rows([entry.transaction])[0],
         }
@@ -135,12 +139,29 @@ def patron_page(request: HttpRequest, number: str) -> HttpResponse:
         else:
             url = reverse("compliance:patron", args=[patron.number])
             return HttpResponseRedirect(url, status=303)
-    txs = list(selectors.transactions().filter(patron=patron).order_by("-at", "-id")[:50])
+    return render_patron(request, patron, error=error, status=status)
+
+
+def render_patron(
+    request: HttpRequest,
+    patron: Patron,
+    *,
+    error: str = "",
+    status: int = 200,
+    merge_error: str = "",
+) -> HttpResponse:
+    """A patron's page: who they are, merges into and from them, their cash transactions
+    (with those of every patron merged into them)."""
+    from .patron_views import merge_context
+
+    group = selectors.patron_group(patron)
+    txs = list(selectors.transactions().filter(patron_id__in=group).order_by("-at", "-id")[:50])
     view = selectors.patron_view(patron, request.user)
     return render(
         request,
         "compliance/patron.html",
         {
+            **merge_context(request, patron, merge_error),
             "patron": view,
             "description": [
                 (f.replace("_", " ").capitalize(), view["description"][f])

@@ -97,6 +97,10 @@ CREDIT_MANAGERS: tuple[Role, ...] = (Role.CREDIT,)
 MARKER_ISSUERS: tuple[Role, ...] = (Role.PIT_BOSS,)
 MARKER_REPAYERS: tuple[Role, ...] = (Role.CAGE,)
 CREDIT_READERS: tuple[Role, ...] = (Role.CREDIT, Role.CAGE, Role.COMPLIANCE, Role.AUDITOR)
+# Who merges a described patron into an identified one; who proposes and (a second person)
+# approves the MTL and CTR thresholds.
+PATRON_MERGERS: tuple[Role, ...] = (Role.COMPLIANCE, Role.CAGE)
+THRESHOLD_SETTERS: tuple[Role, ...] = (Role.COMPLIANCE,)
 # Who issues and revokes a table's display key (the players' display, tables.services.displays).
 DISPLAY_KEEPERS: tuple[Role, ...] = (Role.PIT_BOSS, Role.ADMIN)
 # Who may sign in to the Django admin at all (each then sees what their permissions allow).

@@ -222,6 +222,7 @@ class Day:
                 self._cash_compliance(banked)
                 self._ctr_filed()
                 self._markers(banked)
+                self._merged_patron(banked)
             if i == self.rounds // 2 and self.outages:
                 self._outages(banked)
         self._poker_void(poker)
@@ -698,6 +699,49 @@ class Day:
         marker = patron.markers.get()
         credit.marker_repay(marker=marker.number, method="cash", amount="2000.00", by=cage)
         self.report.add("marker partly repaid in cash at the cage")
+
+    def _merged_patron(self, banked: list[Table]) -> None:
+        """A patron first known by a description: a buy-in at a table and chips bought at the
+        cage; the same buy-in tapped twice, the second slip voided by two pit bosses (its cash
+        off the patron's day); then the cage merges the described patron into the identified
+        one (their days one, read through the merge)."""
+        from compliance.merge import patron_merge
+        from compliance.models import Patron
+        from compliance.services import cage_record
+
+        known = Patron.objects.filter(identified_at__isnull=False).order_by("-id").first()
+        if len(banked) < 2 or known is None:
+            return
+        table = banked[1]
+        slip = self._cash_buy_in(
+            table,
+            seat=5,
+            amount_cents=1_500_00,
+            patron={"description": {"sex": "male", "clothing": "navy blazer"}},
+        )
+        stranger = Patron.objects.get(pk=slip.cash_transaction.patron_id)
+        twice = slip_create(
+            kind=slip_rules.BUY_IN,
+            by=self.books[table.name].dealer,
+            amount="1500.00",
+            seat=5,
+            patron=stranger.number,
+            **self.books[table.name]._where(slip_rules.BUY_IN),
+        )
+        reason = "entered twice: the navy blazer's one $1,500.00 buy-in"
+        slip_void(slip=twice, by=self.boss["pitboss"], reason=reason)
+        slip_void(slip=twice, by=self.boss["pitboss_b"], reason=reason)
+        self.report.add("voided buy-in taken off its patron's day")
+        cage_record(
+            kind="chips_bought", patron=stranger.number, amount="800.00", by=self.people["cage"]
+        )
+        patron_merge(
+            merged=stranger.number,
+            into=known.number,
+            by=self.people["cage"],
+            reason="the navy blazer showed the same license at the window",
+        )
+        self.report.add("described patron merged into an identified one")
 
     def _voided_slip(self, banked: list[Table]) -> None:
         """A buy-in entered twice (the dealer tapped twice for one player's cash): the second

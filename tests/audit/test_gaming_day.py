@@ -170,6 +170,8 @@ EVENTS = (
     "credit line set and approved",
     "marker issued at a table",
     "marker partly repaid in cash at the cage",
+    "voided buy-in taken off its patron's day",
+    "described patron merged into an identified one",
 )
 
 

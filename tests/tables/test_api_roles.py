@@ -96,6 +96,9 @@ EXPECTED: dict[str, tuple[int, ...]] = {
     "players.create": (403, 403, 201, 403, 403, 403, 403, 403, 403, 401),
     "tables.seat_player": (201, 403, 201, 403, 403, 403, 403, 403, 403, 401),
     "tables.unseat_player": (200, 403, 200, 403, 403, 403, 403, 403, 403, 401),
+    # the cage's window (compliance reads it too: docs/compliance.md)
+    "cage_transactions.list": (403, 403, 403, 403, 403, 403, 200, 403, 403, 401),
+    "cage_transactions.create": (403, 403, 403, 403, 403, 403, 201, 403, 403, 401),
 }
 
 # The round each endpoint needs at SC-1 first: None, or the step it must have reached.
@@ -244,6 +247,12 @@ def _request(
             {"seat": 1, "card": "100002"},
         ),
         "tables.unseat_player": ("post", f"/api/tables/{sc}/unseat-player/", {"seat": 2}),
+        "cage_transactions.list": ("get", "/api/cage/transactions/", {}),
+        "cage_transactions.create": (
+            "post",
+            "/api/cage/transactions/",
+            {"kind": "chips_bought", "amount": "100.00"},
+        ),
     }[endpoint]
 
 
@@ -395,6 +404,8 @@ ROUTE_NAME = {
     "players.retrieve": "api-player",
     "tables.seat_player": "api-seat-player",
     "tables.unseat_player": "api-unseat-player",
+    "cage_transactions.list": "api-cage-transaction-list",
+    "cage_transactions.create": "api-cage-transaction-list",
 }
 OPEN_TO_ALL = {"api-auth-token"}  # username and password in, token out (tested in test_api.py)
 
@@ -406,7 +417,7 @@ def test_the_matrix_covers_every_api_route() -> None:
         for p in get_resolver().url_patterns
         if str(p.pattern) == "api/" and hasattr(p, "url_patterns")  # not the root's own page
     ]
-    assert len(apis) == 3  # the floor's (tables.api), table accounting's and rated play's
+    assert len(apis) == 4  # the floor's (tables.api), table accounting's, rated play's, the cage's
     routes = {p.name for api in apis for p in api.url_patterns}
     assert set(ROUTE_NAME) == set(EXPECTED)
     assert routes == set(ROUTE_NAME.values()) | OPEN_TO_ALL
