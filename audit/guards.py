@@ -29,6 +29,8 @@ _FLOOR_TABLES = {
 }
 _COMPLIANCE_APPEND_ONLY = ("cashtransaction", "mtlentry", "ctr")
 _COMPLIANCE_KEPT = ("patron", "patronday")
+# compliance 0005: suspicious activity's alerts and cases, all append-only
+_SUSPICIOUS = ("alert", "case", "casealert", "casenote", "casedecision")
 _ACCOUNTING_TABLES = {
     name: f"accounting_{name}"
     for name in ("slip", "slipsignature", "slipvoid", "variancealert", "chipdenomination")
@@ -119,6 +121,12 @@ _SQLITE: dict[str, str] = {
         f"casino_{short}_no_replace": f"compliance_{short}"
         for short in _COMPLIANCE_APPEND_ONLY + _COMPLIANCE_KEPT
     },
+    # compliance 0005
+    **{
+        f"casino_{short}_{what}": f"compliance_{short}"
+        for short in _SUSPICIOUS
+        for what in ("no_update", "no_delete", "no_replace")
+    },
     # an insert never replaces a guarded row (audit 0010, tables 0013, accounting 0003)
     **{
         f"casino_{short}_no_replace": table
@@ -161,6 +169,12 @@ _POSTGRESQL: dict[str, str] = {
     **{
         f"casino_{short}_no_truncate": f"compliance_{short}"
         for short in _COMPLIANCE_APPEND_ONLY + _COMPLIANCE_KEPT
+    },
+    # compliance 0005
+    **{
+        f"casino_{short}_{what}": f"compliance_{short}"
+        for short in _SUSPICIOUS
+        for what in ("no_change", "no_truncate")
     },
 }
 

@@ -110,6 +110,10 @@ class EventKind(models.TextChoices):
     PATRON_CREATED = "patron.created", "Patron recorded"
     PATRON_IDENTIFIED = "patron.identified", "Patron identified"
     CASH_TRANSACTION = "cash.transaction", "Cash transaction recorded"
+    ALERT_RAISED = "compliance.alert_raised", "Suspicious activity alert raised"
+    CASE_OPENED = "compliance.case_opened", "Compliance case opened"
+    CASE_NOTE = "compliance.case_note", "Note added to a compliance case"
+    CASE_DECIDED = "compliance.case_decided", "Compliance case decided (SAR or not)"
     # the record itself
     ROWS_BOUND = "record.rows_bound", "Existing rows put on the record"
     HISTORY_SEEDED = "record.history_seeded", "Synthetic history seeded (demo and benchmarks)"

@@ -12,7 +12,7 @@ class ComplianceConfig(AppConfig):
         from accounting.cash import register_cash_check
         from audit.binding import register
 
-        from .models import Patron
+        from .models import CaseDecision, CaseNote, Patron
         from .services import buy_in_check, identification_digest
 
         # Every cash buy-in passes the compliance check before its slip is written.
@@ -20,3 +20,7 @@ class ComplianceConfig(AppConfig):
         # A patron's identification is bound only as its salted digest: no event's data (so no
         # search word, no export) holds a name, a date of birth or an ID number.
         register(Patron, Patron.AUDIT_BOUND, computed={"identification": identification_digest})
+        # A case's notes and reasons are the officer's free text (which may name the person):
+        # bound by their digest, so they never reach an event's data or search words.
+        register(CaseNote, CaseNote.AUDIT_BOUND, hashed={"text"})
+        register(CaseDecision, CaseDecision.AUDIT_BOUND, hashed={"reason"})

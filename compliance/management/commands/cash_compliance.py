@@ -1,5 +1,6 @@
 """`manage.py cash_compliance --day YYYY-MM-DD [--json]`: a gaming day's MTL entries and CTRs
-(patron number, cash in, cash out, the transactions behind each). Amounts are decimal strings
+(patron number, cash in, cash out, the transactions behind each) and its open suspicious
+activity alerts. Amounts are decimal strings
 ("12000.00"), never floats; patrons by number only (the command prints no identification)."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from compliance import selectors
+from compliance.alerts import open_alerts
 from compliance.models import CashTransaction
 from core.money import dollars
 from tables.engine.money import format_cents
@@ -53,6 +55,23 @@ def day_report(day: date) -> dict[str, Any]:
             }
             for row in selectors.day_ctrs(day)
         ],
+        # The day's suspicious activity alerts no case has taken yet (compliance.alerts).
+        "alerts": [
+            {
+                "id": alert.pk,
+                "kind": alert.kind,
+                "patron": alert.patron.number,
+                "direction": alert.direction,
+                "first_day": alert.first_day.isoformat(),
+                "amount": format_cents(alert.amount_cents),
+                "wagered": (
+                    format_cents(alert.wagered_cents) if alert.wagered_cents is not None else None
+                ),
+                "detail": alert.detail,
+                "raised_at": alert.raised_at.isoformat(),
+            }
+            for alert in open_alerts(day)
+        ],
     }
 
 
@@ -90,3 +109,6 @@ class Command(BaseCommand):
                 f"{len(row['transactions'])} transactions, due {row['due'].isoformat()}"
                 + ("" if row["patron"].is_identified else ", patron not identified")
             )
+        self.stdout.write(f"Open alerts: {len(report['alerts'])}")
+        for alert in report["alerts"]:
+            self.stdout.write(f"  {alert['patron']} {alert['kind']}: {alert['detail']}")
