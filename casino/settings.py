@@ -369,6 +369,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "reports.tasks.verify_the_record",
         "schedule": crontab(hour=4, minute=30),
     },
+    # Suspicious activity's nightly run over the gaming day just closed (compliance.alerts).
+    "compliance-alerts": {
+        "task": "compliance.tasks.scan_for_alerts",
+        "schedule": crontab(hour=6, minute=30),
+    },
 }
 
 # The gaming day and its shifts, in the casino's time zone (TIME_ZONE).

@@ -12,6 +12,7 @@ class ComplianceConfig(AppConfig):
         from accounting.cash import register_cash_check
         from audit.binding import register
 
+        from . import tasks  # noqa: F401  (registers the nightly alerts' task)
         from .models import CaseDecision, CaseNote, Patron
         from .services import buy_in_check, identification_digest
 

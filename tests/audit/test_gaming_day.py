@@ -166,6 +166,9 @@ EVENTS = (
     "cash buy-in refused until the patron is identified",
     "patron identified at the cage",
     "cash buy-in after the identification",
+    "structuring alert raised",
+    "chip walking alert raised",
+    "compliance case opened and decided",
 )
 
 

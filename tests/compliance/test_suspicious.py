@@ -436,3 +436,15 @@ def test_the_database_keeps_alerts_and_cases(structured: dict[str, Any], sql: st
     with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(sql)
     assert Alert.objects.count() == 1 and CaseDecision.objects.count() == 1
+
+
+def test_the_nightly_task_and_the_command_scan_a_day(cash: dict[str, Any]) -> None:
+    from compliance.tasks import scan_for_alerts
+
+    patron = _patron(cash)
+    buy_in(cash, "SC-1", "6000.00", seat=1, patron=patron.number)
+    out = StringIO()
+    call_command("cash_compliance", "--day", today().isoformat(), "--scan", "--json", stdout=out)
+    [alert] = json.loads(out.getvalue())["alerts"]
+    assert (alert["kind"], alert["wagered"]) == ("beyond_play", "0.00")
+    assert scan_for_alerts.apply(kwargs={"day": today().isoformat()}).get() == 0  # once

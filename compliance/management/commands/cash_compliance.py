@@ -12,7 +12,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from compliance import selectors
-from compliance.alerts import open_alerts
+from compliance.alerts import open_alerts, scan_day
 from compliance.models import CashTransaction
 from core.money import dollars
 from tables.engine.money import format_cents
@@ -81,12 +81,19 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--day", required=True, help="the gaming day, YYYY-MM-DD")
         parser.add_argument("--json", action="store_true", help="one JSON object")
+        parser.add_argument(
+            "--scan",
+            action="store_true",
+            help="first raise the day's alerts as the nightly run does",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             day = date.fromisoformat(options["day"])
         except ValueError:
             raise CommandError(f"--day {options['day']!r}: a date, YYYY-MM-DD") from None
+        if options["scan"]:
+            scan_day(day)
         report = day_report(day)
         if options["json"]:
             self.stdout.write(json.dumps(report, sort_keys=True))
