@@ -37,7 +37,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Min, Q, Sum
 from django.utils import timezone
 
@@ -212,6 +212,16 @@ def _described_only(patron: Patron) -> bool:
     return patron.player_id is None and patron.identified_at is None
 
 
+# The day's described patrons alike (read on every described patron's transaction: plain SQL,
+# not compiled anew by the ORM each time). Fields compared trimmed and without case.
+_ALIKE_SQL = (
+    "SELECT p.number, d.{field} FROM compliance_patronday d "
+    "JOIN compliance_patron p ON p.id = d.patron_id "
+    "WHERE d.gaming_day = %s AND p.player_id IS NULL AND p.identified_at IS NULL AND "
+    + " AND ".join(f"LOWER(TRIM(p.{f})) = LOWER(%s)" for f in DESCRIPTION_FIELDS)
+)
+
+
 def _lookalikes(
     patron: Patron, direction: str, day: date, tx: CashTransaction | None, at: datetime
 ) -> Alert | None:
@@ -222,16 +232,11 @@ def _lookalikes(
     given = {f: v for f, v in described.items() if v}
     if len(given) < LOOKALIKE_FIELDS:
         return None
-    alike = Q(**{f"patron__{f}__iexact": v for f, v in described.items()})
     field = "cash_in_cents" if direction == Direction.CASH_IN else "cash_out_cents"
-    days = list(
-        PatronDay.objects.filter(
-            alike,
-            gaming_day=day,
-            patron__player__isnull=True,
-            patron__identified_at__isnull=True,
-        ).values_list("patron__number", field)
-    )
+    with connection.cursor() as cursor:
+        given_fields = [getattr(patron, f).strip() for f in DESCRIPTION_FIELDS]
+        cursor.execute(_ALIKE_SQL.format(field=field), [day.isoformat(), *given_fields])
+        days = [(number, int(cents)) for number, cents in cursor.fetchall()]
     total = sum(cents for _n, cents in days)
     if len(days) < 2 or total <= _ctr():
         return None
