@@ -38,6 +38,8 @@ _COMPLIANCE_APPEND_ONLY = ("cashtransaction", "mtlentry", "ctr") + (
 _COMPLIANCE_KEPT = ("patron", "patronday")
 # compliance 0008: merges, voided cash, the thresholds' proposals and approvals
 _COMPLIANCE_HISTORY = ("patronmerge", "cashvoid", "thresholdproposal", "thresholdapproval")
+# compliance 0009: suspicious activity's alerts and cases, all append-only
+_SUSPICIOUS = ("alert", "case", "casealert", "casenote", "casedecision")
 _ACCOUNTING_TABLES = {
     name: f"accounting_{name}"
     for name in ("slip", "slipsignature", "slipvoid", "variancealert", "chipdenomination")
@@ -136,6 +138,12 @@ _SQLITE: dict[str, str] = {
         for short in _COMPLIANCE_HISTORY
         for what in ("no_update", "no_delete")
     },
+    # compliance 0009
+    **{
+        f"casino_{short}_{what}": f"compliance_{short}"
+        for short in _SUSPICIOUS
+        for what in ("no_update", "no_delete", "no_replace")
+    },
     # an insert never replaces a guarded row (audit 0010, tables 0013, accounting 0003)
     **{
         f"casino_{short}_no_replace": table
@@ -186,6 +194,12 @@ _POSTGRESQL: dict[str, str] = {
         + _COMPLIANCE_HISTORY
     },
     **{f"casino_{short}_no_change": f"compliance_{short}" for short in _COMPLIANCE_HISTORY},
+    # compliance 0009
+    **{
+        f"casino_{short}_{what}": f"compliance_{short}"
+        for short in _SUSPICIOUS
+        for what in ("no_change", "no_truncate")
+    },
 }
 
 EXPECTED: dict[str, dict[str, str]] = {"sqlite": _SQLITE, "postgresql": _POSTGRESQL}

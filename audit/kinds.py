@@ -119,6 +119,10 @@ class EventKind(models.TextChoices):
     CASH_VOIDED = "cash.voided", "Cash transaction voided with its slip"
     THRESHOLDS_PROPOSED = "compliance.thresholds_proposed", "MTL and CTR thresholds proposed"
     THRESHOLDS_APPROVED = "compliance.thresholds_approved", "MTL and CTR thresholds approved"
+    ALERT_RAISED = "compliance.alert_raised", "Suspicious activity alert raised"
+    CASE_OPENED = "compliance.case_opened", "Compliance case opened"
+    CASE_NOTE = "compliance.case_note", "Note added to a compliance case"
+    CASE_DECIDED = "compliance.case_decided", "Compliance case decided (SAR or not)"
     # the record itself
     ROWS_BOUND = "record.rows_bound", "Existing rows put on the record"
     HISTORY_SEEDED = "record.history_seeded", "Synthetic history seeded (demo and benchmarks)"

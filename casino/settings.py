@@ -375,6 +375,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "reports.tasks.verify_the_record",
         "schedule": crontab(hour=4, minute=30),
     },
+    # Suspicious activity's nightly run over the gaming day just closed (compliance.alerts).
+    "compliance-alerts": {
+        "task": "compliance.tasks.scan_for_alerts",
+        "schedule": crontab(hour=6, minute=30),
+    },
 }
 
 # The gaming day and its shifts, in the casino's time zone (TIME_ZONE).
@@ -412,6 +417,40 @@ CASINO_FILER = {
     # the transmitter control code FinCEN gives a batch filer
     "tcc": env.str("CASINO_FILER_TCC", default="PTEST000"),
 }
+
+# Suspicious activity (docs/compliance.md, "Suspicious activity"): the alerts' margins, counts and
+# ratios, integer cents where money. Structuring: transactions each within the MTL margin under
+# the MTL threshold (so many of them over so many consecutive gaming days), or a day's total
+# within the CTR margin under the CTR threshold. Chip walking: cash in of at least its minimum,
+# play of at most its percent of it, then chips redeemed for cash. Beyond play: cash in of at
+# least its minimum and at least the ratio times what was wagered. A SAR is due for suspicious
+# activity of the SAR threshold or more.
+CASINO_STRUCTURING_MTL_MARGIN_CENTS = env.int("CASINO_STRUCTURING_MTL_MARGIN_CENTS", default=30_000)
+CASINO_STRUCTURING_CTR_MARGIN_CENTS = env.int(
+    "CASINO_STRUCTURING_CTR_MARGIN_CENTS", default=100_000
+)
+CASINO_STRUCTURING_COUNT = env.int("CASINO_STRUCTURING_COUNT", default=2)
+CASINO_STRUCTURING_DAYS = env.int("CASINO_STRUCTURING_DAYS", default=2)
+CASINO_CHIP_WALK_MIN_CENTS = env.int("CASINO_CHIP_WALK_MIN_CENTS", default=300_000)
+CASINO_CHIP_WALK_PLAY_PERCENT = env.int("CASINO_CHIP_WALK_PLAY_PERCENT", default=10)
+CASINO_BEYOND_PLAY_MIN_CENTS = env.int("CASINO_BEYOND_PLAY_MIN_CENTS", default=500_000)
+CASINO_BEYOND_PLAY_RATIO = env.int("CASINO_BEYOND_PLAY_RATIO", default=10)
+CASINO_SAR_THRESHOLD_CENTS = env.int("CASINO_SAR_THRESHOLD_CENTS", default=500_000)
+if not (
+    0 <= CASINO_STRUCTURING_MTL_MARGIN_CENTS < CASINO_MTL_THRESHOLD_CENTS
+    and 0 <= CASINO_STRUCTURING_CTR_MARGIN_CENTS < CASINO_CTR_THRESHOLD_CENTS
+    and CASINO_STRUCTURING_COUNT >= 2
+    and CASINO_STRUCTURING_DAYS >= 1
+    and CASINO_CHIP_WALK_MIN_CENTS > 0
+    and 0 <= CASINO_CHIP_WALK_PLAY_PERCENT <= 100
+    and CASINO_BEYOND_PLAY_MIN_CENTS > 0
+    and CASINO_BEYOND_PLAY_RATIO >= 1
+    and CASINO_SAR_THRESHOLD_CENTS > 0
+):
+    raise environ.ImproperlyConfigured(
+        "the CASINO_STRUCTURING_*, CASINO_CHIP_WALK_*, CASINO_BEYOND_PLAY_* and "
+        "CASINO_SAR_THRESHOLD_CENTS settings are out of range (docs/compliance.md)"
+    )
 
 # The audit chain's checkpoints are signed with this key (HMAC-SHA256). Set it in production
 # (at least 32 bytes, never the development default), kept outside the database: whoever

@@ -13,8 +13,9 @@ class ComplianceConfig(AppConfig):
         from audit.binding import register
         from audit.verify import register_derived_check
 
+        from . import tasks  # noqa: F401  (registers the nightly alerts' task)
         from .credit import markers_issued
-        from .models import CtrFiling, Patron
+        from .models import CaseDecision, CaseNote, CtrFiling, Patron
         from .services import buy_in_check, identification_digest
         from .voids import cash_void, patron_day_problems
 
@@ -32,3 +33,7 @@ class ComplianceConfig(AppConfig):
         # A filing's note is free text an officer types (it may name the person): bound as
         # its digest only.
         register(CtrFiling, CtrFiling.AUDIT_BOUND, hashed=("note",))
+        # A case's notes and reasons are the officer's free text (which may name the person):
+        # bound by their digest, so they never reach an event's data or search words.
+        register(CaseNote, CaseNote.AUDIT_BOUND, hashed={"text"})
+        register(CaseDecision, CaseDecision.AUDIT_BOUND, hashed={"reason"})

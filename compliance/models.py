@@ -512,3 +512,139 @@ class ThresholdApproval(models.Model):
 
     def __str__(self) -> str:
         return f"thresholds approved {self.approved_at:%Y-%m-%d %H:%M}"
+
+
+# --- suspicious activity: alerts and cases -------------------------------------------------------
+
+
+class AlertKind(models.TextChoices):
+    """What an alert found (docs/compliance.md, "Suspicious activity")."""
+
+    STRUCTURING = "structuring", "Structuring: cash just under a threshold"
+    SPLIT = "split", "A CTR avoided by splitting between tables and the cage"
+    LOOKALIKE = "lookalike", "Described patrons alike, together past the CTR threshold"
+    CHIP_WALKING = "chip_walking", "Chip walking: cash in, little play, chips redeemed"
+    BEYOND_PLAY = "beyond_play", "Cash in far beyond the patron's play"
+
+
+class Alert(models.Model):
+    """A pattern of suspicious activity found in a patron's cash (and play), raised once: `key`
+    is unique (one alert per patron, kind and day, or per pattern). Appended, never changed:
+    an alert is open until a case takes it (`CaseAlert`)."""
+
+    AUDIT_BOUND = (
+        "key",
+        "kind",
+        "patron",
+        "direction",
+        "first_day",
+        "gaming_day",
+        "amount_cents",
+        "wagered_cents",
+        "detail",
+        "transaction",
+        "raised_at",
+        "raised_by_night",
+    )
+
+    key = models.CharField(max_length=120, unique=True)
+    kind = models.CharField(max_length=20, choices=AlertKind.choices)
+    patron = models.ForeignKey(Patron, on_delete=models.PROTECT, related_name="alerts")
+    direction = models.CharField(max_length=3, choices=Direction.choices)
+    first_day = models.DateField(help_text="the first gaming day of the pattern")
+    gaming_day = models.DateField(db_index=True)
+    amount_cents = models.BigIntegerField(help_text="the cash the pattern holds")
+    wagered_cents = models.BigIntegerField(null=True, blank=True)
+    detail = models.CharField(max_length=200, help_text="what was found, in the floor's words")
+    transaction = models.ForeignKey(
+        CashTransaction, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    raised_at = models.DateTimeField()
+    raised_by_night = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-raised_at", "-id"]
+        indexes = [models.Index(fields=["patron", "gaming_day"], name="alert_patron_day")]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount_cents__gt=0), name="alert_amount_positive"),
+            models.CheckConstraint(
+                condition=Q(first_day__lte=models.F("gaming_day")), name="alert_days_in_order"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.patron} {self.gaming_day}"
+
+
+class Case(models.Model):
+    """A compliance officer's case about one patron: opened from alerts or by hand, over the
+    gaming days of its evidence; a SAR is due 30 days after the first detection. Appended,
+    never changed: notes and the decision are rows of their own."""
+
+    AUDIT_BOUND = ("patron", "first_day", "last_day", "detected_on", "opened_at", "opened_by")
+
+    patron = models.ForeignKey(Patron, on_delete=models.PROTECT, related_name="cases")
+    first_day = models.DateField()
+    last_day = models.DateField()
+    detected_on = models.DateField(help_text="the first alert's detection (or the opening)")
+    opened_at = models.DateTimeField()
+    opened_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["-opened_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(first_day__lte=models.F("last_day")), name="case_days_in_order"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"case {self.pk} {self.patron}"
+
+
+class CaseAlert(models.Model):
+    """An alert taken into a case (an alert is in one case at most)."""
+
+    AUDIT_BOUND = ("case", "alert")
+
+    case = models.ForeignKey(Case, on_delete=models.PROTECT, related_name="case_alerts")
+    alert = models.OneToOneField(Alert, on_delete=models.PROTECT, related_name="case_alert")
+
+    def __str__(self) -> str:
+        return f"{self.alert} in {self.case}"
+
+
+class CaseNote(models.Model):
+    """A note on a case, appended."""
+
+    AUDIT_BOUND = ("case", "text", "at", "by")
+
+    case = models.ForeignKey(Case, on_delete=models.PROTECT, related_name="notes")
+    text = models.TextField()
+    at = models.DateTimeField()
+    by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["at", "id"]
+        constraints = [models.CheckConstraint(condition=~Q(text=""), name="case_note_text")]
+
+    def __str__(self) -> str:
+        return f"note on {self.case}"
+
+
+class CaseDecision(models.Model):
+    """A case's decision: file a SAR or not, with its reason, by a compliance officer (once)."""
+
+    AUDIT_BOUND = ("case", "file_sar", "reason", "at", "by")
+
+    case = models.OneToOneField(Case, on_delete=models.PROTECT, related_name="decision")
+    file_sar = models.BooleanField()
+    reason = models.TextField()
+    at = models.DateTimeField()
+    by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=~Q(reason=""), name="case_reason_given")]
+
+    def __str__(self) -> str:
+        return f"decision on {self.case}"

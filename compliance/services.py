@@ -36,6 +36,7 @@ from tables.gaming_day import gaming_day_of
 from tables.models import Table
 
 from . import thresholds
+from .alerts import on_transaction
 from .models import (
     CAGE_FORM_KINDS,
     DESCRIPTION_FIELDS,
@@ -417,6 +418,10 @@ def _cash(
                 if made:
                     bind.append(ctr)
                     data["ctr_opened"] = True
+            raised = on_transaction(tx, day_row)  # suspicious activity (compliance.alerts)
+            if raised:
+                bind.extend(raised)
+                data["alerts"] = [a.kind for a in raised]
         audit_record(
             actor=by,
             kind=EventKind.CASH_TRANSACTION,

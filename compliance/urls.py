@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import credit_views, filing_views, patron_views, views
+from . import case_views, credit_views, filing_views, patron_views, views
 
 app_name = "compliance"
 
@@ -25,4 +25,7 @@ urlpatterns = [
     path("credit/repay/", credit_views.repay_page, name="marker_repay"),
     path("patrons/<str:number>/merge/", patron_views.merge_page, name="patron_merge"),
     path("thresholds/", patron_views.thresholds_page, name="thresholds"),
+    path("alerts/", case_views.alerts_page, name="alerts"),
+    path("cases/", case_views.cases_page, name="cases"),
+    path("cases/<int:case_id>/", case_views.case_page, name="case"),
 ]

@@ -223,6 +223,7 @@ class Day:
                 self._ctr_filed()
                 self._markers(banked)
                 self._merged_patron(banked)
+                self._suspicious(banked)
             if i == self.rounds // 2 and self.outages:
                 self._outages(banked)
         self._poker_void(poker)
@@ -742,6 +743,41 @@ class Day:
             reason="the navy blazer showed the same license at the window",
         )
         self.report.add("described patron merged into an identified one")
+
+    def _suspicious(self, banked: list[Table]) -> None:
+        """Suspicious activity: a patron's two buy-ins each just under the MTL at two tables (a
+        structuring alert), another's chips bought and redeemed at the cage with no play (chip
+        walking), and the compliance officer's case on it, noted and decided."""
+        from compliance.cases import case_decide, case_note, case_open
+        from compliance.models import Alert, AlertKind
+        from compliance.services import cage_record, mtl_threshold
+
+        if len(banked) < 2:
+            return
+        under = mtl_threshold() - 100_00
+        first = self._cash_buy_in(
+            banked[0],
+            seat=4,
+            amount_cents=under,
+            patron={"description": {"sex": "female", "clothing": "blue coat, white scarf"}},
+        )
+        patron = first.cash_transaction.patron
+        self._cash_buy_in(banked[1], seat=4, amount_cents=under, patron=patron.number)
+        if Alert.objects.filter(patron=patron, kind=AlertKind.STRUCTURING).exists():
+            self.report.add("structuring alert raised")
+        cage = self.people["cage"]
+        walker = {"description": {"sex": "male", "clothing": "black leather jacket"}}
+        bought = cage_record(kind="chips_bought", patron=walker, amount="5000.00", by=cage)
+        number = bought.patron.number if bought.patron else ""
+        cage_record(kind="chips_redeemed", patron=number, amount="4900.00", by=cage)
+        walked = Alert.objects.filter(patron=bought.patron, kind=AlertKind.CHIP_WALKING)
+        if walked.exists():
+            self.report.add("chip walking alert raised")
+        officer = _user("compliance")
+        case = case_open(by=officer, alerts=[a.pk for a in walked], note="no play at any table")
+        case_note(case=case, by=officer, note="the cage confirms chips bought and redeemed")
+        case_decide(case=case, by=officer, file_sar=True, reason="cash through chips without play")
+        self.report.add("compliance case opened and decided")
 
     def _voided_slip(self, banked: list[Table]) -> None:
         """A buy-in entered twice (the dealer tapped twice for one player's cash): the second

@@ -172,6 +172,9 @@ EVENTS = (
     "marker partly repaid in cash at the cage",
     "voided buy-in taken off its patron's day",
     "described patron merged into an identified one",
+    "structuring alert raised",
+    "chip walking alert raised",
+    "compliance case opened and decided",
 )
 
 

@@ -1,6 +1,7 @@
 """`manage.py cash_compliance --day YYYY-MM-DD [--json]`: a gaming day's MTL entries and CTRs
 (patron number, cash in, cash out, the transactions behind each, the filing: its status
-"to file", "overdue" or "filed", when, by whom, the BSA ID). Amounts are decimal strings
+"to file", "overdue" or "filed", when, by whom, the BSA ID) and its open suspicious activity
+alerts. Amounts are decimal strings
 ("12000.00"), never floats; patrons by number only (the command prints no identification)."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from compliance import filing, selectors
+from compliance.alerts import open_alerts, scan_day
 from compliance.models import CashTransaction
 from core.money import dollars
 from tables.engine.money import format_cents
@@ -55,6 +57,23 @@ def day_report(day: date) -> dict[str, Any]:
             }
             for row in selectors.day_ctrs(day)
         ],
+        # The day's suspicious activity alerts no case has taken yet (compliance.alerts).
+        "alerts": [
+            {
+                "id": alert.pk,
+                "kind": alert.kind,
+                "patron": alert.patron.number,
+                "direction": alert.direction,
+                "first_day": alert.first_day.isoformat(),
+                "amount": format_cents(alert.amount_cents),
+                "wagered": (
+                    format_cents(alert.wagered_cents) if alert.wagered_cents is not None else None
+                ),
+                "detail": alert.detail,
+                "raised_at": alert.raised_at.isoformat(),
+            }
+            for alert in open_alerts(day)
+        ],
     }
 
 
@@ -64,12 +83,19 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--day", required=True, help="the gaming day, YYYY-MM-DD")
         parser.add_argument("--json", action="store_true", help="one JSON object")
+        parser.add_argument(
+            "--scan",
+            action="store_true",
+            help="first raise the day's alerts as the nightly run does",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             day = date.fromisoformat(options["day"])
         except ValueError:
             raise CommandError(f"--day {options['day']!r}: a date, YYYY-MM-DD") from None
+        if options["scan"]:
+            scan_day(day)
         report = day_report(day)
         if options["json"]:
             self.stdout.write(json.dumps(report, sort_keys=True))
@@ -93,3 +119,6 @@ class Command(BaseCommand):
                 + ("" if row["patron"].is_identified else ", patron not identified")
                 + f", {filing.filing_status(row['ctr'])['status']}"
             )
+        self.stdout.write(f"Open alerts: {len(report['alerts'])}")
+        for alert in report["alerts"]:
+            self.stdout.write(f"  {alert['patron']} {alert['kind']}: {alert['detail']}")
