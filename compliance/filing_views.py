@@ -61,6 +61,7 @@ def _ctr_view(row: dict[str, Any]) -> dict[str, Any]:
         "cash_in": dollars(row["cash_in_cents"]),
         "cash_out": dollars(row["cash_out_cents"]),
         "total": dollars(row["total_cents"]),
+        "voided": dollars(row["voided_cents"]) if row.get("voided_cents") else "",
         "rows": [
             {
                 "at": tx.at,
@@ -70,6 +71,7 @@ def _ctr_view(row: dict[str, Any]) -> dict[str, Any]:
                 "where": selectors.where(tx),
                 "slip": tx.slip.number if tx.slip else "",
                 "by": tx.by.get_username(),
+                "voided": selectors.is_voided(tx),
             }
             for tx in row["transactions"]
         ],
