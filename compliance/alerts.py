@@ -73,7 +73,7 @@ def _mtl() -> int:
     return int(settings.CASINO_MTL_THRESHOLD_CENTS)
 
 
-def _ctr() -> int:
+def ctr_open() -> int:
     return int(settings.CASINO_CTR_THRESHOLD_CENTS)
 
 
@@ -174,7 +174,7 @@ def _structuring_ctr(
     """A day's total of two or more transactions just under the CTR threshold; split between
     tables and the cage, a kind of its own."""
     margin = _s("CASINO_STRUCTURING_CTR_MARGIN_CENTS")
-    if not _ctr() - margin <= total <= _ctr():
+    if not ctr_open() - margin <= total <= ctr_open():
         return None
     places = CashTransaction.objects.filter(
         patron=patron, gaming_day=day, direction=direction
@@ -194,7 +194,7 @@ def _structuring_ctr(
         amount_cents=total,
         detail=(
             f"the day's {_in_words(direction)} of {dollars(total)} in {places['n']} "
-            f"transactions{where}, within {dollars(margin)} under the CTR's {dollars(_ctr())}"
+            f"transactions{where}, within {dollars(margin)} under the CTR's {dollars(ctr_open())}"
         ),
         tx=tx,
         at=at,
@@ -238,7 +238,7 @@ def _lookalikes(
         cursor.execute(_ALIKE_SQL.format(field=field), [day.isoformat(), *given_fields])
         days = [(number, int(cents)) for number, cents in cursor.fetchall()]
     total = sum(cents for _n, cents in days)
-    if len(days) < 2 or total <= _ctr():
+    if len(days) < 2 or total <= ctr_open():
         return None
     numbers = sorted(n for n, _c in days)
     digest = hashlib.sha256("|".join(described[f] for f in DESCRIPTION_FIELDS).encode())
@@ -252,7 +252,7 @@ def _lookalikes(
         amount_cents=total,
         detail=(
             f"patrons {', '.join(numbers)}, described alike, {_in_words(direction)} "
-            f"{dollars(total)} together, past the CTR's {dollars(_ctr())}"
+            f"{dollars(total)} together, past the CTR's {dollars(ctr_open())}"
         )[:200],
         tx=tx,
         at=at,

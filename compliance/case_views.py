@@ -23,7 +23,7 @@ from core.roles import COMPLIANCE_READERS, require, role_names
 from . import case_selectors, cases
 from .alerts import open_alerts
 from .models import Case
-from .views import _tx_rows
+from .views import tx_rows
 
 SAR_CHOICES = {"file": True, "no": False}
 
@@ -143,7 +143,7 @@ def case_page(request: HttpRequest, case_id: int) -> HttpResponse:
         "compliance/case.html",
         {
             **detail,
-            "rows": _tx_rows(detail["transactions"]),
+            "rows": tx_rows(detail["transactions"]),
             "error": error,
             "field": field,
             "action": action,

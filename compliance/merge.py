@@ -124,7 +124,7 @@ def patron_merge(
     ctr_cents = thresholds.current().ctr_cents
     # The described patron's days, locked (today's too: a transaction of theirs racing the
     # merge waits, then finds them merged); each added into the identified patron's day.
-    services._locked_day(source, gaming_day_of(at))
+    services.locked_day(source, gaming_day_of(at))
     source_days = list(
         PatronDay.objects.select_for_update().filter(patron=source).order_by("gaming_day")
     )
@@ -133,7 +133,7 @@ def patron_merge(
         bind.append(day)
         if not (day.cash_in_cents or day.cash_out_cents):
             continue
-        target_day = services._locked_day(target, day.gaming_day)
+        target_day = services.locked_day(target, day.gaming_day)
         target_day.cash_in_cents += day.cash_in_cents
         target_day.cash_out_cents += day.cash_out_cents
         target_day.save(update_fields=["cash_in_cents", "cash_out_cents"])
@@ -161,7 +161,7 @@ def patron_merge(
             )
             if last is None:
                 continue
-            ctr, made = services._ctr(target, day.gaming_day, direction, last, at)
+            ctr, made = services.ctr_open(target, day.gaming_day, direction, last, at)
             if made:
                 bind.append(ctr)
                 opened.append(f"{day.gaming_day.isoformat()} {direction}")

@@ -22,26 +22,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from core.errors import ServiceError
 from core.money import dollars, typed_dollars
-from core.roles import PATRON_MERGERS, THRESHOLD_SETTERS, has_any_role, require, role_names
+from core.roles import PATRON_MERGERS, THRESHOLD_SETTERS, require, role_names
 
-from . import merge, selectors, thresholds
+from . import merge, thresholds
 from .models import Patron, ThresholdProposal
-
-
-def merge_context(request: HttpRequest, patron: Patron, error: str) -> dict[str, Any]:
-    """What the patron's page shows of merges: the patron this one was merged into, the
-    patrons merged into this one, and the merge form (a described patron, the cage or the
-    compliance role)."""
-    into = selectors.merged_into(patron)
-    return {
-        "merged_into": into,
-        "merged_from": selectors.merges_into(patron),
-        "can_merge": into is None
-        and not patron.is_identified
-        and has_any_role(request.user, PATRON_MERGERS),
-        "merge_error": error,
-        "merge_posted": request.POST if error else {},
-    }
 
 
 @never_cache

@@ -267,7 +267,7 @@ def _through_merge(patron: Patron) -> Patron:
 # --- cash transactions ---------------------------------------------------------------------------
 
 
-def _locked_day(patron: Patron, day: date) -> PatronDay:
+def locked_day(patron: Patron, day: date) -> PatronDay:
     """The patron's day, locked until the commit (created at its first transaction)."""
     days = PatronDay.objects.select_for_update()
     found = days.filter(patron=patron, gaming_day=day).first()
@@ -356,7 +356,7 @@ def _cash(
         _refuse_unnamed(cash_cents, kind, limits.mtl_cents)
         day_row = None
     else:
-        day_row = _locked_day(patron, gaming_day)
+        day_row = locked_day(patron, gaming_day)
         # as identified now, the day locked
         patron = Patron.objects.select_related("merged_into__into").get(pk=patron.pk)
         if getattr(patron, "merged_into", None) is not None:
@@ -414,7 +414,7 @@ def _cash(
                 )
                 data["mtl_entry"] = True
             if total > limits.ctr_cents:
-                ctr, made = _ctr(patron, gaming_day, direction, tx, at)
+                ctr, made = ctr_open(patron, gaming_day, direction, tx, at)
                 if made:
                     bind.append(ctr)
                     data["ctr_opened"] = True
@@ -435,7 +435,7 @@ def _cash(
     return write
 
 
-def _ctr(
+def ctr_open(
     patron: Patron, day: date, direction: str, tx: CashTransaction, at: datetime
 ) -> tuple[Ctr, bool]:
     # The patron's day is locked: a CTR already open is found here; the unique constraint

@@ -31,6 +31,7 @@ from core.roles import (
     CASH_OUT_ROLES,
     COMPLIANCE_READERS,
     PATRON_IDENTIFIERS,
+    PATRON_MERGERS,
     Role,
     has_any_role,
     require,
@@ -63,7 +64,7 @@ def _require(request: HttpRequest, roles: tuple[Role, ...], what: str) -> None:
     require(request.user, roles, what, message=f"{what} is for the {role_names(roles)}.")
 
 
-def _tx_rows(txs: list[Any]) -> list[dict[str, Any]]:
+def tx_rows(txs: list[Any]) -> list[dict[str, Any]]:
     return [
         {
             "at": tx.at,
@@ -87,7 +88,7 @@ def _ctr_view(row: dict[str, Any]) -> dict[str, Any]:
         "cash_out": dollars(row["cash_out_cents"]),
         "total": dollars(row["total_cents"]),
         "voided": dollars(row["voided_cents"]) if row["voided_cents"] else "",
-        "rows": _tx_rows(row["transactions"]),
+        "rows": tx_rows(row["transactions"]),
     }
 
 
@@ -104,7 +105,7 @@ def day_page(request: HttpRequest) -> HttpResponse:
             "patron": entry.patron,
             "merged_into": getattr(getattr(entry.patron, "merged_into", None), "into", None),
             "day_total": dollars(entry.day_total_cents),
-            **_tx_rows([entry.transaction])[0],
+            **tx_rows([entry.transaction])[0],
         }
         for entry in selectors.day_mtl(day)
     ]
@@ -152,7 +153,6 @@ def render_patron(
 ) -> HttpResponse:
     """A patron's page: who they are, merges into and from them, their cash transactions
     (with those of every patron merged into them)."""
-    from .patron_views import merge_context
 
     group = selectors.patron_group(patron)
     txs = list(selectors.transactions().filter(patron_id__in=group).order_by("-at", "-id")[:50])
@@ -169,12 +169,28 @@ def render_patron(
             ],
             "can_identify": has_any_role(request.user, PATRON_IDENTIFIERS),
             "id_types": Patron.IdType.choices,
-            "rows": _tx_rows(txs),
+            "rows": tx_rows(txs),
             "error": error,
             "posted": request.POST if error else {},
         },
         status=status,
     )
+
+
+def merge_context(request: HttpRequest, patron: Patron, error: str) -> dict[str, Any]:
+    """What the patron's page shows of merges: the patron this one was merged into, the
+    patrons merged into this one, and the merge form (a described patron, the cage or the
+    compliance role)."""
+    into = selectors.merged_into(patron)
+    return {
+        "merged_into": into,
+        "merged_from": selectors.merges_into(patron),
+        "can_merge": into is None
+        and not patron.is_identified
+        and has_any_role(request.user, PATRON_MERGERS),
+        "merge_error": error,
+        "merge_posted": request.POST if error else {},
+    }
 
 
 def _recorded(request: HttpRequest) -> str:
@@ -246,9 +262,7 @@ def cage_page(request: HttpRequest) -> HttpResponse:
             "cash_out": dollars(cage["cash_out_cents"]),
             "rows": [
                 {**row, "patron": tx.patron.number if tx.patron else ""}
-                for row, tx in zip(
-                    _tx_rows(cage["transactions"]), cage["transactions"], strict=True
-                )
+                for row, tx in zip(tx_rows(cage["transactions"]), cage["transactions"], strict=True)
             ],
             "description": [
                 (f, f.replace("_", " ").capitalize(), request.POST.get(f, "") if error else "")
