@@ -22,10 +22,10 @@ KEYS = {
 }
 
 
-def _sqlite():
+def _sqlite(append_only, keys):
     audit = importlib.import_module("audit.migrations.0010_insert_guards_and_head_recovery")
     statements = []
-    for short in APPEND_ONLY:
+    for short in append_only:
         table = f"compliance_{short}"
         statements += [
             f"CREATE TRIGGER casino_{short}_no_update BEFORE UPDATE ON {table} "
@@ -33,12 +33,12 @@ def _sqlite():
             f"CREATE TRIGGER casino_{short}_no_delete BEFORE DELETE ON {table} "
             f"BEGIN SELECT RAISE(ABORT, '{table} is append-only: DELETE refused'); END;",
         ]
-    return statements + [audit.no_replace(table, keys) for table, keys in KEYS.items()]
+    return statements + [audit.no_replace(table, k) for table, k in keys.items()]
 
 
-def _postgresql():
+def _postgresql(append_only, keys):
     statements = []
-    for short in APPEND_ONLY:
+    for short in append_only:
         statements += [
             f"CREATE TRIGGER casino_{short}_no_change BEFORE UPDATE OR DELETE ON "
             f"compliance_{short} FOR EACH ROW EXECUTE FUNCTION casino_refuse_change();",
@@ -48,24 +48,34 @@ def _postgresql():
     return statements
 
 
-def _statements(vendor):
-    return {"sqlite": _sqlite, "postgresql": _postgresql}.get(vendor, list)()
+class Guards:
+    """The append-only guards of compliance tables (`append_only`: short names; `keys`: each
+    table's unique keys for SQLite's no-replace trigger), installed and removed; the later
+    compliance migrations build theirs with it (their SQL is this one's)."""
+
+    def __init__(self, append_only, keys):
+        self.append_only, self.keys = append_only, keys
+
+    def statements(self, vendor):
+        build = {"sqlite": _sqlite, "postgresql": _postgresql}.get(vendor)
+        return build(self.append_only, self.keys) if build else []
+
+    def install(self, apps, schema_editor):
+        with schema_editor.connection.cursor() as cursor:
+            for statement in self.statements(schema_editor.connection.vendor):
+                cursor.execute(statement)
+
+    def remove(self, apps, schema_editor):
+        connection = schema_editor.connection
+        with connection.cursor() as cursor:
+            for statement in self.statements(connection.vendor):
+                words = statement.split()
+                name, table = words[2], words[words.index("ON") + 1]
+                on = "" if connection.vendor == "sqlite" else f" ON {table}"
+                cursor.execute(f"DROP TRIGGER IF EXISTS {name}{on};")
 
 
-def install(apps, schema_editor):
-    with schema_editor.connection.cursor() as cursor:
-        for statement in _statements(schema_editor.connection.vendor):
-            cursor.execute(statement)
-
-
-def remove(apps, schema_editor):
-    connection = schema_editor.connection
-    with connection.cursor() as cursor:
-        for statement in _statements(connection.vendor):
-            words = statement.split()
-            name, table = words[2], words[words.index("ON") + 1]
-            on = "" if connection.vendor == "sqlite" else f" ON {table}"
-            cursor.execute(f"DROP TRIGGER IF EXISTS {name}{on};")
+GUARDS = Guards(APPEND_ONLY, KEYS)
 
 
 def roles(apps, schema_editor):
@@ -322,5 +332,5 @@ class Migration(migrations.Migration):
             ),
         ),
         migrations.RunPython(roles, migrations.RunPython.noop),
-        migrations.RunPython(install, remove),
+        migrations.RunPython(GUARDS.install, GUARDS.remove),
     ]

@@ -18,50 +18,8 @@ KEYS = {
 }
 
 
-def _sqlite():
-    audit = importlib.import_module("audit.migrations.0010_insert_guards_and_head_recovery")
-    statements = []
-    for short in APPEND_ONLY:
-        table = f"compliance_{short}"
-        statements += [
-            f"CREATE TRIGGER casino_{short}_no_update BEFORE UPDATE ON {table} "
-            f"BEGIN SELECT RAISE(ABORT, '{table} is append-only: UPDATE refused'); END;",
-            f"CREATE TRIGGER casino_{short}_no_delete BEFORE DELETE ON {table} "
-            f"BEGIN SELECT RAISE(ABORT, '{table} is append-only: DELETE refused'); END;",
-        ]
-    return statements + [audit.no_replace(table, keys) for table, keys in KEYS.items()]
-
-
-def _postgresql():
-    statements = []
-    for short in APPEND_ONLY:
-        statements += [
-            f"CREATE TRIGGER casino_{short}_no_change BEFORE UPDATE OR DELETE ON "
-            f"compliance_{short} FOR EACH ROW EXECUTE FUNCTION casino_refuse_change();",
-            f"CREATE TRIGGER casino_{short}_no_truncate BEFORE TRUNCATE ON compliance_{short} "
-            "FOR EACH STATEMENT EXECUTE FUNCTION casino_refuse_change();",
-        ]
-    return statements
-
-
-def _statements(vendor):
-    return {"sqlite": _sqlite, "postgresql": _postgresql}.get(vendor, list)()
-
-
-def install(apps, schema_editor):
-    with schema_editor.connection.cursor() as cursor:
-        for statement in _statements(schema_editor.connection.vendor):
-            cursor.execute(statement)
-
-
-def remove(apps, schema_editor):
-    connection = schema_editor.connection
-    with connection.cursor() as cursor:
-        for statement in _statements(connection.vendor):
-            words = statement.split()
-            name, table = words[2], words[words.index("ON") + 1]
-            on = "" if connection.vendor == "sqlite" else f" ON {table}"
-            cursor.execute(f"DROP TRIGGER IF EXISTS {name}{on};")
+# The guards' SQL is compliance 0006's, for these tables.
+GUARDS = importlib.import_module("compliance.migrations.0006_markers").Guards(APPEND_ONLY, KEYS)
 
 
 class Migration(migrations.Migration):
@@ -218,5 +176,5 @@ class Migration(migrations.Migration):
                 name="threshold_mtl_within_ctr",
             ),
         ),
-        migrations.RunPython(install, remove),
+        migrations.RunPython(GUARDS.install, GUARDS.remove),
     ]
