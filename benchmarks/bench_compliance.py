@@ -61,12 +61,22 @@ class Cpu:
                 cursor.execute("SELECT pg_backend_pid()")
                 self.pid = int(cursor.fetchone()[0])
 
-    def now(self) -> float:
-        seconds = time.process_time()
+    def now(self) -> Mark:
+        backend = 0.0
         if self.pid is not None:
             fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-            seconds += (int(fields[11]) + int(fields[12])) / TICKS
-        return seconds
+            backend = (int(fields[11]) + int(fields[12])) / TICKS
+        return Mark(time.process_time(), backend)
+
+
+class Mark(tuple):
+    """(process CPU s, backend CPU s); a difference of two is the pair of differences."""
+
+    def __new__(cls, process: float, backend: float) -> Mark:
+        return super().__new__(cls, (process, backend))
+
+    def __sub__(self, other: Any) -> tuple[float, float]:  # type: ignore[override]
+        return (self[0] - other[0], self[1] - other[1])
 
 
 def history(days: range, patrons: list[str], per_day: int, cashier: Any, rng: random.Random) -> int:
@@ -133,6 +143,7 @@ def main() -> int:
 
     from accounting import cash, rules
     from accounting.services import slip_create
+    from compliance import thresholds
     from compliance.models import CashTransaction, Ctr, Kind, MtlEntry, Patron
     from compliance.services import (
         cage_record,
@@ -152,11 +163,14 @@ def main() -> int:
     dealer_sign_in(dealer=dealer, table=table)
     rng = random.Random(args.seed)
 
-    # Half rated players, half described; every one identified, so that a CTR their history
+    # Half rated players (active cards: a barred one buys no chips), half described; every one
+    # identified, so that a CTR their history
     # opens does not refuse their next transaction.
     made = [
         resolve_patron(card, by=cashier, at=timezone.now())
-        for card in Player.objects.values_list("card", flat=True)[: args.patrons // 2]
+        for card in Player.objects.filter(status=Player.Status.ACTIVE).values_list(
+            "card", flat=True
+        )[: args.patrons // 2]
     ]
     made += [
         patron_create(
@@ -174,33 +188,44 @@ def main() -> int:
     sizes = sorted({int(s) for s in args.history.split(",")})
     done = 0
     results = []
+    limits_ctr = thresholds.current().ctr_cents
     for size in sizes:
         written = history(range(done + 1, size + 1), patrons, args.per_day, cashier, rng)
         done = max(done, size)
-        per: dict[str, list[float]] = {k: [] for k in ("on", "off", "cage", "bare")}
+        per = {k: Samples() for k in MODES}
         for i in range(args.n):
             patron = rng.choice(patrons)
             cents = rng.choice([500_00, 1_500_00, mtl_threshold() - 100_00, mtl_threshold()])
             amount = f"{cents // 100}.00"
-            for mode in ("on", "off") if i % 2 else ("off", "on"):
-                cash._checks[:] = checks if mode == "on" else []
+            order = ("patron", "plain", "off") if i % 2 else ("off", "plain", "patron")
+            for mode in order:
+                cash._checks[:] = [] if mode == "off" else checks
                 start = cpu.now()
-                slip_create(
+                slip = slip_create(
                     table=table,
                     kind=rules.BUY_IN,
                     by=dealer,
-                    amount=amount,
+                    amount=amount if mode == "patron" else "100.00",
                     seat=1 + i % 6,
-                    patron=patron if mode == "on" else None,
+                    patron=patron if mode == "patron" else None,
                 )
-                per[mode].append(cpu.now() - start)
+                cost = cpu.now() - start
+                if mode == "patron":
+                    per[_case(slip.cash_transaction, limits_ctr)].add(cost)
+                per[f"buy-in {mode}"].add(cost)
             cash._checks[:] = checks
-            start = cpu.now()
-            cage_record(kind=Kind.CHIPS_BOUGHT, patron=patron, amount=amount, by=cashier)
-            per["cage"].append(cpu.now() - start)
-            start = cpu.now()
-            cage_record(kind=Kind.CHIPS_BOUGHT, patron=None, amount="100.00", by=cashier)
-            per["bare"].append(cpu.now() - start)
+            for mode in ("patron", "plain") if i % 2 else ("plain", "patron"):
+                start = cpu.now()
+                tx = cage_record(
+                    kind=Kind.CHIPS_BOUGHT,
+                    patron=patron if mode == "patron" else None,
+                    amount=amount if mode == "patron" else "100.00",
+                    by=cashier,
+                )
+                cost = cpu.now() - start
+                per[f"cage {mode}"].add(cost)
+                if mode == "patron":
+                    per["cage " + _case(tx, limits_ctr)].add(cost)
         results.append(
             {
                 "days": size,
@@ -209,41 +234,104 @@ def main() -> int:
                 "patron_rows": Patron.objects.count(),
                 "mtl": MtlEntry.objects.count(),
                 "ctrs": Ctr.objects.count(),
-                **{k: (statistics.median(v), _p90(v)) for k, v in per.items()},
+                "per": per,
             }
         )
 
     info = machine(database="PostgreSQL" if not args.sqlite else "SQLite")
     print("machine: " + "; ".join(f"{k} {v}" for k, v in info.items()))
     print(
-        f"{args.n} transactions of each kind per size; {args.patrons} patrons, "
-        f"{args.per_day} cage transactions each a day of history; CPU ms of the process"
-        + (" and its server backend" if not args.sqlite else "")
-        + ", median (90th percentile)"
+        f"{args.n} buy-ins and cage transactions of each kind per size; {args.patrons} "
+        f"patrons, {args.per_day} cage transactions each a day of history. CPU ms per "
+        "transaction: this process's median (90th percentile)"
+        + (" + its server backend's mean" if not args.sqlite else "")
     )
     print(
-        "| history (days) | cash transactions on record | buy-in, compliance on | off | "
-        "**compliance adds to a buy-in** | cage, with patron | without | "
-        "**checks add to a cage transaction** |"
+        "| history (days) | cash transactions on record | buy-in: with its patron | "
+        "cash, no patron | compliance off | **checks add** | record adds | "
+        "cage: with its patron | no patron | **checks add** |"
     )
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in results:
-        on, off, cage, bare = r["on"], r["off"], r["cage"], r["bare"]
+        p = r["per"]
+        on, plain, off = p["buy-in patron"], p["buy-in plain"], p["buy-in off"]
+        cage, bare = p["cage patron"], p["cage plain"]
         print(
-            f"| {r['days']} | {r['transactions']:,} | {_ms(on)} | {_ms(off)} | "
-            f"**{1000 * (on[0] - off[0]):.2f}** | {_ms(cage)} | {_ms(bare)} | "
-            f"**{1000 * (cage[0] - bare[0]):.2f}** |"
+            f"| {r['days']} | {r['transactions']:,} | {on} | {plain} | {off} | "
+            f"**{on.cost() - plain.cost():.2f}** | {plain.cost() - off.cost():.2f} | "
+            f"{cage} | {bare} | **{cage.cost() - bare.cost():.2f}** |"
         )
+    print()
+    print("By what the transaction made of its patron's day (CPU ms, as above, and how many):")
+    print(
+        "| history (days) | "
+        + " | ".join(f"{w}: {c}" for w in ("buy-in", "cage") for c in CASES)
+        + " |"
+    )
+    print("| ---: " * (1 + 2 * len(CASES)) + "|")
+    for r in results:
+        p = r["per"]
+        cells = [
+            f"{p[(w + ' ' if w else '') + c]} ×{len(p[(w + ' ' if w else '') + c].process)}"
+            for w in ("", "cage")
+            for c in CASES
+        ]
+        print(f"| {r['days']} | " + " | ".join(cells) + " |")
     return 0
+
+
+CASES = ("under the MTL", "an MTL entry", "over the CTR")
+MODES = (
+    "buy-in patron",
+    "buy-in plain",
+    "buy-in off",
+    "cage patron",
+    "cage plain",
+    *CASES,
+    *(f"cage {c}" for c in CASES),
+)
+
+
+def _case(tx: Any, ctr_cents: int) -> str:
+    from compliance.models import Direction, MtlEntry, PatronDay
+
+    day = PatronDay.objects.get(patron=tx.patron, gaming_day=tx.gaming_day)
+    total = day.cash_in_cents if tx.direction == Direction.CASH_IN else day.cash_out_cents
+    if total > ctr_cents:
+        return "over the CTR"
+    if MtlEntry.objects.filter(transaction=tx).exists():
+        return "an MTL entry"
+    return "under the MTL"
+
+
+class Samples:
+    """Per-transaction CPU: this process's (fine-grained) and the backend's (in clock ticks,
+    so summed and averaged, not a median of ticks)."""
+
+    def __init__(self) -> None:
+        self.process: list[float] = []
+        self.backend: list[float] = []
+
+    def add(self, cost: tuple[float, float]) -> None:
+        self.process.append(cost[0])
+        self.backend.append(cost[1])
+
+    def cost(self) -> float:
+        """Milliseconds: the process's median plus the backend's mean."""
+        if not self.process:
+            return 0.0
+        return 1000 * (statistics.median(self.process) + statistics.fmean(self.backend))
+
+    def __str__(self) -> str:
+        if not self.process:
+            return "–"
+        back = statistics.fmean(self.backend)
+        return f"{self.cost():.2f} ({1000 * (_p90(self.process) + back):.2f})"
 
 
 def _p90(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
-
-
-def _ms(pair: tuple[float, float]) -> str:
-    return f"{1000 * pair[0]:.2f} ({1000 * pair[1]:.2f})"
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, Min, Q, Sum
+from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
 from audit.kinds import EventKind
@@ -49,6 +49,7 @@ from players.models import Rating
 from tables.gaming_day import day_bounds
 from tables.models import Hand, HandPlayer, Round, SettlementLine
 
+from . import thresholds
 from .models import (
     DESCRIPTION_FIELDS,
     Alert,
@@ -60,6 +61,8 @@ from .models import (
     PatronDay,
 )
 
+Thresholds = thresholds.Thresholds
+
 # Described patrons are alike when they share at least this many description fields.
 LOOKALIKE_FIELDS = 2
 NIGHT = "nightly alerts"
@@ -67,14 +70,6 @@ NIGHT = "nightly alerts"
 
 def _s(name: str) -> int:
     return int(getattr(settings, name))
-
-
-def _mtl() -> int:
-    return int(settings.CASINO_MTL_THRESHOLD_CENTS)
-
-
-def ctr_open() -> int:
-    return int(settings.CASINO_CTR_THRESHOLD_CENTS)
 
 
 def _key(kind: str, who: str, day: date, direction: str) -> str:
@@ -96,7 +91,7 @@ def _new(
     wagered_cents: int | None = None,
 ) -> Alert | None:
     """The alert, created unless its key was raised before (then None)."""
-    if Alert.objects.filter(key=key).exists():
+    if _raised_before(key):
         return None
     try:
         with transaction.atomic():
@@ -118,6 +113,22 @@ def _new(
         return None
 
 
+def _raised_before(key: str) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT 1 FROM {Alert._meta.db_table} WHERE key = %s", [key])
+        return cursor.fetchone() is not None
+
+
+# A patron's transactions in one direction inside the MTL band over consecutive days, and
+# whether the day's structuring alert was raised already.
+_BAND_SQL = (
+    "SELECT COUNT(*), COALESCE(SUM(amount_cents), 0), MIN(gaming_day), "
+    f"(SELECT 1 FROM {Alert._meta.db_table} WHERE key = %s) "
+    f"FROM {CashTransaction._meta.db_table} WHERE patron_id = %s AND direction = %s "
+    "AND gaming_day >= %s AND gaming_day <= %s AND amount_cents >= %s AND amount_cents < %s"
+)
+
+
 def _in_words(direction: str) -> str:
     return "cash in" if direction == Direction.CASH_IN else "cash out"
 
@@ -125,29 +136,44 @@ def _in_words(direction: str) -> str:
 # --- structuring ---------------------------------------------------------------------------------
 
 
-def _in_mtl_band(cents: int) -> bool:
-    return _mtl() - _s("CASINO_STRUCTURING_MTL_MARGIN_CENTS") <= cents < _mtl()
+def _in_mtl_band(cents: int, limits: Thresholds) -> bool:
+    mtl = limits.mtl_cents
+    return mtl - _s("CASINO_STRUCTURING_MTL_MARGIN_CENTS") <= cents < mtl
 
 
 def _structuring_mtl(
-    patron: Patron, direction: str, day: date, tx: CashTransaction | None, at: datetime
+    patron: Patron,
+    direction: str,
+    day: date,
+    tx: CashTransaction | None,
+    at: datetime,
+    limits: Thresholds,
 ) -> Alert | None:
     """Transactions each just under the MTL threshold, over the last consecutive days."""
     margin = _s("CASINO_STRUCTURING_MTL_MARGIN_CENTS")
     first = day - timedelta(days=_s("CASINO_STRUCTURING_DAYS") - 1)
-    found = CashTransaction.objects.filter(
-        patron=patron,
-        direction=direction,
-        gaming_day__gte=first,
-        gaming_day__lte=day,
-        amount_cents__gte=_mtl() - margin,
-        amount_cents__lt=_mtl(),
-    ).aggregate(n=Count("id"), cents=Sum("amount_cents"), since=Min("gaming_day"))
-    if found["n"] < _s("CASINO_STRUCTURING_COUNT"):
+    key = _key(AlertKind.STRUCTURING, patron.number, day, direction)
+    with connection.cursor() as cursor:  # read inside the band on the write path: plain SQL
+        cursor.execute(
+            _BAND_SQL,
+            [
+                key,
+                patron.pk,
+                direction,
+                first.isoformat(),
+                day.isoformat(),
+                limits.mtl_cents - margin,
+                limits.mtl_cents,
+            ],
+        )
+        n, cents, since, raised = cursor.fetchone()
+    if raised or n < _s("CASINO_STRUCTURING_COUNT"):
         return None
+    since = since if isinstance(since, date) else date.fromisoformat(str(since))
+    found = {"n": n, "cents": int(cents), "since": since}
     return _new(
         kind=AlertKind.STRUCTURING,
-        key=_key(AlertKind.STRUCTURING, patron.number, day, direction),
+        key=key,
         patron=patron,
         direction=direction,
         first_day=found["since"],
@@ -155,8 +181,8 @@ def _structuring_mtl(
         amount_cents=found["cents"],
         detail=(
             f"{found['n']} {_in_words(direction)} transactions each within "
-            f"{dollars(margin)} under the MTL's {dollars(_mtl())}, {dollars(found['cents'])} "
-            "in all"
+            f"{dollars(margin)} under the MTL's {dollars(limits.mtl_cents)}, "
+            f"{dollars(found['cents'])} in all"
         ),
         tx=tx,
         at=at,
@@ -170,11 +196,12 @@ def _structuring_ctr(
     total: int,
     tx: CashTransaction | None,
     at: datetime,
+    limits: Thresholds,
 ) -> Alert | None:
     """A day's total of two or more transactions just under the CTR threshold; split between
     tables and the cage, a kind of its own."""
     margin = _s("CASINO_STRUCTURING_CTR_MARGIN_CENTS")
-    if not ctr_open() - margin <= total <= ctr_open():
+    if not limits.ctr_cents - margin <= total <= limits.ctr_cents:
         return None
     places = CashTransaction.objects.filter(
         patron=patron, gaming_day=day, direction=direction
@@ -194,7 +221,8 @@ def _structuring_ctr(
         amount_cents=total,
         detail=(
             f"the day's {_in_words(direction)} of {dollars(total)} in {places['n']} "
-            f"transactions{where}, within {dollars(margin)} under the CTR's {dollars(ctr_open())}"
+            f"transactions{where}, within {dollars(margin)} under the CTR's "
+            f"{dollars(limits.ctr_cents)}"
         ),
         tx=tx,
         at=at,
@@ -223,7 +251,12 @@ _ALIKE_SQL = (
 
 
 def _lookalikes(
-    patron: Patron, direction: str, day: date, tx: CashTransaction | None, at: datetime
+    patron: Patron,
+    direction: str,
+    day: date,
+    tx: CashTransaction | None,
+    at: datetime,
+    limits: Thresholds,
 ) -> Alert | None:
     """Described patrons with this one's description whose day sums past the CTR threshold."""
     if not _described_only(patron):
@@ -238,7 +271,7 @@ def _lookalikes(
         cursor.execute(_ALIKE_SQL.format(field=field), [day.isoformat(), *given_fields])
         days = [(number, int(cents)) for number, cents in cursor.fetchall()]
     total = sum(cents for _n, cents in days)
-    if len(days) < 2 or total <= ctr_open():
+    if len(days) < 2 or total <= limits.ctr_cents:
         return None
     numbers = sorted(n for n, _c in days)
     digest = hashlib.sha256("|".join(described[f] for f in DESCRIPTION_FIELDS).encode())
@@ -252,7 +285,7 @@ def _lookalikes(
         amount_cents=total,
         detail=(
             f"patrons {', '.join(numbers)}, described alike, {_in_words(direction)} "
-            f"{dollars(total)} together, past the CTR's {dollars(ctr_open())}"
+            f"{dollars(total)} together, past the CTR's {dollars(limits.ctr_cents)}"
         )[:200],
         tx=tx,
         at=at,
@@ -313,7 +346,7 @@ def _chip_walking(
     if cash_in < _s("CASINO_CHIP_WALK_MIN_CENTS") or cash_out <= 0:
         return None
     key = _key(AlertKind.CHIP_WALKING, patron.number, day, Direction.CASH_OUT)
-    if Alert.objects.filter(key=key).exists():
+    if _raised_before(key):
         return None
     played = played_cents(patron, day)
     if played * 100 > cash_in * _s("CASINO_CHIP_WALK_PLAY_PERCENT"):
@@ -366,19 +399,20 @@ def _beyond_play(patron: Patron, day: date, cash_in: int, at: Any) -> Alert | No
 # --- when --------------------------------------------------------------------------------------
 
 
-def on_transaction(tx: CashTransaction, day_row: PatronDay) -> list[Alert]:
+def on_transaction(tx: CashTransaction, day_row: PatronDay, limits: Thresholds) -> list[Alert]:
     """The alerts a cash transaction raises, as it is written (its patron's day summed and
-    locked): the caller binds them to the transaction's event."""
+    locked), by the thresholds the transaction was decided by: the caller binds them to the
+    transaction's event."""
     patron = tx.patron
     if patron is None:
         return []
     day, at, direction = tx.gaming_day, tx.at, tx.direction
     total = day_row.cash_in_cents if direction == Direction.CASH_IN else day_row.cash_out_cents
     found = []
-    if _in_mtl_band(tx.amount_cents):
-        found.append(_structuring_mtl(patron, direction, day, tx, at))
-    found.append(_structuring_ctr(patron, direction, day, total, tx, at))
-    found.append(_lookalikes(patron, direction, day, tx, at))
+    if _in_mtl_band(tx.amount_cents, limits):
+        found.append(_structuring_mtl(patron, direction, day, tx, at, limits))
+    found.append(_structuring_ctr(patron, direction, day, total, tx, at, limits))
+    found.append(_lookalikes(patron, direction, day, tx, at, limits))
     if tx.kind == Kind.CHIPS_REDEEMED:
         found.append(
             _chip_walking(patron, day, day_row.cash_in_cents, day_row.cash_out_cents, tx, at)
@@ -405,6 +439,7 @@ def scan_day(day: date) -> list[Alert]:
     """The nightly run over a gaming day: every pattern above, for each patron with cash that
     day; the alerts not raised before, each its own event."""
     at = timezone.now()
+    limits = thresholds.current()
     found: list[Alert | None] = []
     days = PatronDay.objects.filter(gaming_day=day).select_related("patron").order_by("id")
     for row in days:
@@ -415,9 +450,9 @@ def scan_day(day: date) -> list[Alert]:
         ):
             if total <= 0:
                 continue
-            found.append(_structuring_mtl(patron, direction, day, None, at))
-            found.append(_structuring_ctr(patron, direction, day, total, None, at))
-            found.append(_lookalikes(patron, direction, day, None, at))
+            found.append(_structuring_mtl(patron, direction, day, None, at, limits))
+            found.append(_structuring_ctr(patron, direction, day, total, None, at, limits))
+            found.append(_lookalikes(patron, direction, day, None, at, limits))
         redeemed = CashTransaction.objects.filter(
             patron=patron, gaming_day=day, kind=Kind.CHIPS_REDEEMED
         ).exists()

@@ -161,8 +161,8 @@ def patron_merge(
             )
             if last is None:
                 continue
-            ctr, made = services.ctr_open(target, day.gaming_day, direction, last, at)
-            if made:
+            ctr = services.ctr_open(target, day.gaming_day, direction, last, at)
+            if ctr is not None:
                 bind.append(ctr)
                 opened.append(f"{day.gaming_day.isoformat()} {direction}")
     audit_record(

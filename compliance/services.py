@@ -15,11 +15,12 @@ import json
 import re
 import secrets
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -243,25 +244,41 @@ def resolve_patron(value: Any, *, by: AbstractBaseUser, at: datetime) -> Patron 
         return patron_create(by=by, description=value.get("description") or {}, at=at)
     given = text(value, "patron").strip()
     if PATRON_NUMBER.match(given):
-        found = Patron.objects.filter(number=given).select_related("merged_into__into").first()
+        found = _patron_by(_BY_NUMBER_SQL, given)
         if found is None:
             raise ServiceError(f"patron: there is no patron {given}", field="patron")
-        return _through_merge(found)
+        return found
     if CARD_NUMBER.match(given):
+        # the card's patron in one read (the common case); the player only at its first use
+        found = _patron_by(_BY_CARD_SQL, given)
+        if found is not None:
+            return found
         player = Player.objects.filter(card=given).first()
         if player is None:
             raise ServiceError(f"patron: no player has card {given}", field="patron")
-        existing = Patron.objects.filter(player=player).select_related("merged_into__into").first()
-        return _through_merge(existing) if existing else patron_create(by=by, player=player, at=at)
+        return patron_create(by=by, player=player, at=at)
     raise ServiceError(
         "patron: give a patron number (P1001), a player's card number or a description",
         field="patron",
     )
 
 
-def _through_merge(patron: Patron) -> Patron:
-    merge = getattr(patron, "merged_into", None)  # the reverse one-to-one, read with the patron
-    return merge.into if merge is not None else patron
+# The patron a number or a card names, through its merge (a patron merged into another is
+# that other one): read on every cash transaction that names one, so plain SQL, one statement.
+_PATRON, _MERGE = Patron._meta.db_table, PatronMerge._meta.db_table
+_THROUGH_MERGE = (
+    f"SELECT t.* FROM {_PATRON} p LEFT JOIN {_MERGE} m ON m.merged_id = p.id "
+    f"JOIN {_PATRON} t ON t.id = COALESCE(m.into_id, p.id) "
+)
+_BY_NUMBER_SQL = _THROUGH_MERGE + "WHERE p.number = %s"
+_BY_CARD_SQL = (
+    _THROUGH_MERGE + f"JOIN {Player._meta.db_table} pl ON pl.id = p.player_id WHERE pl.card = %s"
+)
+
+
+def _patron_by(sql: str, given: str) -> Patron | None:
+    found = list(Patron.objects.raw(sql, [given]))
+    return found[0] if found else None
 
 
 # --- cash transactions ---------------------------------------------------------------------------
@@ -269,8 +286,7 @@ def _through_merge(patron: Patron) -> Patron:
 
 def locked_day(patron: Patron, day: date) -> PatronDay:
     """The patron's day, locked until the commit (created at its first transaction)."""
-    days = PatronDay.objects.select_for_update()
-    found = days.filter(patron=patron, gaming_day=day).first()
+    found = _day_locked(patron, day)
     if found is not None:  # the common case: one locking read
         return found
     try:
@@ -278,7 +294,61 @@ def locked_day(patron: Patron, day: date) -> PatronDay:
             PatronDay.objects.create(patron=patron, gaming_day=day)
     except IntegrityError:
         pass  # another transaction made it at the same moment: lock that one
-    return days.get(patron=patron, gaming_day=day)
+    found = _day_locked(patron, day)
+    assert found is not None
+    return found
+
+
+def _day_locked(patron: Patron, day: date) -> PatronDay | None:
+    sql = _DAY_SQL + (" FOR UPDATE OF d" if connection.features.has_select_for_update else "")
+    params = [Direction.CASH_IN, Direction.CASH_OUT, patron.pk, day.isoformat()]
+    found = list(PatronDay.objects.raw(sql, params))
+    return found[0] if found else None
+
+
+@dataclass(frozen=True)
+class _NowAs:
+    merged_into: str | None  # the patron number it was merged into
+    identified: bool
+    player_status: str | None  # a rated player's card's status
+
+
+# Read on every cash transaction with a patron, after its day is locked: plain SQL, one
+# statement (a statement of its own, so that it sees what committed while the lock waited).
+_NOW_AS_SQL = (
+    "SELECT i.number, CASE WHEN p.identified_at IS NOT NULL AND "
+    + " AND ".join(
+        f"p.{f} IS NOT NULL" if f in ("date_of_birth", "id_expiry") else f"p.{f} <> ''"
+        for f in IDENTIFICATION_FIELDS
+    )
+    + " THEN 1 ELSE 0 END, pl.status "
+    f"FROM {Patron._meta.db_table} p "
+    f"LEFT JOIN {PatronMerge._meta.db_table} m ON m.merged_id = p.id "
+    f"LEFT JOIN {Patron._meta.db_table} i ON i.id = m.into_id "
+    f"LEFT JOIN {Player._meta.db_table} pl ON pl.id = p.player_id "
+    "WHERE p.id = %s"
+)
+# The patron's day with whether a CTR is open for it in each direction (CTRs are opened only
+# under this lock; one opened while the lock waited is met by the CTR's unique constraint).
+_CTR_OPEN_SQL = (
+    f"EXISTS (SELECT 1 FROM {Ctr._meta.db_table} c WHERE c.patron_id = d.patron_id "
+    "AND c.gaming_day = d.gaming_day AND c.direction = %s)"
+)
+_DAY_SQL = (
+    f"SELECT d.*, {_CTR_OPEN_SQL} AS ctr_in, {_CTR_OPEN_SQL} AS ctr_out "
+    f"FROM {PatronDay._meta.db_table} d WHERE d.patron_id = %s AND d.gaming_day = %s"
+)
+_DAY_UPDATE = {
+    field: f"UPDATE {PatronDay._meta.db_table} SET {field} = %s WHERE id = %s"
+    for field in ("cash_in_cents", "cash_out_cents")
+}
+
+
+def _patron_now(pk: int) -> _NowAs:
+    with connection.cursor() as cursor:
+        cursor.execute(_NOW_AS_SQL, [pk])
+        into, identified, status = cursor.fetchone()
+    return _NowAs(into, bool(identified), status)
 
 
 def _refuse_unidentified(patron: Patron) -> None:
@@ -357,18 +427,20 @@ def _cash(
         day_row = None
     else:
         day_row = locked_day(patron, gaming_day)
-        # as identified now, the day locked
-        patron = Patron.objects.select_related("merged_into__into").get(pk=patron.pk)
-        if getattr(patron, "merged_into", None) is not None:
+        # The patron as it is now, the day locked (a merge or an identification committed
+        # while this transaction waited for the lock is seen here).
+        now_as = _patron_now(patron.pk)
+        if now_as.merged_into:
             raise ServiceError(
-                f"patron: {patron.number} was just merged into "
-                f"{patron.merged_into.into.number}: try again",
+                f"patron: {patron.number} was just merged into {now_as.merged_into}: try again",
                 field="patron",
                 code="conflict",
                 status=409,
             )
+        if now_as.identified != patron.is_identified:
+            patron.refresh_from_db()
         _refuse_unidentified(patron)
-        if direction == Direction.CASH_IN:
+        if direction == Direction.CASH_IN and now_as.player_status not in (None, "active"):
             _refuse_barred(patron, kind)
 
     def write(slip: Any) -> CashTransaction:
@@ -398,7 +470,8 @@ def _cash(
             field = "cash_in_cents" if direction == Direction.CASH_IN else "cash_out_cents"
             total = getattr(day_row, field) + cash_cents
             setattr(day_row, field, total)
-            day_row.save(update_fields=[field])
+            with connection.cursor() as cursor:  # the locked row; plain SQL on the hot path
+                cursor.execute(_DAY_UPDATE[field], [total, day_row.pk])
             bind.append(day_row)
             data["day_total_cents"] = total
             if total >= limits.mtl_cents:
@@ -414,11 +487,12 @@ def _cash(
                 )
                 data["mtl_entry"] = True
             if total > limits.ctr_cents:
-                ctr, made = ctr_open(patron, gaming_day, direction, tx, at)
-                if made:
+                opened = day_row.ctr_in if direction == Direction.CASH_IN else day_row.ctr_out
+                ctr = None if opened else ctr_make(patron, gaming_day, direction, tx, at)
+                if ctr is not None:
                     bind.append(ctr)
                     data["ctr_opened"] = True
-            raised = on_transaction(tx, day_row)  # suspicious activity (compliance.alerts)
+            raised = on_transaction(tx, day_row, limits)  # suspicious activity (compliance.alerts)
             if raised:
                 bind.extend(raised)
                 data["alerts"] = [a.kind for a in raised]
@@ -437,26 +511,30 @@ def _cash(
 
 def ctr_open(
     patron: Patron, day: date, direction: str, tx: CashTransaction, at: datetime
-) -> tuple[Ctr, bool]:
-    # The patron's day is locked: a CTR already open is found here; the unique constraint
-    # stays the backstop.
-    found = Ctr.objects.filter(patron=patron, gaming_day=day, direction=direction).first()
-    if found is not None:
-        return found, False
+) -> Ctr | None:
+    """The CTR this transaction opens for the patron's day and direction; None if one is
+    open already (the patron's day is locked, so it is found here; the unique constraint
+    stays the backstop)."""
+    if Ctr.objects.filter(patron=patron, gaming_day=day, direction=direction).exists():
+        return None
+    return ctr_make(patron, day, direction, tx, at)
+
+
+def ctr_make(
+    patron: Patron, day: date, direction: str, tx: CashTransaction, at: datetime
+) -> Ctr | None:
+    """The CTR, made unless another transaction made it at the same moment (then None)."""
     try:
         with transaction.atomic():
-            return (
-                Ctr.objects.create(
-                    patron=patron,
-                    gaming_day=day,
-                    direction=direction,
-                    opened_at=at,
-                    opened_by_transaction=tx,
-                ),
-                True,
+            return Ctr.objects.create(
+                patron=patron,
+                gaming_day=day,
+                direction=direction,
+                opened_at=at,
+                opened_by_transaction=tx,
             )
     except IntegrityError:  # already open: this transaction is one more of it
-        return Ctr.objects.get(patron=patron, gaming_day=day, direction=direction), False
+        return None
 
 
 def buy_in_check(

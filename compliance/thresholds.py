@@ -21,7 +21,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from audit.kinds import EventKind
@@ -48,12 +48,15 @@ class Thresholds:
 
 
 def current() -> Thresholds:
-    """The thresholds in force now: the latest approval's, else the settings'."""
-    row = (
-        ThresholdApproval.objects.order_by("-id")
-        .values_list("proposal__mtl_cents", "proposal__ctr_cents")
-        .first()
-    )
+    """The thresholds in force now: the latest approval's, else the settings'. Read on every
+    cash transaction, in plain SQL (not compiled anew by the ORM each time)."""
+    approval, proposal = ThresholdApproval._meta.db_table, ThresholdProposal._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT p.mtl_cents, p.ctr_cents FROM {approval} a "
+            f"JOIN {proposal} p ON p.id = a.proposal_id ORDER BY a.id DESC LIMIT 1"
+        )
+        row = cursor.fetchone()
     if row is None:
         return Thresholds(
             int(settings.CASINO_MTL_THRESHOLD_CENTS), int(settings.CASINO_CTR_THRESHOLD_CENTS)

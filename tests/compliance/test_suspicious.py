@@ -453,15 +453,17 @@ def test_the_nightly_task_and_the_command_scan_a_day(cash: dict[str, Any]) -> No
 def test_the_write_path_reads_only_inside_a_band(
     cash: dict[str, Any], django_assert_num_queries: Any
 ) -> None:
+    from compliance import thresholds
     from compliance.models import PatronDay
 
+    limits = thresholds.current()
     patron = _patron(cash)
     plain = buy_in(cash, "SC-1", "500.00", seat=1, patron=patron.number).cash_transaction
     row = PatronDay.objects.get(patron=patron, gaming_day=today())
     with django_assert_num_queries(0):  # identified, outside every band: nothing read
-        assert detection.on_transaction(plain, row) == []
+        assert detection.on_transaction(plain, row, limits) == []
     walker = buy_in(cash, "LB-1", "500.00", seat=1, patron={"description": dict(SUIT)})
     tx = walker.cash_transaction
     row = PatronDay.objects.get(patron=tx.patron, gaming_day=today())
     with django_assert_num_queries(1):  # described: the day's patrons alike, one statement
-        assert detection.on_transaction(tx, row) == []
+        assert detection.on_transaction(tx, row, limits) == []
