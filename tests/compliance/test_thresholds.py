@@ -18,7 +18,7 @@ from compliance.models import Ctr, MtlEntry, ThresholdApproval, ThresholdProposa
 from compliance.services import ctr_threshold, mtl_threshold
 from compliance.thresholds import threshold_approve, threshold_propose
 from core.errors import ServiceError
-from tests.compliance.conftest import buy_in, described
+from tests.compliance.conftest import buy_in, described, identify
 from tests.helpers import person
 
 URL = "/compliance/thresholds/"
@@ -157,3 +157,23 @@ def test_only_compliance_officers_set_the_thresholds(
     with pytest.raises(PermissionDenied):
         threshold_approve(proposal=proposal, by=cash[who])
     assert ThresholdProposal.objects.count() == 1 and not ThresholdApproval.objects.exists()
+
+
+def test_structuring_is_judged_by_the_thresholds_in_force(
+    cash: dict[str, Any], second: Any
+) -> None:
+    """An approved MTL of $2,000: buy-ins just under it are structuring, and ones just under
+    the settings' $3,000 (now over the MTL) are not."""
+    from compliance.models import Alert, AlertKind
+
+    proposal = threshold_propose(mtl="2000.00", ctr="9000.00", reason="x", by=cash["compliance"])
+    threshold_approve(proposal=proposal, by=second)
+    over = identify(cash, described(cash))
+    buy_in(cash, "SC-1", "2900.00", seat=1, patron=over.number)
+    buy_in(cash, "LB-1", "2950.00", seat=2, patron=over.number)
+    assert not Alert.objects.filter(patron=over).exists()
+    under = identify(cash, described(cash), id_number="D7654321")
+    buy_in(cash, "SC-1", "1900.00", seat=3, patron=under.number)
+    buy_in(cash, "LB-1", "1950.00", seat=4, patron=under.number)
+    [alert] = Alert.objects.filter(patron=under)
+    assert alert.kind == AlertKind.STRUCTURING and "$2,000.00" in alert.detail
