@@ -21,13 +21,14 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Max
+from django.db.models import Exists, Max, OuterRef, QuerySet
 from django.utils import timezone
 
 from audit.kinds import EventKind
 from audit.services import audit_record
 from core.errors import ServiceError
 from core.money import dollars
+from core.prepared import PreparedQuery
 from core.roles import CASH_OUT_ROLES, PATRON_IDENTIFIERS, require
 from core.strict import known_keys, text
 from players.models import Player
@@ -244,13 +245,13 @@ def resolve_patron(value: Any, *, by: AbstractBaseUser, at: datetime) -> Patron 
         return patron_create(by=by, description=value.get("description") or {}, at=at)
     given = text(value, "patron").strip()
     if PATRON_NUMBER.match(given):
-        found = _patron_by(_BY_NUMBER_SQL, given)
+        found = _through_merge(_BY_NUMBER.first(number=given))
         if found is None:
             raise ServiceError(f"patron: there is no patron {given}", field="patron")
         return found
     if CARD_NUMBER.match(given):
         # the card's patron in one read (the common case); the player only at its first use
-        found = _patron_by(_BY_CARD_SQL, given)
+        found = _through_merge(_BY_CARD.first(card=given))
         if found is not None:
             return found
         player = Player.objects.filter(card=given).first()
@@ -263,22 +264,21 @@ def resolve_patron(value: Any, *, by: AbstractBaseUser, at: datetime) -> Patron 
     )
 
 
-# The patron a number or a card names, through its merge (a patron merged into another is
-# that other one): read on every cash transaction that names one, so plain SQL, one statement.
-_PATRON, _MERGE = Patron._meta.db_table, PatronMerge._meta.db_table
-_THROUGH_MERGE = (
-    f"SELECT t.* FROM {_PATRON} p LEFT JOIN {_MERGE} m ON m.merged_id = p.id "
-    f"JOIN {_PATRON} t ON t.id = COALESCE(m.into_id, p.id) "
+# The patron a number or a card names, read with its merge (a patron merged into another is
+# that other one): on every cash transaction that names one, so compiled once.
+_BY_NUMBER = PreparedQuery(
+    lambda number: Patron.objects.filter(number=number).select_related("merged_into__into"),
+    number=str,
 )
-_BY_NUMBER_SQL = _THROUGH_MERGE + "WHERE p.number = %s"
-_BY_CARD_SQL = (
-    _THROUGH_MERGE + f"JOIN {Player._meta.db_table} pl ON pl.id = p.player_id WHERE pl.card = %s"
+_BY_CARD = PreparedQuery(
+    lambda card: Patron.objects.filter(player__card=card).select_related("merged_into__into"),
+    card=str,
 )
 
 
-def _patron_by(sql: str, given: str) -> Patron | None:
-    found = list(Patron.objects.raw(sql, [given]))
-    return found[0] if found else None
+def _through_merge(patron: Patron | None) -> Patron | None:
+    merge = getattr(patron, "merged_into", None)  # the reverse one-to-one, read with the patron
+    return merge.into if merge is not None else patron
 
 
 # --- cash transactions ---------------------------------------------------------------------------
@@ -300,10 +300,7 @@ def locked_day(patron: Patron, day: date) -> PatronDay:
 
 
 def _day_locked(patron: Patron, day: date) -> PatronDay | None:
-    sql = _DAY_SQL + (" FOR UPDATE OF d" if connection.features.has_select_for_update else "")
-    params = [Direction.CASH_IN, Direction.CASH_OUT, patron.pk, day.isoformat()]
-    found = list(PatronDay.objects.raw(sql, params))
-    return found[0] if found else None
+    return _DAY_LOCKED.first(patron=patron.pk, day=day)
 
 
 @dataclass(frozen=True)
@@ -313,30 +310,35 @@ class _NowAs:
     player_status: str | None  # a rated player's card's status
 
 
-# Read on every cash transaction with a patron, after its day is locked: plain SQL, one
-# statement (a statement of its own, so that it sees what committed while the lock waited).
-_NOW_AS_SQL = (
-    "SELECT i.number, CASE WHEN p.identified_at IS NOT NULL AND "
-    + " AND ".join(
-        f"p.{f} IS NOT NULL" if f in ("date_of_birth", "id_expiry") else f"p.{f} <> ''"
-        for f in IDENTIFICATION_FIELDS
+def _ctr_open_query(direction: str) -> Exists:
+    return Exists(
+        Ctr.objects.filter(
+            patron_id=OuterRef("patron_id"), gaming_day=OuterRef("gaming_day"), direction=direction
+        )
     )
-    + " THEN 1 ELSE 0 END, pl.status "
-    f"FROM {Patron._meta.db_table} p "
-    f"LEFT JOIN {PatronMerge._meta.db_table} m ON m.merged_id = p.id "
-    f"LEFT JOIN {Patron._meta.db_table} i ON i.id = m.into_id "
-    f"LEFT JOIN {Player._meta.db_table} pl ON pl.id = p.player_id "
-    "WHERE p.id = %s"
-)
-# The patron's day with whether a CTR is open for it in each direction (CTRs are opened only
-# under this lock; one opened while the lock waited is met by the CTR's unique constraint).
-_CTR_OPEN_SQL = (
-    f"EXISTS (SELECT 1 FROM {Ctr._meta.db_table} c WHERE c.patron_id = d.patron_id "
-    "AND c.gaming_day = d.gaming_day AND c.direction = %s)"
-)
-_DAY_SQL = (
-    f"SELECT d.*, {_CTR_OPEN_SQL} AS ctr_in, {_CTR_OPEN_SQL} AS ctr_out "
-    f"FROM {PatronDay._meta.db_table} d WHERE d.patron_id = %s AND d.gaming_day = %s"
+
+
+# The patron's day, locked, with whether a CTR is open for it in each direction (CTRs are
+# opened only under this lock; one opened while the lock waited is met by the CTR's unique
+# constraint). Read on every cash transaction with a patron: compiled once.
+def _day_locked_query(patron: int, day: date) -> QuerySet[PatronDay]:
+    return (
+        PatronDay.objects.select_for_update(of=("self",))
+        .annotate(
+            ctr_in=_ctr_open_query(Direction.CASH_IN), ctr_out=_ctr_open_query(Direction.CASH_OUT)
+        )
+        .filter(patron_id=patron, gaming_day=day)
+    )
+
+
+_DAY_LOCKED = PreparedQuery(_day_locked_query, patron=int, day=date)
+# The patron as it is now, read after its day is locked: a statement of its own, so that it
+# sees a merge or an identification that committed while the lock waited.
+_NOW_AS = PreparedQuery(
+    lambda pk: Patron.objects.filter(pk=pk).values(
+        "merged_into__into__number", "player__status", "identified_at", *IDENTIFICATION_FIELDS
+    ),
+    pk=int,
 )
 _DAY_UPDATE = {
     field: f"UPDATE {PatronDay._meta.db_table} SET {field} = %s WHERE id = %s"
@@ -345,10 +347,11 @@ _DAY_UPDATE = {
 
 
 def _patron_now(pk: int) -> _NowAs:
-    with connection.cursor() as cursor:
-        cursor.execute(_NOW_AS_SQL, [pk])
-        into, identified, status = cursor.fetchone()
-    return _NowAs(into, bool(identified), status)
+    [row] = _NOW_AS.values(pk=pk)
+    identified = row["identified_at"] is not None and all(
+        row[f] not in ("", None) for f in IDENTIFICATION_FIELDS
+    )
+    return _NowAs(row["merged_into__into__number"], identified, row["player__status"])
 
 
 def _refuse_unidentified(patron: Patron) -> None:
