@@ -248,3 +248,159 @@ class VarianceAlert(models.Model):
     @property
     def is_open(self) -> bool:
         return self.acknowledged_at is None
+
+
+class DropBoxMove(models.Model):
+    """A table's numbered drop box for a gaming day and shift, on its way: removed from the
+    table (by someone not dealing there, with a witness or alone), then arrived in the count
+    room. Appended, one row per step; the drop slip names the same box number."""
+
+    class Step(models.TextChoices):
+        REMOVED = "removed", "Removed from the table"
+        ARRIVED = "arrived", "Arrived in the count room"
+
+    AUDIT_BOUND = ("table", "gaming_day", "shift", "box_number", "step", "by", "witness", "at")
+
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="box_moves")
+    gaming_day = models.DateField()
+    shift = models.CharField(max_length=5)
+    box_number = models.PositiveIntegerField()
+    step = models.CharField(max_length=10, choices=Step.choices)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    witness = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["gaming_day", "shift", "table", "at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "gaming_day", "shift", "step"], name="dropbox_one_move_per_step"
+            ),
+            models.CheckConstraint(condition=Q(box_number__gte=1), name="dropbox_number_positive"),
+            models.CheckConstraint(
+                condition=Q(witness__isnull=True) | ~Q(witness=models.F("by")),
+                name="dropbox_witness_is_another",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"box {self.box_number} {self.table} {self.step}"
+
+
+class DropCount(models.Model):
+    """A drop slip counted by its parts: bills by denomination (counts), markers, match-play
+    and promotional coupons (by value), and the box it came from. The slip's `cash_cents` is the
+    bills' total, its `chips` the chips found, its `amount_cents` the sum of every part."""
+
+    AUDIT_BOUND = ("slip", "box_number", "bills", "match_play_cents", "promotional_cents")
+
+    slip = models.OneToOneField(Slip, on_delete=models.PROTECT, related_name="drop_count")
+    box_number = models.PositiveIntegerField(null=True, blank=True)
+    bills = models.JSONField(default=dict, blank=True)  # {bill in cents (text): count}
+    match_play_cents = models.BigIntegerField(default=0)
+    promotional_cents = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(match_play_cents__gte=0, promotional_cents__gte=0),
+                name="dropcount_coupons_nonnegative",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"count of {self.slip}"
+
+    @property
+    def coupons_cents(self) -> int:
+        return self.match_play_cents + self.promotional_cents
+
+
+class CountSheetSignature(models.Model):
+    """A count-team member's signature on a gaming day's count sheet: the drop slips it lists
+    (their numbers, in order) and its total as signed. The sheet is signed once two different
+    members have signed the same drops, one of them independent of the pit."""
+
+    AUDIT_BOUND = ("gaming_day", "slips", "total_cents", "by", "independent", "at")
+
+    gaming_day = models.DateField()
+    slips = models.CharField(max_length=2000)  # the drop slips' numbers, "12,15,18"
+    total_cents = models.BigIntegerField()
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    independent = models.BooleanField()
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["gaming_day", "at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["gaming_day", "slips", "by"], name="countsheet_signed_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"count sheet {self.gaming_day} signed by {self.by}"
+
+
+class SignatureRuleProposal(models.Model):
+    """An admin's proposal of the roles that sign a fill or a credit, in order; in force once a
+    second admin approves it (`SignatureRuleApproval`)."""
+
+    AUDIT_BOUND = ("kind", "steps", "reason", "proposed_by", "proposed_at")
+
+    kind = models.CharField(max_length=10)
+    steps = models.JSONField()  # the roles' values, in signing order
+    reason = models.TextField()
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    proposed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-proposed_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=["fill", "credit"]), name="signaturerule_kind"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} signed by {', '.join(self.steps)}"
+
+
+class SignatureRuleApproval(models.Model):
+    AUDIT_BOUND = ("proposal", "approved_by", "approved_at")
+
+    proposal = models.OneToOneField(
+        SignatureRuleProposal, on_delete=models.PROTECT, related_name="approval"
+    )
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    approved_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-approved_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.proposal} approved by {self.approved_by}"
+
+
+class SlipSteps(models.Model):
+    """The signature rule a fill or credit was made under (the approval in force when it was
+    entered): its roles, in order. A slip without one signs by `rules.SIGN_STEPS`."""
+
+    AUDIT_BOUND = ("slip", "approval", "steps")
+
+    slip = models.OneToOneField(Slip, on_delete=models.PROTECT, related_name="rule_steps")
+    approval = models.ForeignKey(SignatureRuleApproval, on_delete=models.PROTECT, related_name="+")
+    steps = models.JSONField()
+
+    def __str__(self) -> str:
+        return f"{self.slip} signs by {', '.join(self.steps)}"

@@ -72,3 +72,27 @@ ONE_PER_SHIFT = frozenset({OPENER, CLOSER, DROP})
 MORNING_COUNT_REASON = "Morning count of the previous gaming day's drop boxes"
 # The reasons offered ready to pick, per kind.
 READY_REASONS: dict[str, tuple[str, ...]] = {DROP: (MORNING_COUNT_REASON,)}
+
+# The bills the count team counts by denomination (cents), largest first.
+BILLS = (10000, 5000, 2000, 1000, 500, 100)
+# The coupons counted by value, each with its words.
+COUPONS = {"match_play": "match-play coupons", "promotional": "promotional coupons"}
+
+# The roles a property's signature rule may name for a fill or a credit, and what each one's
+# signature means there (the cage issues, security carries, the pit supervisor receives, the
+# dealer confirms; a credit runs the other way).
+RULE_ROLES = (Role.CAGE, Role.SECURITY, Role.PIT_BOSS, Role.DEALER)
+RULE_MEANINGS: dict[str, dict[str, str]] = {
+    FILL: {
+        Role.CAGE.value: "issued by the cage",
+        Role.SECURITY.value: "carried by security",
+        Role.PIT_BOSS.value: "received by the pit supervisor",
+        Role.DEALER.value: "received at the table",
+    },
+    CREDIT: {
+        Role.DEALER.value: "released at the table",
+        Role.PIT_BOSS.value: "released by the pit supervisor",
+        Role.SECURITY.value: "carried by security",
+        Role.CAGE.value: "received by the cage",
+    },
+}

@@ -195,28 +195,38 @@ def open_alerts(*, tables: Iterable[int] | None = None) -> QuerySet[VarianceAler
 
 def slips_awaiting(*, user_roles: Iterable[str]) -> QuerySet[Slip]:
     """Pending slips whose next signature one of these roles may give."""
+    from .models import SignatureRuleApproval
+
     roles = set(user_roles)
     q = Q(pk__in=[])
     for kind, steps in rules.SIGN_STEPS.items():
         for index, allowed in enumerate(steps):
             if roles & {r.value for r in allowed}:
-                q |= Q(kind=kind, signatures_required__gte=index + 1) & Q(
-                    **{"signature_count": index}
+                q |= Q(
+                    kind=kind,
+                    signatures_required__gte=index + 1,
+                    signature_count=index,
+                    rule_steps__isnull=True,
                 )
+    # Fills and credits entered under a property's signature rule sign by that rule.
+    for approval in SignatureRuleApproval.objects.select_related("proposal"):
+        for index, role in enumerate(approval.proposal.steps):
+            if role in roles:
+                q |= Q(rule_steps__approval=approval, signature_count=index)
     from django.db.models import Count
 
     return (
         Slip.objects.filter(status=Slip.Status.PENDING)
         .annotate(signature_count=Count("signatures"))
         .filter(q)
-        .select_related("table", "created_by")
+        .select_related("table", "created_by", "rule_steps")
         .order_by("number")
     )
 
 
 def slips() -> QuerySet[Slip]:
     return (
-        Slip.objects.select_related("table", "created_by", "replaces")
+        Slip.objects.select_related("table", "created_by", "replaces", "rule_steps", "drop_count")
         .prefetch_related("signatures__by", "voids__by")
         .order_by("-number")
     )
@@ -224,7 +234,8 @@ def slips() -> QuerySet[Slip]:
 
 def slips_visible_to(user: Any) -> QuerySet[Slip]:
     """Pit bosses and auditors see every slip; the cage the fills and credits; the count team
-    the drops; a dealer the slips of the table they are signed in at."""
+    the drops; security the fills and credits signed under a property's rule; a dealer the
+    slips of the table they are signed in at."""
     from core.roles import Role, has_role
     from tables.models import DealerSession
 
@@ -236,6 +247,8 @@ def slips_visible_to(user: Any) -> QuerySet[Slip]:
         q |= Q(kind__in=[rules.FILL, rules.CREDIT])
     if has_role(user, Role.COUNT):
         q |= Q(kind=rules.DROP)
+    if has_role(user, Role.SECURITY):  # carries the fills and credits a property's rule names
+        q |= Q(kind__in=[rules.FILL, rules.CREDIT], rule_steps__isnull=False)
     if has_role(user, Role.DEALER):
         tables = DealerSession.objects.filter(dealer_id=user.pk, ended_at__isnull=True)
         q |= Q(table_id__in=tables.values("table_id"))

@@ -28,9 +28,18 @@ from tables.gaming_day import gaming_day_of, shift_begins, shift_of, shift_start
 from tables.models import DealerSession, Table
 from tables.services.limits import check_amount, limit_cents
 
-from . import rules
+from . import rules, signature_rules
 from .cash import buy_in_voided, check_cash_in
-from .models import ChipDenomination, Slip, SlipSignature, SlipVoid, VarianceAlert
+from .models import (
+    ChipDenomination,
+    DropBoxMove,
+    DropCount,
+    Slip,
+    SlipSignature,
+    SlipSteps,
+    SlipVoid,
+    VarianceAlert,
+)
 
 
 def _signed_in_at(user: AbstractBaseUser, table: Table) -> bool:
@@ -90,6 +99,92 @@ def chips_total(chips: dict[str, int]) -> int:
     return sum(int(c) * n for c, n in chips.items())
 
 
+def parse_bills(value: Any, *, field: str = "bills") -> dict[str, int]:
+    """`{"100": 12, "$20": 40}` -> `{"10000": 12, "2000": 40}`: the drop's bills by denomination,
+    whole counts (zero counts dropped); refused naming the bill."""
+    if not isinstance(value, dict):
+        raise ServiceError(
+            f'{field} must map bills to counts, like {{"100": 12, "20": 40}}', field=field
+        )
+    bills: dict[int, int] = {}
+    for key, count in value.items():
+        where = f"{field}.{key}"
+        try:
+            cents = parse_cents(str(key).strip().removeprefix("$"), where=where)
+        except EngineError as e:
+            raise ServiceError(e.message, field=where) from None
+        if cents not in rules.BILLS:
+            offered = ", ".join(f"${b // 100}" for b in rules.BILLS)
+            raise ServiceError(
+                f"{where}: the count takes {offered} bills, not ${format_cents(cents)}",
+                field=where,
+            )
+        if not is_whole(count) or count < 0:
+            raise ServiceError(
+                f"{where}: the count of ${cents // 100} bills must be a whole number, "
+                f"not {count!r}",
+                field=where,
+            )
+        if count > 1_000_000:
+            raise ServiceError(
+                f"{where}: {count} ${cents // 100} bills is more than a box holds", field=where
+            )
+        if cents in bills:
+            raise ServiceError(f"{where}: the ${cents // 100} bill is given twice", field=where)
+        bills[cents] = count
+    return {str(c): n for c, n in sorted(bills.items(), reverse=True) if n}
+
+
+def bills_total(bills: dict[str, int]) -> int:
+    return sum(int(c) * n for c, n in bills.items())
+
+
+def parse_coupons(value: Any, *, field: str = "coupons") -> dict[str, int]:
+    """`{"match_play": "50.00", "promotional": "25"}` -> cents per kind of coupon (by value)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ServiceError(
+            f"{field} must map match_play and promotional to their value, like "
+            f'{{"match_play": "50.00"}}',
+            field=field,
+        )
+    coupons: dict[str, int] = {}
+    for key, amount in value.items():
+        where = f"{field}.{key}"
+        if key not in rules.COUPONS:
+            raise ServiceError(
+                f"{where}: the count takes match-play and promotional coupons, not {key!r}",
+                field=where,
+            )
+        if amount is None or amount == "":
+            continue
+        coupons[key] = _amount(amount, field=where, allow_zero=True)
+    return coupons
+
+
+def drop_box_number(value: Any, *, table: Table, gaming_day: date, shift: str) -> int | None:
+    """The drop slip's box number: a whole number, the one recorded as removed from the table
+    for that shift (when its removal is recorded)."""
+    if value is None or value == "":
+        return None
+    number = value if is_whole(value) else None
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        number = int(value.strip())
+    if number is None or number < 1:
+        raise ServiceError(f"box: a drop box has a number, not {value!r}", field="box")
+    removed = DropBoxMove.objects.filter(
+        table=table, gaming_day=gaming_day, shift=shift, step=DropBoxMove.Step.REMOVED
+    ).first()
+    if removed is not None and removed.box_number != number:
+        raise ServiceError(
+            f"box: {table}'s box for the {shift} shift is box {removed.box_number}, "
+            f"not box {number}",
+            field="box",
+        )
+    return int(number)
+
+
 def _amount(value: Any, *, field: str, allow_zero: bool = False) -> int:
     if isinstance(value, Decimal | int) and not isinstance(value, bool):
         value = str(value)
@@ -120,9 +215,15 @@ def slip_create(
     at: datetime | None = None,
     seat: Any = None,
     patron: Any = None,
+    bills: dict[str, Any] | None = None,
+    coupons: dict[str, Any] | None = None,
+    box: Any = None,
 ) -> Slip:
-    """Enter a slip. Chip kinds take `chips`; a drop `amount` (the cash; plus `markers` and any
-    `chips` found in the box); a buy-in `amount`, its `seat` and, from the MTL threshold, its
+    """Enter a slip. Chip kinds take `chips`; a drop is counted by its parts: `bills` by
+    denomination (counts: {"100": 12, "20": 40}), `markers`, `coupons` by value
+    ({"match_play": "50.00", "promotional": "25.00"}), any `chips` found in the box, and the
+    `box` number (an amount-only drop, `amount` as its cash, stays for the older API); a buy-in
+    `amount`, its `seat` and, from the MTL threshold, its
     `patron` (passed as given to the cash compliance check, `accounting.cash`). The gaming day
     and shift default to now's (a drop counted the next morning names the shift whose box it
     is); see `check_day` for the days a slip may name. Every amount is within the kind's
@@ -147,6 +248,10 @@ def slip_create(
         )
     check_day(kind=kind, day=day, shift=shift, at=at, reason=reason)
     cash = markers_cents = 0
+    if kind != rules.DROP and (bills is not None or coupons is not None or box is not None):
+        raise ServiceError(
+            "only a drop is counted by bills and coupons and names a box", field="bills"
+        )
     if kind in rules.CHIP_KINDS:
         if amount is not None or markers is not None:
             raise ServiceError(
@@ -157,9 +262,23 @@ def slip_create(
         if kind in (rules.FILL, rules.CREDIT) and not parsed:
             raise ServiceError(f"a {kind} moves at least one chip", field="chips")
     else:
-        if amount is None:
-            raise ServiceError(f"a {kind.replace('_', '-')} slip needs its amount", field="amount")
-        cash = _amount(amount, field="amount", allow_zero=kind == rules.DROP)
+        if kind == rules.DROP and bills is not None:
+            if amount is not None:
+                raise ServiceError(
+                    "a drop counted by bills gives no amount: its cash is the bills' total",
+                    field="amount",
+                )
+            bill_counts = parse_bills(bills)
+            cash = bills_total(bill_counts)
+        else:
+            if amount is None:
+                raise ServiceError(
+                    f"a {kind.replace('_', '-')} slip needs its amount"
+                    + (" (or its bills by denomination)" if kind == rules.DROP else ""),
+                    field="amount",
+                )
+            cash = _amount(amount, field="amount", allow_zero=kind == rules.DROP)
+            bill_counts = {}
         parsed = {}
         if kind == rules.DROP:
             if markers is not None:
@@ -171,7 +290,19 @@ def slip_create(
     if kind != rules.BUY_IN and (seat is not None or patron is not None):
         raise ServiceError("only a buy-in names a seat and a patron", field="seat")
     seat_number = buy_in_seat(seat, table) if kind == rules.BUY_IN else None
-    check_limits(kind, cash=cash, markers=markers_cents, chips=chips_total(parsed))
+    coupon_cents = parse_coupons(coupons) if kind == rules.DROP else {}
+    box_number = (
+        drop_box_number(box, table=table, gaming_day=day, shift=shift)
+        if kind == rules.DROP
+        else None
+    )
+    check_limits(
+        kind,
+        cash=cash,
+        markers=markers_cents,
+        chips=chips_total(parsed),
+        coupons=sum(coupon_cents.values()),
+    )
     if replaces is not None:
         replaces = Slip.objects.select_for_update().get(pk=replaces.pk)
         if replaces.status != Slip.Status.VOIDED:
@@ -221,7 +352,8 @@ def slip_create(
         if kind == rules.BUY_IN
         else []
     )
-    required = len(rules.SIGN_STEPS[kind])
+    steps, rule = signature_rules.steps_for_new(kind)
+    required = len(steps)
     fields = {
         "table": table,
         "kind": kind,
@@ -230,7 +362,7 @@ def slip_create(
         "chips": parsed,
         "cash_cents": cash,
         "markers_cents": markers_cents,
-        "amount_cents": cash + markers_cents + chips_total(parsed),
+        "amount_cents": cash + markers_cents + chips_total(parsed) + sum(coupon_cents.values()),
         "created_by": by,
         "created_at": at,
         "signatures_required": required,
@@ -255,12 +387,33 @@ def slip_create(
             status=409,
         )
     late = {"late_reason": reason} if reason else {}
+    bound: list[Any] = []
+    extra: dict[str, Any] = {}
+    if kind == rules.DROP and (bills is not None or coupons is not None or box is not None):
+        count = DropCount.objects.create(
+            slip=slip,
+            box_number=box_number,
+            bills=bill_counts,
+            match_play_cents=coupon_cents.get("match_play", 0),
+            promotional_cents=coupon_cents.get("promotional", 0),
+        )
+        bound.append(count)
+        extra["count"] = {
+            "box": box_number,
+            "bills": bill_counts,
+            "match_play_cents": count.match_play_cents,
+            "promotional_cents": count.promotional_cents,
+        }
+    if rule is not None:
+        bound.append(SlipSteps.objects.create(slip=slip, approval=rule, steps=rule.proposal.steps))
+        extra["signature_rule"] = rule.proposal.steps
     audit_record(
         actor=by,
         kind=EventKind.SLIP_CREATED,
         obj=slip,
         table_name=table.name,
-        data={**slip_data(slip), "role": role.value, **late},
+        data={**slip_data(slip), "role": role.value, **late, **extra},
+        bind=bound,
     )
     for record in finish:
         record(slip)
@@ -320,7 +473,7 @@ def check_day(*, kind: str, day: date, shift: str, at: datetime, reason: str) ->
         )
 
 
-def check_limits(kind: str, *, cash: int, markers: int, chips: int) -> None:
+def check_limits(kind: str, *, cash: int, markers: int, chips: int, coupons: int = 0) -> None:
     """Each amount of the slip, and its total, within the kind's limit (naming the field)."""
     slip, most = f"a {kind.replace('_', '-')} slip's", limit_cents(kind)
     if kind in rules.CHIP_KINDS:
@@ -329,9 +482,14 @@ def check_limits(kind: str, *, cash: int, markers: int, chips: int) -> None:
     check_amount(kind, cash, field="amount", what=f"{slip} amount", most=most)
     check_amount(kind, markers, field="markers", what=f"{slip} markers", most=most)
     check_amount(kind, chips, field="chips", what=f"{slip} chips", most=most)
-    total = cash + markers + chips
+    check_amount(kind, coupons, field="coupons", what=f"{slip} coupons", most=most)
+    total = cash + markers + chips + coupons
     check_amount(
-        kind, total, field="amount", what=f"{slip} total (cash, markers, chips)", most=most
+        kind,
+        total,
+        field="amount",
+        what=f"{slip} total (cash, markers, chips" + (", coupons)" if coupons else ")"),
+        most=most,
     )
 
 
@@ -377,8 +535,9 @@ def slip_sign(*, slip: Slip, by: AbstractBaseUser) -> Slip:
             status=403,
         )
     step = slip.signatures.count() + 1
-    allowed = rules.SIGN_STEPS[slip.kind][step - 1]
-    what = f"sign slip {slip.number} ({rules.STEP_NAMES[slip.kind][step - 1]})"
+    this = signature_rules.steps_of(slip)[step - 1]
+    allowed = this.roles
+    what = f"sign slip {slip.number} ({this.meaning})"
     role = acting_role(by, allowed, slip.table, what)
     now = timezone.now()
     signature = SlipSignature.objects.create(slip=slip, step=step, role=role.value, by=by, at=now)
@@ -395,7 +554,7 @@ def slip_sign(*, slip: Slip, by: AbstractBaseUser) -> Slip:
             "kind": slip.kind,
             "step": step,
             "role": role.value,
-            "meaning": rules.STEP_NAMES[slip.kind][step - 1],
+            "meaning": this.meaning,
             "counts": slip.status == Slip.Status.SIGNED,
         },
         bind=[signature],
@@ -416,9 +575,10 @@ def void_confirm_refusal(
         return f"{name} entered slip {slip.number}: another person confirms its void"
     if signatures is None:
         signatures = list(slip.signatures.order_by("step"))
+    steps = signature_rules.steps_of(slip) if signatures else []
     for signature in signatures:
         if signature.by_id == user.pk:
-            meaning = rules.STEP_NAMES[slip.kind][signature.step - 1]
+            meaning = steps[signature.step - 1].meaning
             return f"{name} signed slip {slip.number} ({meaning}): another person confirms its void"
     return None
 

@@ -51,6 +51,7 @@ from tables.models import DealerSession, Table
 
 from . import rules, selectors, services
 from .models import ChipDenomination, Slip, VarianceAlert
+from .signature_rules import steps_of
 
 View = Callable[..., HttpResponse]
 
@@ -123,6 +124,7 @@ def _slip_rows(slips: Any) -> list[dict[str, Any]]:
     for slip in slips:
         signatures = list(slip.signatures.all())
         step = len(signatures) + 1
+        steps = steps_of(slip)
         rows.append(
             {
                 "slip": slip,
@@ -130,13 +132,9 @@ def _slip_rows(slips: Any) -> list[dict[str, Any]]:
                 "chips": ", ".join(f"{n} × ${format_cents(int(c))}" for c, n in slip.chips.items()),
                 "signatures": signatures,
                 "voids": list(slip.voids.all()),
-                "next": (
-                    rules.STEP_NAMES[slip.kind][step - 1]
-                    if slip.status == Slip.Status.PENDING
-                    else ""
-                ),
+                "next": steps[step - 1].meaning if slip.status == Slip.Status.PENDING else "",
                 "next_roles": (
-                    [r.value for r in rules.SIGN_STEPS[slip.kind][step - 1]]
+                    [r.value for r in steps[step - 1].roles]
                     if slip.status == Slip.Status.PENDING
                     else []
                 ),

@@ -45,6 +45,17 @@ _ACCOUNTING_TABLES = {
     for name in ("slip", "slipsignature", "slipvoid", "variancealert", "chipdenomination")
 }
 
+# accounting 0004: the drop boxes' moves, the count by parts, the count sheet's signatures, the
+# signature rules and the rule each slip was made under, all append-only
+_ACCOUNTING_HISTORY = (
+    "dropboxmove",
+    "dropcount",
+    "countsheetsignature",
+    "signatureruleproposal",
+    "signatureruleapproval",
+    "slipsteps",
+)
+
 
 def _on(table: str, *names: str) -> dict[str, str]:
     return {f"casino_{name}": table for name in names}
@@ -144,6 +155,12 @@ _SQLITE: dict[str, str] = {
         for short in _SUSPICIOUS
         for what in ("no_update", "no_delete", "no_replace")
     },
+    # accounting 0004
+    **{
+        f"casino_{short}_{what}": f"accounting_{short}"
+        for short in _ACCOUNTING_HISTORY
+        for what in ("no_update", "no_delete", "no_replace")
+    },
     # an insert never replaces a guarded row (audit 0010, tables 0013, accounting 0003)
     **{
         f"casino_{short}_no_replace": table
@@ -198,6 +215,12 @@ _POSTGRESQL: dict[str, str] = {
     **{
         f"casino_{short}_{what}": f"compliance_{short}"
         for short in _SUSPICIOUS
+        for what in ("no_change", "no_truncate")
+    },
+    # accounting 0004
+    **{
+        f"casino_{short}_{what}": f"accounting_{short}"
+        for short in _ACCOUNTING_HISTORY
         for what in ("no_change", "no_truncate")
     },
 }

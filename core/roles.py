@@ -76,6 +76,9 @@ SLIP_DESK: tuple[Role, ...] = (Role.PIT_BOSS, Role.CAGE, Role.COUNT, Role.AUDITO
 SLIP_READERS: tuple[Role, ...] = (Role.DEALER, *SLIP_DESK)
 SLIP_CREATORS: tuple[Role, ...] = (Role.DEALER, Role.PIT_BOSS, Role.COUNT)
 SLIP_SIGNERS: tuple[Role, ...] = (Role.DEALER, Role.PIT_BOSS, Role.CAGE, Role.COUNT)
+# Security carries fills and credits where the property's signature rule names it
+# (accounting.signature_rules): it signs those slips through the API, nothing else of the floor.
+SLIP_SIGNERS += (Role.SECURITY,)
 # Rated play (docs/ratings.md): hosts and pit bosses keep the players and their comps; auditors
 # read them; a dealer seats a rated player at the table they are signed in at and sees only the
 # card number and first name.

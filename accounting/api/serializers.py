@@ -12,8 +12,8 @@ from tables.api.strict import AmountField, IdField, QueryIdField, StrictSerializ
 from tables.engine.money import format_cents
 from tables.models import Table
 
-from .. import rules
 from ..models import ChipDenomination, Slip, SlipSignature, SlipVoid, VarianceAlert
+from ..signature_rules import steps_of
 
 
 class ChipDenominationSerializer(serializers.ModelSerializer):
@@ -36,7 +36,7 @@ class SlipSignatureSerializer(serializers.ModelSerializer):
         fields = ["step", "role", "by", "at", "meaning"]
 
     def get_meaning(self, obj: SlipSignature) -> str:
-        return rules.STEP_NAMES[obj.slip.kind][obj.step - 1]
+        return steps_of(obj.slip)[obj.step - 1].meaning
 
 
 class SlipVoidSerializer(serializers.ModelSerializer):
@@ -58,6 +58,10 @@ class SlipSerializer(serializers.ModelSerializer):
     next_signature = serializers.SerializerMethodField(
         help_text="Who signs next (the roles), or null when the slip needs no more."
     )
+    count = serializers.SerializerMethodField(
+        help_text="A drop counted by its parts: its box, bills by denomination (counts, keyed "
+        "by cents), coupons (cents); null otherwise."
+    )
 
     class Meta:
         model = Slip
@@ -74,6 +78,7 @@ class SlipSerializer(serializers.ModelSerializer):
             "markers_cents",
             "amount_cents",
             "amount",
+            "count",
             "status",
             "created_by",
             "created_at",
@@ -98,15 +103,25 @@ class SlipSerializer(serializers.ModelSerializer):
         return obj.replaces.number if obj.replaces else None
 
     @extend_schema_field({"type": "object", "nullable": True})
+    def get_count(self, obj: Slip) -> dict[str, Any] | None:
+        try:
+            count = obj.drop_count
+        except Slip.drop_count.RelatedObjectDoesNotExist:
+            return None
+        return {
+            "box": count.box_number,
+            "bills": count.bills,
+            "match_play_cents": count.match_play_cents,
+            "promotional_cents": count.promotional_cents,
+        }
+
+    @extend_schema_field({"type": "object", "nullable": True})
     def get_next_signature(self, obj: Slip) -> dict[str, Any] | None:
         if obj.status != Slip.Status.PENDING:
             return None
         step = len(obj.signatures.all()) + 1
-        return {
-            "step": step,
-            "roles": [r.value for r in rules.SIGN_STEPS[obj.kind][step - 1]],
-            "meaning": rules.STEP_NAMES[obj.kind][step - 1],
-        }
+        this = steps_of(obj)[step - 1]
+        return {"step": step, "roles": [r.value for r in this.roles], "meaning": this.meaning}
 
 
 class SlipCreateSerializer(StrictSerializer):
@@ -139,6 +154,20 @@ class SlipCreateSerializer(StrictSerializer):
         required=False,
         help_text="a buy-in: its patron (required from the MTL threshold, docs/compliance.md): "
         'a patron number "P1001", a player card number, or {"description": {...}}',
+    )
+    bills = serializers.DictField(
+        child=serializers.JSONField(),
+        required=False,
+        help_text='a drop counted by its parts: the bills by denomination, {"100": 12, "20": 40} '
+        "(counts; the drop's cash is their total, so no amount)",
+    )
+    coupons = serializers.DictField(
+        child=serializers.JSONField(),
+        required=False,
+        help_text='a drop: the coupons by value, {"match_play": "50.00", "promotional": "25.00"}',
+    )
+    box = serializers.IntegerField(
+        required=False, min_value=1, help_text="a drop: the number of the box counted"
     )
 
 

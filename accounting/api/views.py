@@ -128,6 +128,9 @@ class SlipViewSet(
             reason=data.get("reason", ""),
             seat=data.get("seat"),
             patron=data.get("patron"),
+            bills=data.get("bills"),
+            coupons=data.get("coupons"),
+            box=data.get("box"),
         )
         response = self._render(slip, status.HTTP_201_CREATED)
         response["Location"] = reverse("api-slip-detail", args=[slip.pk], request=request)
