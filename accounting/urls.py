@@ -12,6 +12,7 @@ urlpatterns = [
     path("slips/<int:slip_id>/sign/", views.desk_sign, name="sign"),
     path("slips/<int:slip_id>/void/", views.desk_void, name="void"),
     path("reconciliation/", views.reconciliation, name="reconciliation"),
+    path("count/", views.count_sheet, name="count_sheet"),
     path("alerts/<int:alert_id>/acknowledge/", views.acknowledge, name="acknowledge"),
     path("tablet/<int:table_id>/", views.tablet, name="tablet"),
     path("tablet/<int:table_id>/buy-in/", views.tablet_buy_in, name="buy_in"),

@@ -27,7 +27,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from audit.services import audit_refused, audit_refused_duties
 from core.bad_request import bad_query
@@ -571,3 +571,58 @@ def acknowledge(request: HttpRequest, alert_id: int) -> HttpResponse:
             f"Variance at {alert.table} {alert.gaming_day} shift {alert.shift} acknowledged.",
         )
     return _see_other(reverse("accounting:reconciliation") + f"?day={alert.gaming_day.isoformat()}")
+
+
+# --- the count sheet -------------------------------------------------------------------------
+
+COUNT_SHEET_READERS = (Role.COUNT, *RECORD_READERS)
+
+
+@roles_only(*COUNT_SHEET_READERS, what="The count sheet")
+@require_http_methods(["GET", "POST"])
+def count_sheet(request: HttpRequest) -> HttpResponse:
+    """The gaming day's count sheet: each signed drop by part (bills by denomination, chips,
+    markers, coupons) per table and shift, the totals, and its signatures; a count-team member
+    signs it here (POST)."""
+    from .count import count_sheet as sheet_of
+    from .count import count_sheet_sign
+
+    day = gaming_day_of(timezone.now())
+    if request.GET.get("day"):
+        try:
+            day = date.fromisoformat(request.GET["day"])
+        except ValueError:
+            return bad_query(
+                request,
+                field="day",
+                message=f"{request.GET['day']!r} is not a gaming day written like 2026-11-21",
+            )
+    here = reverse("accounting:count_sheet") + f"?day={day.isoformat()}"
+    if request.method == "POST":
+        try:
+            count_sheet_sign(gaming_day=day, by=request.user)
+        except PermissionDenied as err:
+            audit_refused(
+                actor=request.user,
+                method=request.method or "",
+                path=request.path,
+                reason=str(err),
+                action="count_sheet_sign",
+            )
+            messages.error(request, str(err))
+        except ServiceError as err:
+            messages.error(request, err.message)
+        else:
+            messages.success(request, f"Count sheet of {day.isoformat()} signed.")
+        return _see_other(here)
+    sheet = sheet_of(day)
+    return render(
+        request,
+        "accounting/count_sheet.html",
+        {
+            "day": day,
+            "sheet": sheet,
+            "bill_labels": [f"${b // 100}" for b in sheet["bill_values"]],
+            "can_sign": has_role(request.user, Role.COUNT),
+        },
+    )
