@@ -30,11 +30,12 @@ from audit.kinds import EventKind
 from audit.services import bind_rows
 from core.roles import Role
 from tables.engine.money import format_cents
-from tables.gaming_day import gaming_day_of, shift_of
+from tables.gaming_day import gaming_day_of, shift_of, shift_starts
 from tables.models import Round, Table
 
 from . import rules
-from .models import ChipDenomination, Slip, SlipSignature
+from .count import box_arrive, box_remove
+from .models import ChipDenomination, DropBoxMove, Slip, SlipSignature
 from .services import reconcile, slip_create, slip_sign
 
 OPENING_TRAY_CENTS = 20_000_00
@@ -184,6 +185,27 @@ class ShiftBook:
         self.fills_cents += FILL_CENTS
         self.slips += 1
 
+    def _drop_parts(self) -> dict[str, Any]:
+        """The drop counted by its parts: the box (removed from the table by one of the count
+        team with the other as witness, then received in the count room) and its cash in bills
+        by denomination; a sum of odd cents is given as an amount, as the older API does."""
+        where = {"table": self.table, "gaming_day": self.gaming_day, "shift": self.shift}
+        shifts = [s.strftime("%H:%M") for s in shift_starts()]
+        box = self.table.pk * 10 + shifts.index(self.shift) + 1
+        moved = set(DropBoxMove.objects.filter(**where).values_list("step", flat=True))
+        if DropBoxMove.Step.REMOVED not in moved:
+            box_remove(box=box, by=self.people["count"], witness=self.people["count2"], **where)
+        if DropBoxMove.Step.ARRIVED not in moved:
+            box_arrive(by=self.people["count2"], **where)
+        if self.drop_cents % 100:
+            return {"amount": format_cents(self.drop_cents), "box": box}
+        bills, left = {}, self.drop_cents
+        for value in rules.BILLS:
+            n, left = divmod(left, value)
+            if n:
+                bills[str(value // 100)] = n
+        return {"bills": bills, "box": box}
+
     def close(self) -> dict[str, Any]:
         """The closer (the pit boss counts, the dealer signs) and the drop (two of the count
         team); returns what the reconciliation should show."""
@@ -199,8 +221,8 @@ class ShiftBook:
         drop = slip_create(
             kind=rules.DROP,
             by=self.people["count"],
-            amount=format_cents(self.drop_cents),
             markers=format_cents(self.markers_cents) if self.markers_cents else None,
+            **self._drop_parts(),
             **self._where(rules.DROP),
         )
         slip_sign(slip=drop, by=self.people["count2"])

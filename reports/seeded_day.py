@@ -10,7 +10,9 @@ signed off at the tablet and a large payout signed off from the dashboard; a voi
 for a second pit boss and one that does not; corrections (one of them into a jackpot, waiting
 for its sign-off and approved); rated players seated, played and unseated, and a comp redeemed
 under a second person's approval; a display key issued and revoked; a paytable version drafted,
-approved by a second admin and put in force mid-day; a voided slip; the broker (Redis) down for
+approved by a second admin and put in force mid-day; a voided slip; each drop box removed
+with a witness and received in the count room, its drop counted by bills, chips and markers,
+and the day's count sheet signed by two of the count team; the broker (Redis) down for
 some rounds (they settle; the catch-up rebuilds their reports); and, where the day is played
 outside a transaction, the database connection lost in the middle of a step (the step fails,
 nothing of it saved, and is sent again).
@@ -33,6 +35,7 @@ from django.db import connection
 from django.utils import timezone
 
 from accounting import rules as slip_rules
+from accounting.count import count_sheet_sign
 from accounting.models import Slip
 from accounting.services import slip_create, slip_sign, slip_void
 from accounting.simulation import FILL_BELOW_CENTS, ShiftBook, as_chips, staff
@@ -230,6 +233,7 @@ class Day:
         self._voided_slip(banked)
         for table in banked:
             self._close(table)
+        self._count_sheet(banked)
         rebuild_stale()  # the catch-up job, as beat runs it
         self.report.add("reports rebuilt by the catch-up")
         return self.report
@@ -286,6 +290,15 @@ class Day:
         book.close()  # the chips counted: a tray's odd cents are no chip
         self.report.add("closer")
         self.report.add("drop")
+
+    def _count_sheet(self, banked: list[Table]) -> None:
+        """The count team signs each gaming day's count sheet once its drops are counted (by
+        their parts, boxes removed with a witness): both members, independent of the pit."""
+        days = sorted({self.books[t.name].gaming_day for t in banked})
+        for day in days:
+            count_sheet_sign(gaming_day=day, by=self.people["count"])
+            count_sheet_sign(gaming_day=day, by=self.people["count2"])
+            self.report.add("count sheet signed")
 
     # --- misdeals, undone steps ----------------------------------------------------------------
 

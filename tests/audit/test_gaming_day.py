@@ -153,6 +153,7 @@ EVENTS = (
     "credit",
     "closer",
     "drop",
+    "count sheet signed",
     "slip voided",
     "rated player seated",
     "rated player unseated",
@@ -235,6 +236,7 @@ def test_every_page_of_the_day_answers_each_role(on_the_day: dict[str, Any]) -> 
             f"/reports/tables/{table}/rounds/?day={day}",
             "/accounting/",
             "/accounting/reconciliation/",
+            f"/accounting/count/?day={day}",
             "/audit/",
             "/audit/?q=misdeal",
             "/audit/record/",
@@ -250,7 +252,7 @@ def test_every_page_of_the_day_answers_each_role(on_the_day: dict[str, Any]) -> 
         "cage": ["/accounting/"],
         "compliance": ["/compliance/", f"/compliance/?day={day}", "/compliance/credit/"],
         "credit": ["/compliance/credit/"],
-        "count": ["/accounting/"],
+        "count": ["/accounting/", f"/accounting/count/?day={day}"],
     }
     for user, urls in pages.items():
         c = Client()
