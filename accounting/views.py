@@ -119,6 +119,27 @@ def _posted_chips(post: Any) -> dict[str, int]:
     return chips
 
 
+def _posted_drop(post: Any) -> dict[str, Any]:
+    """A drop's parts as the desk form gives them: the bills typed (`bill_100`: a count), the
+    coupons' values, the box number; the parts left empty are not given."""
+    parts: dict[str, Any] = {}
+    bills = {}
+    for value in rules.BILLS:
+        given = str(post.get(f"bill_{value // 100}", "")).strip()
+        if given:
+            bills[str(value // 100)] = form_whole(
+                given, f"bills.{value // 100}", what=f"a count of ${value // 100} bills in digits"
+            )
+    if bills:
+        parts["bills"] = bills
+    coupons = {k: post.get(k, "").strip() for k in rules.COUPONS if post.get(k, "").strip()}
+    if coupons:
+        parts["coupons"] = coupons
+    if str(post.get("box", "")).strip():
+        parts["box"] = form_whole(post["box"], "box", what="a box number in digits")
+    return parts
+
+
 def _slip_rows(slips: Any) -> list[dict[str, Any]]:
     rows = []
     for slip in slips:
@@ -402,6 +423,15 @@ def _render_desk(request: HttpRequest, *, form_error: str = "", status: int = 20
             ],
             "tables": Table.objects.order_by("name"),
             "grid": _chip_grid(request.POST if request.method == "POST" else None),
+            "bills": [
+                {
+                    "dollars": b // 100,
+                    "given": (request.POST if request.method == "POST" else {}).get(
+                        f"bill_{b // 100}", ""
+                    ),
+                }
+                for b in rules.BILLS
+            ],
             "shifts": [s.strftime("%H:%M") for s in shift_starts()],
             "today": gaming_day_of(timezone.now()),
             "current_shift": shift_of(timezone.now()),
@@ -454,6 +484,7 @@ def desk_create(request: HttpRequest) -> HttpResponse:
                     field="gaming_day",
                 ) from None
         chips = _posted_chips(post)
+        parts = _posted_drop(post) if kind == rules.DROP else {}
         slip = services.slip_create(
             table=table,
             kind=kind,
@@ -461,6 +492,7 @@ def desk_create(request: HttpRequest) -> HttpResponse:
             chips=chips if kind in rules.CHIP_KINDS else (chips or None),
             amount=post.get("amount") or None if kind in rules.AMOUNT_KINDS else None,
             markers=post.get("markers") or None if kind == rules.DROP else None,
+            **parts,
             gaming_day=day,
             shift=post.get("shift") or None,
             note=post.get("note", ""),

@@ -246,3 +246,28 @@ def test_the_count_sheet_page(pit: dict[str, Any]) -> None:
     assert response.status_code == 303
     assert CountSheetSignature.objects.filter(by=pit["count"]).exists()
     assert signed_in("dealer").get("/accounting/count/").status_code == 403
+
+
+def test_the_desk_asks_for_the_parts(pit: dict[str, Any]) -> None:
+    count = signed_in("count")
+    desk = count.get("/accounting/").content.decode()
+    assert 'name="bill_100"' in desk and 'name="match_play"' in desk and 'name="box"' in desk
+    form = {
+        "kind": "drop",
+        "table": pit["SC-1"].pk,
+        "box": "21",
+        "bill_100": "3",
+        "bill_5": "4",
+        "markers": "50",
+        "match_play": "25.00",
+        "chip_2500": "2",
+    }
+    page = count.post("/accounting/slips/", {**form, "bill_20": "two"})
+    assert page.status_code == 400 and "bills.20 must be a count of $20 bills" in (
+        page.content.decode()
+    )
+    assert not Slip.objects.exists()
+    assert count.post("/accounting/slips/", form).status_code == 303
+    drop = Slip.objects.get()
+    assert (drop.cash_cents, drop.markers_cents, drop.amount_cents) == (320_00, 50_00, 445_00)
+    assert drop.drop_count.box_number == 21 and drop.drop_count.match_play_cents == 25_00
