@@ -2,7 +2,8 @@
 (identity management: accounts, roles, passwords, tokens, sign-in locks), cage (issues fills,
 receives credits) and count (the soft count team: counts and signs the drop boxes). Security
 is a role of its own: an account holding it holds no other (accounts.admin enforces it), so it never
-plays, approves paytables or reads the floor."""
+plays, approves paytables or reads the floor; where a property's signature rule names it
+(accounting.signature_rules), it signs the fills and credits it carries, and reads only those."""
 
 from __future__ import annotations
 
