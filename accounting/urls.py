@@ -13,6 +13,7 @@ urlpatterns = [
     path("slips/<int:slip_id>/void/", views.desk_void, name="void"),
     path("reconciliation/", views.reconciliation, name="reconciliation"),
     path("count/", views.count_sheet, name="count_sheet"),
+    path("signature-rules/", views.signature_rules_page, name="signature_rules"),
     path("alerts/<int:alert_id>/acknowledge/", views.acknowledge, name="acknowledge"),
     path("tablet/<int:table_id>/", views.tablet, name="tablet"),
     path("tablet/<int:table_id>/buy-in/", views.tablet_buy_in, name="buy_in"),

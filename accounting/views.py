@@ -27,6 +27,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from audit.services import audit_refused, audit_refused_duties
@@ -657,4 +658,91 @@ def count_sheet(request: HttpRequest) -> HttpResponse:
             "bill_labels": [f"${b // 100}" for b in sheet["bill_values"]],
             "can_sign": has_role(request.user, Role.COUNT),
         },
+    )
+
+
+# --- the property's signature rules ----------------------------------------------------------
+
+
+@never_cache
+@roles_only(Role.ADMIN, what="The slip signature rules")
+@require_http_methods(["GET", "POST"])
+def signature_rules_page(request: HttpRequest) -> HttpResponse:
+    """The fill and credit signature rules in force, the proposals; an admin proposes (the
+    roles in order), a second admin approves."""
+    from . import signature_rules as sr
+    from .models import SignatureRuleProposal
+
+    error, status = "", 200
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "approve":
+                given = request.POST.get("proposal", "").strip()
+                proposal = SignatureRuleProposal.objects.filter(
+                    pk=int(given) if given.isascii() and given.isdigit() else 0
+                ).first()
+                if proposal is None:
+                    raise ServiceError(
+                        f"proposal: there is no proposal {given!r}", field="proposal"
+                    )
+                sr.rule_approve(proposal=proposal, by=request.user)
+            else:
+                steps = [
+                    request.POST.get(f"step_{i}", "").strip()
+                    for i in range(1, len(rules.RULE_ROLES) + 1)
+                ]
+                sr.rule_propose(
+                    kind=request.POST.get("kind", ""),
+                    steps=[s for s in steps if s],
+                    reason=request.POST.get("reason", ""),
+                    by=request.user,
+                )
+        except PermissionDenied as err:
+            audit_refused(
+                actor=request.user,
+                method=request.method or "",
+                path=request.path,
+                reason=str(err),
+                action="signature_rule",
+            )
+            error, status = str(err), 403
+        except ServiceError as err:
+            error, status = err.message, err.status
+        else:
+            return _see_other(reverse("accounting:signature_rules"))
+    in_force = []
+    for kind in sr.RULE_KINDS:
+        approval = sr.in_force(kind)
+        steps = [
+            f"{', '.join(str(r.label).lower() for r in step.roles)} ({step.meaning})"
+            for step in (
+                sr.rule_steps(kind, approval.proposal.steps) if approval else sr.default_steps(kind)
+            )
+        ]
+        in_force.append({"kind": str(Slip.Kind(kind).label), "steps": steps, "approval": approval})
+    proposals = [
+        {
+            "proposal": p,
+            "kind": str(Slip.Kind(p.kind).label),
+            "steps": sr.describe(p.kind, p.steps),
+            "approval": getattr(p, "approval", None),
+            "can_approve": p.proposed_by_id != request.user.pk,
+        }
+        for p in SignatureRuleProposal.objects.select_related(
+            "proposed_by", "approval", "approval__approved_by"
+        )[:50]
+    ]
+    return render(
+        request,
+        "accounting/signature_rules.html",
+        {
+            "in_force": in_force,
+            "proposals": proposals,
+            "kinds": [(k, str(Slip.Kind(k).label)) for k in sr.RULE_KINDS],
+            "roles": [(r.value, str(r.label)) for r in rules.RULE_ROLES],
+            "positions": range(1, len(rules.RULE_ROLES) + 1),
+            "error": error,
+            "posted": request.POST if error else {},
+        },
+        status=status,
     )

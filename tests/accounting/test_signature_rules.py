@@ -16,7 +16,7 @@ from accounting.models import SignatureRuleApproval, SignatureRuleProposal, Slip
 from accounting.services import slip_create, slip_sign, slip_void
 from audit.models import AuditEvent
 from core.errors import SeparationOfDuties, ServiceError
-from tests.helpers import client_for, ok, person, refused
+from tests.helpers import client_for, ok, person, refused, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -151,3 +151,24 @@ def test_security_signs_through_the_api(pit: dict[str, Any]) -> None:
     body = ok(client_for(pit["security"]).post(f"/api/slips/{fill.pk}/sign/"))
     assert body["signatures"][-1]["meaning"] == "carried by security"
     refused(client_for(pit["security"]).post(f"/api/slips/{fill.pk}/sign/"), 403)
+
+
+def test_the_page_two_admins_use(pit: dict[str, Any]) -> None:
+    admin, admin2 = signed_in("admin"), signed_in("admin2")
+    url = "/accounting/signature-rules/"
+    page = admin.get(url).content.decode()
+    assert "issued by the cage" in page and "the default" in page
+    form = {"action": "propose", "kind": "fill", "step_1": "cage", "step_2": "cage", "reason": "r"}
+    page = admin.post(url, form)
+    assert page.status_code == 400 and "cage signs a fill once" in page.content.decode()
+    assert not SignatureRuleProposal.objects.exists()
+    form = {**form, "step_2": "security", "step_3": "dealer"}
+    assert admin.post(url, form).status_code == 303
+    proposal = SignatureRuleProposal.objects.get()
+    assert proposal.steps == ["cage", "security", "dealer"]
+    mine = admin.post(url, {"action": "approve", "proposal": str(proposal.pk)})
+    assert mine.status_code == 403 and "a second admin approves it" in mine.content.decode()
+    assert admin2.post(url, {"action": "approve", "proposal": str(proposal.pk)}).status_code == 303
+    assert "carried by security" in admin2.get(url).content.decode()
+    for outsider in ("pitboss", "cage", "security", "count"):
+        assert signed_in(outsider).get(url).status_code == 403
