@@ -237,3 +237,95 @@ class VerificationRun(models.Model):
     def is_open_failure(self) -> bool:
         """A failed run nobody has acknowledged yet: the dashboard's alert."""
         return self.ok is False and self.acknowledged_at is None
+
+
+class StatisticalInvestigation(models.Model):
+    """A fluctuation of the statistical report (reports.statistical): a table's (or a type of
+    game's, `table` empty) hold % of drop over a period ending on `gaming_day` outside its 95%
+    band or further than the threshold from the theoretical hold. Written once, never edited;
+    it stays open until its explanation (StatisticalExplanation) is signed."""
+
+    class Period(models.TextChoices):
+        DAY = "day", "Day"
+        MTD = "mtd", "Month to date"
+        YTD = "ytd", "Year to date"
+
+    AUDIT_BOUND = (
+        "gaming_day",
+        "period",
+        "table",
+        "game",
+        "drop_cents",
+        "win_cents",
+        "theoretical_win_cents",
+        "band_low_cents",
+        "band_high_cents",
+        "hold_percent",
+        "theoretical_percent",
+        "threshold_points",
+        "outside_band",
+        "past_threshold",
+        "opened_at",
+    )
+
+    gaming_day = models.DateField()
+    period = models.CharField(max_length=3, choices=Period.choices)
+    table = models.ForeignKey(
+        "tables.Table", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    game = models.CharField(max_length=20)
+    drop_cents = models.BigIntegerField()
+    win_cents = models.BigIntegerField()
+    theoretical_win_cents = models.BigIntegerField()
+    band_low_cents = models.BigIntegerField()
+    band_high_cents = models.BigIntegerField()
+    hold_percent = models.DecimalField(max_digits=9, decimal_places=2)
+    theoretical_percent = models.DecimalField(max_digits=9, decimal_places=2)
+    threshold_points = models.DecimalField(max_digits=5, decimal_places=2)
+    outside_band = models.BooleanField()
+    past_threshold = models.BooleanField()
+    opened_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["gaming_day", "game", "table__name", "period", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "period", "gaming_day"],
+                condition=Q(table__isnull=False),
+                name="statistical_one_per_table_period_day",
+            ),
+            models.UniqueConstraint(
+                fields=["game", "period", "gaming_day"],
+                condition=Q(table__isnull=True),
+                name="statistical_one_per_game_period_day",
+            ),
+            models.CheckConstraint(
+                condition=Q(outside_band=True) | Q(past_threshold=True),
+                name="statistical_investigation_has_a_cause",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"statistical investigation {self.pk} ({self.period} to {self.gaming_day})"
+
+
+class StatisticalExplanation(models.Model):
+    """A manager's signed explanation of a statistical investigation: one per investigation,
+    never edited; the investigation is closed once it has one."""
+
+    AUDIT_BOUND = ("investigation", "by", "at", "text")
+
+    investigation = models.OneToOneField(
+        StatisticalInvestigation, on_delete=models.PROTECT, related_name="explanation"
+    )
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+    text = models.TextField()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=~Q(text=""), name="statistical_explanation_given")
+        ]
+
+    def __str__(self) -> str:
+        return f"explanation of statistical investigation {self.investigation_id}"
