@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseRedirectBase
 from django.urls import path, reverse
 
-from . import correction_form, dashboard, record
+from . import correction_form, dashboard, record, statistical_page
 from . import trail as views
 
 app_name = "reports"
@@ -32,6 +32,13 @@ urlpatterns = [
     path("alerts/", dashboard.alerts, name="alerts"),
     path("alerts/<int:pk>/", dashboard.alert_edit, name="alert_edit"),
     path("alerts/<int:pk>/active/", dashboard.alert_toggle, name="alert_toggle"),
+    path("statistical/", statistical_page.statistical_report, name="statistical"),
+    path("statistical/review/", statistical_page.statistical_review, name="statistical_review"),
+    path(
+        "statistical/<int:pk>/explain/",
+        statistical_page.statistical_explain,
+        name="statistical_explain",
+    ),
 ]
 
 trail_urlpatterns = [
