@@ -375,7 +375,7 @@ def open_investigations(*, day: date) -> list[StatisticalInvestigation]:
 
 
 def subject_words(investigation: StatisticalInvestigation) -> str:
-    """ "PY-1, month to date to Wed 2 Dec 2026" / "Pyramid tables, ..." (the pages' words)."""
+    """a table's name, or its type of game's "... tables", the period and the day."""
     subject = (
         investigation.table.name
         if investigation.table_id
