@@ -360,8 +360,8 @@ def open_investigations(*, day: date) -> list[StatisticalInvestigation]:
                 table_name=table_name,
                 data={
                     "gaming_day": day.isoformat(),
-                    "period": p,
-                    "game": row["game"],
+                    "period": PERIOD_WORDS[p],
+                    "game": _game_label(row["game"]),
                     "hold_percent": str(f["hold_percent"]),
                     "theoretical_percent": str(f["theoretical_percent"]),
                     "band_percent": [str(x) for x in f["band_percent"]],
@@ -375,7 +375,7 @@ def open_investigations(*, day: date) -> list[StatisticalInvestigation]:
 
 
 def subject_words(investigation: StatisticalInvestigation) -> str:
-    """a table's name, or its type of game's "... tables", the period and the day."""
+    """A table's name, or its type of game's "... tables", with the period and the day."""
     subject = (
         investigation.table.name
         if investigation.table_id
@@ -442,7 +442,7 @@ def explain_investigation(
         kind=EventKind.STATISTICAL_INVESTIGATION_EXPLAINED,
         obj=row,
         table_name=investigation.table.name if investigation.table_id else "",
-        data={"investigation": investigation.pk, "text": explanation},
+        data={"investigation": words, "text": explanation},
     )
     return row
 
