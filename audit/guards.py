@@ -40,6 +40,8 @@ _COMPLIANCE_KEPT = ("patron", "patronday")
 _COMPLIANCE_HISTORY = ("patronmerge", "cashvoid", "thresholdproposal", "thresholdapproval")
 # compliance 0009: suspicious activity's alerts and cases, all append-only
 _SUSPICIOUS = ("alert", "case", "casealert", "casenote", "casedecision")
+# reports 0009: the statistical report's investigations and their explanations
+_STATISTICAL = ("statisticalinvestigation", "statisticalexplanation")
 _ACCOUNTING_TABLES = {
     name: f"accounting_{name}"
     for name in ("slip", "slipsignature", "slipvoid", "variancealert", "chipdenomination")
@@ -144,6 +146,11 @@ _SQLITE: dict[str, str] = {
         for short in _SUSPICIOUS
         for what in ("no_update", "no_delete", "no_replace")
     },
+    **{
+        f"casino_{short}_{what}": f"reports_{short}"
+        for short in _STATISTICAL
+        for what in ("no_update", "no_delete", "no_replace")
+    },
     # an insert never replaces a guarded row (audit 0010, tables 0013, accounting 0003)
     **{
         f"casino_{short}_no_replace": table
@@ -198,6 +205,11 @@ _POSTGRESQL: dict[str, str] = {
     **{
         f"casino_{short}_{what}": f"compliance_{short}"
         for short in _SUSPICIOUS
+        for what in ("no_change", "no_truncate")
+    },
+    **{
+        f"casino_{short}_{what}": f"reports_{short}"
+        for short in _STATISTICAL
         for what in ("no_change", "no_truncate")
     },
 }

@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.core.management import CommandError, call_command
+from django.db import DatabaseError, transaction
+from django.db.models import F
 from django.test import Client, override_settings
 from django.urls import reverse
 
@@ -243,6 +245,15 @@ def test_a_fluctuation_opens_one_investigation_a_pit_boss_explains_and_closes(
         statistical.explain_investigation(investigation=inv, text="again", by=manager)
     assert err.value.status == 409
     assert StatisticalExplanation.objects.count() == 1
+    # History: the database refuses to change or delete either row.
+    for rows, name in (
+        (StatisticalInvestigation.objects.filter(pk=inv.pk), "win_cents"),
+        (StatisticalExplanation.objects.all(), "text"),
+    ):
+        with pytest.raises(DatabaseError), transaction.atomic():
+            rows.update(**{name: F(name)})
+        with pytest.raises(DatabaseError), transaction.atomic():
+            rows.delete()
 
 
 def test_within_the_band_and_threshold_nothing_opens(history: dict[str, Any]) -> None:
