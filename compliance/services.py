@@ -289,11 +289,9 @@ def locked_day(patron: Patron, day: date) -> PatronDay:
     found = _day_locked(patron, day)
     if found is not None:  # the common case: one locking read
         return found
-    try:
-        with transaction.atomic():
-            PatronDay.objects.create(patron=patron, gaming_day=day)
-    except IntegrityError:
-        pass  # another transaction made it at the same moment: lock that one
+    # The day's first transaction: made unless another transaction made it at the same moment
+    # (then that one is locked).
+    PatronDay.objects.bulk_create([PatronDay(patron=patron, gaming_day=day)], ignore_conflicts=True)
     found = _day_locked(patron, day)
     assert found is not None
     return found
