@@ -538,6 +538,20 @@ def _void_steps(slip: Slip) -> tuple[str, str, str]:
     )
 
 
+def _late_reasons(slips: list[Slip]) -> dict[int, str]:
+    """{slip id: the reason it was entered late}, as its creation event on the chain gives it."""
+    if not slips:
+        return {}
+    from audit.models import AuditEvent
+
+    events = AuditEvent.objects.filter(
+        kind=EventKind.SLIP_CREATED,
+        object_type="accounting.slip",
+        object_id__in=[str(s.pk) for s in slips],
+    ).values_list("object_id", "data")
+    return {int(oid): (data or {}).get("late_reason", "") for oid, data in events}
+
+
 def exceptions_report(day: date) -> dict[str, Any]:
     """The day's exceptions from the record: adjustments (over $2,000 named), inventory
     differences, voided slips, rounds and hands, corrections, late slips, payouts signed off,
@@ -560,6 +574,8 @@ def exceptions_report(day: date) -> dict[str, Any]:
                 "confirmed_by": confirmed,
             }
         )
+    late = [s for s in slips.order_by("number") if gaming_day_of(s.created_at) != day]
+    reasons = _late_reasons(late)
     late_slips = [
         {
             "number": s.number,
@@ -569,10 +585,9 @@ def exceptions_report(day: date) -> dict[str, Any]:
             "amount_cents": s.amount_cents,
             "entered_by": _name(s.created_by),
             "entered_on": gaming_day_of(s.created_at),
-            "reason": s.note,
+            "reason": reasons.get(s.pk, ""),
         }
-        for s in slips.order_by("number")
-        if gaming_day_of(s.created_at) != day
+        for s in late
     ]
     rounds = Round.objects.filter(gaming_day=day).select_related(
         "table", "voided_by", "approved_by"
