@@ -220,6 +220,12 @@ def test_review_final_and_adjustments_each_by_their_person(pit: dict[str, Any], 
     assert {s["kind"] for s in exceptions["late_slips"]} == {"Drop"}
     assert all(s["reason"] for s in exceptions["late_slips"])
 
+    # The signatures, the stored figures and the adjustment are bound to their events.
+    from audit import binding
+
+    compared, problems = binding.check_rows()
+    assert problems == [] and compared > 0
+
 
 def test_an_adjustment_before_final_is_refused(pit: dict[str, Any], clock: Any) -> None:
     rec.run_day(pit, clock)
