@@ -308,3 +308,32 @@ def test_the_pages_show_the_report_and_refuse_a_signature_naming_the_field(
     assert signed_in("dealer").get("/reports/mgr/?day=2026-11-20").status_code == 403
     exceptions = signed_in("auditor").get("/reports/mgr/exceptions/?day=2026-11-20")
     assert exceptions.status_code == 200 and "Late slips" in exceptions.content.decode()
+
+
+def test_the_adjustment_pages_refuse_naming_the_field_and_the_author(
+    pit: dict[str, Any], clock: Any
+) -> None:
+    rec.run_day(pit, clock)
+    close_the_day(clock)
+    auditor = signed_in("auditor")
+    assert auditor.post("/reports/mgr/review/", {"day": "2026-11-20"}).status_code == 303
+    final = signed_in("revenue").post("/reports/mgr/final/", {"day": "2026-11-20"}, follow=True)
+    assert "is final" in final.content.decode()
+    assert mgr.master_report(DAY)["final"]["by"] == "revenue"
+
+    form = {"day": "2026-11-20", "table": "SC-1", "shift": "06:00", "figure": "fills"}
+    before = written()
+    no_reason = auditor.post("/reports/mgr/adjust/", {**form, "amount": "10.00", "reason": ""})
+    assert no_reason.status_code == 400 and "reason: say why" in no_reason.content.decode()
+    assert written() == before
+    entered = auditor.post(
+        "/reports/mgr/adjust/", {**form, "amount": "10.00", "reason": "a fill slip misread"}
+    )
+    assert entered.status_code == 303
+    adjustment = MgrAdjustment.objects.get()
+    url = f"/reports/mgr/adjustments/{adjustment.pk}/approve/"
+    assert auditor.post(url).status_code == 403
+    assert not MgrAdjustmentApproval.objects.exists()
+    assert signed_in("revenue2").post(url).status_code == 303
+    page = auditor.get("/reports/mgr/?day=2026-11-20").content.decode()
+    assert "adjusted" in page and "a fill slip misread" in page and "revenue2" in page
