@@ -337,3 +337,12 @@ def test_the_adjustment_pages_refuse_naming_the_field_and_the_author(
     assert signed_in("revenue2").post(url).status_code == 303
     page = auditor.get("/reports/mgr/?day=2026-11-20").content.decode()
     assert "adjusted" in page and "a fill slip misread" in page and "revenue2" in page
+
+
+def test_a_revenue_auditor_lands_on_the_mgr_with_its_navigation(floor: dict[str, Any]) -> None:
+    c = signed_in("revenue")
+    response = c.get("/")
+    assert response.status_code == 302 and response["Location"] == "/reports/mgr/"
+    page = c.get("/reports/mgr/").content.decode()
+    assert page.count('<nav aria-label="Main">') == 1 and 'aria-current="page"' in page
+    assert signed_in("revenue").get("/reports/dashboard/").status_code in (302, 403)
