@@ -40,7 +40,7 @@ _COMPLIANCE_KEPT = ("patron", "patronday")
 _COMPLIANCE_HISTORY = ("patronmerge", "cashvoid", "thresholdproposal", "thresholdapproval")
 # compliance 0009: suspicious activity's alerts and cases, all append-only
 _SUSPICIOUS = ("alert", "case", "casealert", "casenote", "casedecision")
-# reports 0009: the statistical report's investigations and their explanations
+# reports 0010: the statistical report's investigations and their explanations
 _STATISTICAL = ("statisticalinvestigation", "statisticalexplanation")
 _ACCOUNTING_TABLES = {
     name: f"accounting_{name}"

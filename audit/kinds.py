@@ -132,6 +132,11 @@ class EventKind(models.TextChoices):
         "statistical.investigation_explained",
         "Statistical fluctuation explained and signed",
     )
+    # the Master Game Report (reports.mgr)
+    MGR_REVIEWED = "mgr.reviewed", "Master Game Report reviewed"
+    MGR_FINALIZED = "mgr.finalized", "Master Game Report signed final"
+    MGR_ADJUSTMENT_ENTERED = "mgr.adjustment_entered", "Master Game Report adjustment entered"
+    MGR_ADJUSTMENT_APPROVED = "mgr.adjustment_approved", "Master Game Report adjustment approved"
     # the record itself
     ROWS_BOUND = "record.rows_bound", "Existing rows put on the record"
     HISTORY_SEEDED = "record.history_seeded", "Synthetic history seeded (demo and benchmarks)"

@@ -329,3 +329,139 @@ class StatisticalExplanation(models.Model):
 
     def __str__(self) -> str:
         return f"explanation of statistical investigation {self.investigation_id}"
+
+
+# --- the Master Game Report (reports.mgr, docs/regulator.md) -------------------------------------
+
+
+class MgrSignature(models.Model):
+    """A gaming day's Master Game Report signed: `reviewed` by a person, then `final` by a
+    revenue auditor who did not work that day's floor. Appended, never changed; one of each
+    step per day."""
+
+    class Step(models.TextChoices):
+        REVIEWED = "reviewed", "Reviewed"
+        FINAL = "final", "Final"
+
+    AUDIT_BOUND = ("gaming_day", "step", "by", "at")
+
+    gaming_day = models.DateField()
+    step = models.CharField(max_length=10, choices=Step.choices)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["gaming_day", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["gaming_day", "step"], name="mgr_one_step_per_day"),
+            models.CheckConstraint(
+                condition=Q(step__in=["reviewed", "final"]), name="mgr_signature_step_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"MGR {self.gaming_day:%Y-%m-%d} {self.step} by {self.by}"
+
+
+class MgrFigure(models.Model):
+    """One table and shift's figures as they stood when the day's report was signed final:
+    the report of a final day reads these, never the live record again."""
+
+    AUDIT_BOUND = (
+        "signature",
+        "table",
+        "shift",
+        "opener_cents",
+        "closer_cents",
+        "fills_cents",
+        "credits_cents",
+        "drop_cash_cents",
+        "drop_markers_cents",
+        "drop_chips_cents",
+        "drop_cents",
+        "win_cents",
+        "hands_win_cents",
+    )
+
+    signature = models.ForeignKey(MgrSignature, on_delete=models.PROTECT, related_name="figures")
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="+")
+    shift = models.CharField(max_length=5)
+    opener_cents = models.BigIntegerField(null=True)
+    closer_cents = models.BigIntegerField(null=True)
+    fills_cents = models.BigIntegerField()
+    credits_cents = models.BigIntegerField()
+    drop_cash_cents = models.BigIntegerField(null=True)
+    drop_markers_cents = models.BigIntegerField(null=True)
+    drop_chips_cents = models.BigIntegerField(null=True)
+    drop_cents = models.BigIntegerField(null=True)
+    win_cents = models.BigIntegerField(null=True)  # the count's win or loss
+    hands_win_cents = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["signature", "table", "shift"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["signature", "table", "shift"], name="mgr_figure_per_shift"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"MGR figures {self.table} {self.shift}"
+
+
+class MgrAdjustment(models.Model):
+    """A change to one figure of a final report: an amount (signed, cents) with its reason,
+    entered by one person; it counts once another approves it (`MgrAdjustmentApproval`)."""
+
+    AUDIT_BOUND = (
+        "gaming_day",
+        "table",
+        "shift",
+        "figure",
+        "amount_cents",
+        "reason",
+        "entered_by",
+        "entered_at",
+    )
+
+    gaming_day = models.DateField()
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="+")
+    shift = models.CharField(max_length=5)
+    figure = models.CharField(max_length=20)
+    amount_cents = models.BigIntegerField()
+    reason = models.CharField(max_length=500)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    entered_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["gaming_day", "id"]
+        indexes = [models.Index(fields=["gaming_day"], name="mgr_adjustment_day")]
+        constraints = [
+            models.CheckConstraint(condition=~Q(reason=""), name="mgr_adjustment_has_reason"),
+            models.CheckConstraint(condition=~Q(amount_cents=0), name="mgr_adjustment_nonzero"),
+        ]
+
+    def __str__(self) -> str:
+        return f"MGR adjustment {self.table} {self.shift} {self.figure}"
+
+
+class MgrAdjustmentApproval(models.Model):
+    """An adjustment approved by a second person (never its author)."""
+
+    AUDIT_BOUND = ("adjustment", "approved_by", "approved_at")
+
+    adjustment = models.OneToOneField(
+        MgrAdjustment, on_delete=models.PROTECT, related_name="approval"
+    )
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    approved_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"MGR adjustment {self.adjustment_id} approved"

@@ -64,7 +64,7 @@ def remove(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("reports", "0008_statistical_investigations"),
+        ("reports", "0009_statistical_investigations"),
         ("audit", "0010_insert_guards_and_head_recovery"),  # casino_refuse_change()
     ]
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("reports", "0007_trail_search_words"),
+        ("reports", "0008_mgr"),
         ("tables", "0020_meter_awards_as_data"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
