@@ -250,3 +250,55 @@ def test_the_pdf_has_page_n_of_m(pit: dict[str, Any], fill: Slip, tmp_path: Any)
     for words in ("Harbor Lights Casino", f"Fill slip {fill.number}", "Page 1 of 1", "pitboss"):
         assert words in text, words
     assert "Fri 20 Nov 2026" in text and str(date(2026, 11, 20).year) in text
+
+
+@needs_pdf
+@pytest.mark.skipif(not shutil.which("pdftotext"), reason="no pdftotext (poppler-utils)")
+def test_a_long_form_numbers_its_pages_and_repeats_its_header(tmp_path: Any) -> None:
+    """Page N of M on every page of a form longer than one page; the table's columns and the
+    property's name repeat on each; the signatures stay together on the last."""
+    from core.printing import html, pdf_bytes
+
+    row = {
+        key: 123456
+        for key in (
+            "opener_cents",
+            "closer_cents",
+            "fills_cents",
+            "credits_cents",
+            "drop_cents",
+            "expected_drop_cents",
+            "count_win_cents",
+            "win_cents",
+            "variance_cents",
+        )
+    } | {"hold_percent_drop": None, "pending_slips": 0}
+    tables = [
+        {"name": f"BJ-{n}", "day": row, "shifts": [{"shift": s, **row} for s in ("06:00", "14:00")]}
+        for n in range(1, 40)
+    ]
+    page = html(
+        "print/reconciliation.html",
+        {
+            "form_title": "Reconciliation: the count against the hands",
+            "gaming_day": date(2026, 11, 20),
+            "tables": tables,
+            "alerts": [],
+            "signatures": [],
+        },
+        stamp=date(2026, 11, 20),
+        pdf=True,
+    )
+    (tmp_path / "long.pdf").write_bytes(pdf_bytes(page, key="reconciliation-2026-11-20"))
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(tmp_path / "long.pdf"), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    pages = text.split("\f")[:-1]
+    assert len(pages) >= 2
+    for n, words in enumerate(pages, start=1):
+        assert f"Page {n} of {len(pages)}" in words, n
+        assert "Harbor Lights Casino" in words and "Expected drop" in words, n
+    assert "Signatures" in pages[-1] and "This form takes no signature." in pages[-1]
