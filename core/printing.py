@@ -20,7 +20,6 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from functools import cache
 from typing import Any
 
 from defusedcsv import csv
@@ -68,7 +67,6 @@ def the_property() -> dict[str, str]:
     }
 
 
-@cache
 def _print_css() -> str:
     path = finders.find(PRINT_CSS)
     if not path:

@@ -197,6 +197,7 @@ def test_the_reconciliation_is_printed_by_its_readers(
         assert response.status_code == status, (name, who)
 
 
+@pytest.mark.services  # CI (CASINO_REQUIRE_SERVICES) may not skip it
 @needs_pdf
 def test_the_same_record_prints_the_same_pdf_bytes(
     pit: dict[str, Any], fill: Slip, tmp_path: Any
@@ -233,6 +234,7 @@ def test_without_weasyprint_the_pdf_answers_503_saying_so(
     assert "WeasyPrint" in response.content.decode() and "print page" in response.content.decode()
 
 
+@pytest.mark.services  # CI (CASINO_REQUIRE_SERVICES) may not skip it
 @needs_pdf
 @pytest.mark.skipif(not shutil.which("pdftoppm"), reason="no pdftoppm (poppler-utils)")
 def test_the_pdf_has_page_n_of_m(pit: dict[str, Any], fill: Slip, tmp_path: Any) -> None:
@@ -252,6 +254,7 @@ def test_the_pdf_has_page_n_of_m(pit: dict[str, Any], fill: Slip, tmp_path: Any)
     assert "Fri 20 Nov 2026" in text and str(date(2026, 11, 20).year) in text
 
 
+@pytest.mark.services  # CI (CASINO_REQUIRE_SERVICES) may not skip it
 @needs_pdf
 @pytest.mark.skipif(not shutil.which("pdftotext"), reason="no pdftotext (poppler-utils)")
 def test_a_long_form_numbers_its_pages_and_repeats_its_header(tmp_path: Any) -> None:
