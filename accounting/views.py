@@ -516,19 +516,8 @@ def desk_void(request: HttpRequest, slip_id: int) -> HttpResponse:
 # --- the reconciliation ----------------------------------------------------------------------
 
 
-@roles_only(*RECONCILIATION_ROLES, what="The reconciliation")
-@require_GET
-def reconciliation(request: HttpRequest) -> HttpResponse:
-    day = gaming_day_of(timezone.now())
-    if request.GET.get("day"):
-        try:
-            day = date.fromisoformat(request.GET["day"])
-        except ValueError:
-            return bad_query(
-                request,
-                field="day",
-                message=f"{request.GET['day']!r} is not a gaming day written like 2026-11-21",
-            )
+def reconciliation_tables(day: date) -> list[dict[str, Any]]:
+    """The reconciliation's rows: per table (by name) its shifts' figures and the day's."""
     names = dict(Table.objects.values_list("pk", "name"))
     shifts = selectors.shift_rows(gaming_day=day)
     days = selectors.day_rows(gaming_day=day)
@@ -545,12 +534,28 @@ def reconciliation(request: HttpRequest) -> HttpResponse:
                 ],
             }
         )
+    return tables
+
+
+@roles_only(*RECONCILIATION_ROLES, what="The reconciliation")
+@require_GET
+def reconciliation(request: HttpRequest) -> HttpResponse:
+    day = gaming_day_of(timezone.now())
+    if request.GET.get("day"):
+        try:
+            day = date.fromisoformat(request.GET["day"])
+        except ValueError:
+            return bad_query(
+                request,
+                field="day",
+                message=f"{request.GET['day']!r} is not a gaming day written like 2026-11-21",
+            )
     return render(
         request,
         "accounting/reconciliation.html",
         {
             "day": day,
-            "tables": tables,
+            "tables": reconciliation_tables(day),
             "alerts": VarianceAlert.objects.select_related("table", "acknowledged_by")[:100],
             "can_acknowledge": has_role(request.user, Role.PIT_BOSS),
         },
