@@ -60,7 +60,8 @@ RECONCILIATION_ROLES = RECORD_READERS
 BUY_IN_AMOUNTS = (2000, 5000, 10000, 20000, 50000, 100000)  # cents: the usual buy-ins
 
 
-def _forbidden(request: HttpRequest, message: str) -> HttpResponse:
+def forbidden(request: HttpRequest, message: str) -> HttpResponse:
+    """The 403 page with its message, the refusal recorded."""
     audit_refused(
         actor=request.user, method=request.method or "", path=request.path, reason=message
     )
@@ -79,7 +80,7 @@ def roles_only(*roles: Role, what: str) -> Callable[[View], View]:
                 )
                 return view(request, *args, **kwargs)
             except PermissionDenied as err:
-                return _forbidden(request, str(err) or "You may not do that here.")
+                return forbidden(request, str(err) or "You may not do that here.")
 
         return login_required(wrapped)
 
