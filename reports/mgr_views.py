@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from accounting.views import _forbidden, roles_only
+from accounting.views import forbidden, roles_only
 from core.bad_request import bad_query
 from core.errors import ServiceError
 from core.roles import MGR_ADJUSTERS, MGR_FINALIZERS, MGR_READERS, MGR_REVIEWERS, has_any_role
@@ -73,7 +73,7 @@ def _signing(request: HttpRequest, sign: Any, done: str) -> HttpResponse:
     try:
         sign(gaming_day=day, by=request.user)
     except PermissionDenied as err:
-        return _forbidden(request, str(err))
+        return forbidden(request, str(err))
     except ServiceError as err:
         messages.error(request, err.message)
     else:
@@ -115,7 +115,7 @@ def adjust(request: HttpRequest) -> HttpResponse:
                 by=request.user,
             )
         except PermissionDenied as err:
-            return _forbidden(request, str(err))
+            return forbidden(request, str(err))
         except ServiceError as err:
             error = err.message
         else:
@@ -142,7 +142,7 @@ def approve(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         mgr.mgr_adjustment_approve(adjustment=adjustment, by=request.user)
     except PermissionDenied as err:
-        return _forbidden(request, str(err))
+        return forbidden(request, str(err))
     except ServiceError as err:
         messages.error(request, err.message)
     else:
