@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import print_views, views
 
 app_name = "accounting"
 
@@ -11,7 +11,28 @@ urlpatterns = [
     path("slips/", views.desk_create, name="create"),
     path("slips/<int:slip_id>/sign/", views.desk_sign, name="sign"),
     path("slips/<int:slip_id>/void/", views.desk_void, name="void"),
+    path("slips/<int:slip_id>/print/", print_views.slip_print, {"fmt": "html"}, name="slip_print"),
+    path("slips/<int:slip_id>/print.pdf", print_views.slip_print, {"fmt": "pdf"}, name="slip_pdf"),
+    path("slips/<int:slip_id>/print.csv", print_views.slip_print, {"fmt": "csv"}, name="slip_csv"),
     path("reconciliation/", views.reconciliation, name="reconciliation"),
+    path(
+        "reconciliation/print/",
+        print_views.reconciliation_print,
+        {"fmt": "html"},
+        name="reconciliation_print",
+    ),
+    path(
+        "reconciliation/print.pdf",
+        print_views.reconciliation_print,
+        {"fmt": "pdf"},
+        name="reconciliation_pdf",
+    ),
+    path(
+        "reconciliation/print.csv",
+        print_views.reconciliation_print,
+        {"fmt": "csv"},
+        name="reconciliation_csv",
+    ),
     path("count/", views.count_sheet, name="count_sheet"),
     path("signature-rules/", views.signature_rules_page, name="signature_rules"),
     path("alerts/<int:alert_id>/acknowledge/", views.acknowledge, name="acknowledge"),

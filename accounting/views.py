@@ -62,7 +62,8 @@ RECONCILIATION_ROLES = RECORD_READERS
 BUY_IN_AMOUNTS = (2000, 5000, 10000, 20000, 50000, 100000)  # cents: the usual buy-ins
 
 
-def _forbidden(request: HttpRequest, message: str) -> HttpResponse:
+def forbidden(request: HttpRequest, message: str) -> HttpResponse:
+    """The 403 page with its message, the refusal recorded."""
     audit_refused(
         actor=request.user, method=request.method or "", path=request.path, reason=message
     )
@@ -81,7 +82,7 @@ def roles_only(*roles: Role, what: str) -> Callable[[View], View]:
                 )
                 return view(request, *args, **kwargs)
             except PermissionDenied as err:
-                return _forbidden(request, str(err) or "You may not do that here.")
+                return forbidden(request, str(err) or "You may not do that here.")
 
         return login_required(wrapped)
 
@@ -547,19 +548,8 @@ def desk_void(request: HttpRequest, slip_id: int) -> HttpResponse:
 # --- the reconciliation ----------------------------------------------------------------------
 
 
-@roles_only(*RECONCILIATION_ROLES, what="The reconciliation")
-@require_GET
-def reconciliation(request: HttpRequest) -> HttpResponse:
-    day = gaming_day_of(timezone.now())
-    if request.GET.get("day"):
-        try:
-            day = date.fromisoformat(request.GET["day"])
-        except ValueError:
-            return bad_query(
-                request,
-                field="day",
-                message=f"{request.GET['day']!r} is not a gaming day written like 2026-11-21",
-            )
+def reconciliation_tables(day: date) -> list[dict[str, Any]]:
+    """The reconciliation's rows: per table (by name) its shifts' figures and the day's."""
     names = dict(Table.objects.values_list("pk", "name"))
     shifts = selectors.shift_rows(gaming_day=day)
     days = selectors.day_rows(gaming_day=day)
@@ -576,12 +566,28 @@ def reconciliation(request: HttpRequest) -> HttpResponse:
                 ],
             }
         )
+    return tables
+
+
+@roles_only(*RECONCILIATION_ROLES, what="The reconciliation")
+@require_GET
+def reconciliation(request: HttpRequest) -> HttpResponse:
+    day = gaming_day_of(timezone.now())
+    if request.GET.get("day"):
+        try:
+            day = date.fromisoformat(request.GET["day"])
+        except ValueError:
+            return bad_query(
+                request,
+                field="day",
+                message=f"{request.GET['day']!r} is not a gaming day written like 2026-11-21",
+            )
     return render(
         request,
         "accounting/reconciliation.html",
         {
             "day": day,
-            "tables": tables,
+            "tables": reconciliation_tables(day),
             "alerts": VarianceAlert.objects.select_related("table", "acknowledged_by")[:100],
             "can_acknowledge": has_role(request.user, Role.PIT_BOSS),
         },

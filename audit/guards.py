@@ -40,6 +40,8 @@ _COMPLIANCE_KEPT = ("patron", "patronday")
 _COMPLIANCE_HISTORY = ("patronmerge", "cashvoid", "thresholdproposal", "thresholdapproval")
 # compliance 0009: suspicious activity's alerts and cases, all append-only
 _SUSPICIOUS = ("alert", "case", "casealert", "casenote", "casedecision")
+# reports 0010: the statistical report's investigations and their explanations
+_STATISTICAL = ("statisticalinvestigation", "statisticalexplanation")
 _ACCOUNTING_TABLES = {
     name: f"accounting_{name}"
     for name in ("slip", "slipsignature", "slipvoid", "variancealert", "chipdenomination")
@@ -155,6 +157,11 @@ _SQLITE: dict[str, str] = {
         for short in _SUSPICIOUS
         for what in ("no_update", "no_delete", "no_replace")
     },
+    **{
+        f"casino_{short}_{what}": f"reports_{short}"
+        for short in _STATISTICAL
+        for what in ("no_update", "no_delete", "no_replace")
+    },
     # accounting 0004
     **{
         f"casino_{short}_{what}": f"accounting_{short}"
@@ -215,6 +222,11 @@ _POSTGRESQL: dict[str, str] = {
     **{
         f"casino_{short}_{what}": f"compliance_{short}"
         for short in _SUSPICIOUS
+        for what in ("no_change", "no_truncate")
+    },
+    **{
+        f"casino_{short}_{what}": f"reports_{short}"
+        for short in _STATISTICAL
         for what in ("no_change", "no_truncate")
     },
     # accounting 0004

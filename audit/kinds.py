@@ -127,6 +127,20 @@ class EventKind(models.TextChoices):
     CASE_OPENED = "compliance.case_opened", "Compliance case opened"
     CASE_NOTE = "compliance.case_note", "Note added to a compliance case"
     CASE_DECIDED = "compliance.case_decided", "Compliance case decided (SAR or not)"
+    # the statistical report's investigations (reports.statistical)
+    STATISTICAL_INVESTIGATION_OPENED = (
+        "statistical.investigation_opened",
+        "Statistical fluctuation: investigation opened",
+    )
+    STATISTICAL_INVESTIGATION_EXPLAINED = (
+        "statistical.investigation_explained",
+        "Statistical fluctuation explained and signed",
+    )
+    # the Master Game Report (reports.mgr)
+    MGR_REVIEWED = "mgr.reviewed", "Master Game Report reviewed"
+    MGR_FINALIZED = "mgr.finalized", "Master Game Report signed final"
+    MGR_ADJUSTMENT_ENTERED = "mgr.adjustment_entered", "Master Game Report adjustment entered"
+    MGR_ADJUSTMENT_APPROVED = "mgr.adjustment_approved", "Master Game Report adjustment approved"
     # the record itself
     ROWS_BOUND = "record.rows_bound", "Existing rows put on the record"
     HISTORY_SEEDED = "record.history_seeded", "Synthetic history seeded (demo and benchmarks)"

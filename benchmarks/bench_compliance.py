@@ -1,28 +1,32 @@
-"""What cash compliance adds to a buy-in and to a cage transaction: CPU per transaction, of
-this process and of its PostgreSQL server backend, with the compliance check on and off, over
-a history of patrons' days that grows (none, a month, a year), to see that the check's cost
-does not grow with the record.
+"""What cash compliance's checks add to a buy-in and to a cage transaction: CPU per
+transaction, of this process and of its PostgreSQL server backend, case by case (what the
+transaction makes of its patron's day), over a history of patrons' days that grows (none, a
+month, a year), to see that the checks' cost does not grow with the record.
 
     .venv/bin/python benchmarks/bench_compliance.py [--sqlite] [--history 0,30,365]
         [--patrons 40] [--per-day 4] [--n 150] [--seed 1]
 
 1. A fresh database (PostgreSQL `casino_compliance_bench` on 127.0.0.1:5432, or a temporary
    SQLite file with `--sqlite`), migrated, `seed_demo`; a dealer signed in at the first table.
-2. For each history size (days, cumulative): `--patrons` patrons (half rated players' cards,
-   half described), each with `--per-day` cash transactions a day over those days, written
-   through the cage's service (`compliance.services.cage_record`) at past times, so their
-   patron days, MTL entries and CTRs are the ones the service makes.
-3. Then `--n` buy-ins of each kind, interleaved so the machine's noise falls on both alike:
-   - a buy-in slip (`accounting.services.slip_create`, as the tablet writes it) of a patron
-     of the history, amounts drawn around the MTL threshold, with the compliance check
-     registered, and the same without it (`accounting.cash._checks` emptied): the difference
-     is what compliance adds to a buy-in;
-   - a cage transaction with its patron (the patron resolved, the day locked and summed, the
-     MTL, CTR and refusal rules), and the same transaction without a patron under the MTL
-     threshold (the row and its audit event alone): the difference is what the checks add.
-   The CPU is `time.process_time()` of this process plus, on PostgreSQL, the backend's
-   (utime + stime from /proc/<pid>/stat) around each transaction; reported as the median and
-   the 90th percentile per transaction.
+2. For each history size (days, cumulative): `--patrons` identified patrons (half rated
+   players' cards, half described), each with `--per-day` cash transactions a day over those
+   days, written through the cage's service (`compliance.services.cage_record`) at past times,
+   so their patron days, MTL entries and CTRs are the ones the service makes.
+3. Then `--n` rounds of every mode, shuffled each round so the machine's noise falls on all
+   alike, both as a buy-in slip (`accounting.services.slip_create`, as the tablet writes it)
+   and as a cage transaction (`cage_record`):
+   - no patron: $100 in cash, no patron named (the cash transaction and its event, no patron's
+     day): what the checks add is measured over this;
+   - compliance off (buy-ins only): the same slip with no cash check registered
+     (`accounting.cash._checks` emptied): the slip alone;
+   - under the MTL: $100 of a patron of the history (the day stays under the MTL);
+   - described, under the MTL: $100 of a new described patron (the look-alike read);
+   - just under the MTL: the MTL less $100, a new identified patron (the structuring read);
+   - an MTL entry: the MTL's amount, a new identified patron (the MTL entry written);
+   - over the CTR: $4,000 of a patron whose day passed the CTR already.
+   New patrons are made outside the timing. The CPU is `time.process_time()` of this process
+   (its median) plus, on PostgreSQL, the backend's (utime + stime from /proc/<pid>/stat, in
+   clock ticks: their mean) around each transaction.
 """
 
 from __future__ import annotations
@@ -143,8 +147,7 @@ def main() -> int:
 
     from accounting import cash, rules
     from accounting.services import slip_create
-    from compliance import thresholds
-    from compliance.models import CashTransaction, Ctr, Kind, MtlEntry, Patron
+    from compliance.models import CashTransaction, Kind
     from compliance.services import (
         cage_record,
         mtl_threshold,
@@ -186,122 +189,94 @@ def main() -> int:
     checks = list(cash._checks)
     cpu = Cpu()
     sizes = sorted({int(s) for s in args.history.split(",")})
+    mtl = mtl_threshold()
+    serial = iter(range(10**6))
+
+    def fresh(described_only: bool = False) -> str:
+        n = 1000 + next(serial)
+        patron = patron_create(
+            description={"sex": "male", "clothing": f"jacket {n}", "where_seen": f"table {n}"},
+            by=cashier,
+        )
+        if not described_only:
+            patron_identify(patron=patron, by=cashier, identification=identification(n))
+        return patron.number
+
+    # Patrons already past the CTR today (cash in of $11,000 at the cage, outside the timing).
+    over = [fresh() for _ in range(10)]
+    for number in over:
+        cage_record(kind=Kind.CHIPS_BOUGHT, patron=number, amount="11000.00", by=cashier)
+    # What each case gives a transaction: its patron and amount (made outside the timing).
+    cases: dict[str, Any] = {
+        "under the MTL": lambda: (rng.choice(patrons), "100.00"),
+        "described, under the MTL": lambda: (fresh(described_only=True), "100.00"),
+        "just under the MTL": lambda: (fresh(), f"{(mtl - 100_00) // 100}.00"),
+        "an MTL entry": lambda: (fresh(), f"{mtl // 100}.00"),
+        "over the CTR": lambda: (rng.choice(over), "4000.00"),
+    }
     done = 0
     results = []
-    limits_ctr = thresholds.current().ctr_cents
     for size in sizes:
         written = history(range(done + 1, size + 1), patrons, args.per_day, cashier, rng)
         done = max(done, size)
-        per = {k: Samples() for k in MODES}
+        per: dict[str, Samples] = {}
         for i in range(args.n):
-            patron = rng.choice(patrons)
-            cents = rng.choice([500_00, 1_500_00, mtl_threshold() - 100_00, mtl_threshold()])
-            amount = f"{cents // 100}.00"
-            order = ("patron", "plain", "off") if i % 2 else ("off", "plain", "patron")
-            for mode in order:
-                cash._checks[:] = [] if mode == "off" else checks
-                start = cpu.now()
-                slip = slip_create(
-                    table=table,
-                    kind=rules.BUY_IN,
-                    by=dealer,
-                    amount=amount if mode == "patron" else "100.00",
-                    seat=1 + i % 6,
-                    patron=patron if mode == "patron" else None,
-                )
-                cost = cpu.now() - start
-                if mode == "patron":
-                    per[_case(slip.cash_transaction, limits_ctr)].add(cost)
-                per[f"buy-in {mode}"].add(cost)
+            modes = [*cases, "no patron", "compliance off"]
+            rng.shuffle(modes)  # the machine's noise falls on every mode alike
+            for where in ("buy-in", "cage"):
+                for mode in modes:
+                    if where == "cage" and mode == "compliance off":
+                        continue
+                    patron, amount = cases[mode]() if mode in cases else (None, "100.00")
+                    cash._checks[:] = [] if mode == "compliance off" else checks
+                    start = cpu.now()
+                    if where == "buy-in":
+                        slip_create(
+                            table=table,
+                            kind=rules.BUY_IN,
+                            by=dealer,
+                            amount=amount,
+                            seat=1 + i % 6,
+                            patron=patron,
+                        )
+                    else:
+                        cage_record(
+                            kind=Kind.CHIPS_BOUGHT, patron=patron, amount=amount, by=cashier
+                        )
+                    per.setdefault(f"{where} {mode}", Samples()).add(cpu.now() - start)
             cash._checks[:] = checks
-            for mode in ("patron", "plain") if i % 2 else ("plain", "patron"):
-                start = cpu.now()
-                tx = cage_record(
-                    kind=Kind.CHIPS_BOUGHT,
-                    patron=patron if mode == "patron" else None,
-                    amount=amount if mode == "patron" else "100.00",
-                    by=cashier,
-                )
-                cost = cpu.now() - start
-                per[f"cage {mode}"].add(cost)
-                if mode == "patron":
-                    per["cage " + _case(tx, limits_ctr)].add(cost)
         results.append(
-            {
-                "days": size,
-                "history": written,
-                "transactions": CashTransaction.objects.count(),
-                "patron_rows": Patron.objects.count(),
-                "mtl": MtlEntry.objects.count(),
-                "ctrs": Ctr.objects.count(),
-                "per": per,
-            }
+            {"days": size, "history": written, "tx": CashTransaction.objects.count(), "per": per}
         )
 
     info = machine(database="PostgreSQL" if not args.sqlite else "SQLite")
     print("machine: " + "; ".join(f"{k} {v}" for k, v in info.items()))
     print(
-        f"{args.n} buy-ins and cage transactions of each kind per size; {args.patrons} "
-        f"patrons, {args.per_day} cage transactions each a day of history. CPU ms per "
-        "transaction: this process's median (90th percentile)"
-        + (" + its server backend's mean" if not args.sqlite else "")
+        f"{args.n} of each per size; {args.patrons} patrons with {args.per_day} cage "
+        "transactions each a day of history. CPU ms per transaction: this process's median "
+        + ("+ its server backend's mean " if not args.sqlite else "")
+        + "(90th percentile); what the checks add is over the same transaction with no patron"
     )
-    print(
-        "| history (days) | cash transactions on record | buy-in: with its patron | "
-        "cash, no patron | compliance off | **checks add** | record adds | "
-        "cage: with its patron | no patron | **checks add** |"
-    )
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for r in results:
-        p = r["per"]
-        on, plain, off = p["buy-in patron"], p["buy-in plain"], p["buy-in off"]
-        cage, bare = p["cage patron"], p["cage plain"]
+    for where in ("buy-in", "cage"):
+        print()
+        heads = [f"{m} (adds)" for m in cases]
+        off_head = "compliance off | " if where == "buy-in" else ""
         print(
-            f"| {r['days']} | {r['transactions']:,} | {on} | {plain} | {off} | "
-            f"**{on.cost() - plain.cost():.2f}** | {plain.cost() - off.cost():.2f} | "
-            f"{cage} | {bare} | **{cage.cost() - bare.cost():.2f}** |"
+            f"| {where}: history (days) | cash transactions on record | no patron | {off_head}"
+            + " | ".join(heads)
+            + " |"
         )
-    print()
-    print("By what the transaction made of its patron's day (CPU ms, as above, and how many):")
-    print(
-        "| history (days) | "
-        + " | ".join(f"{w}: {c}" for w in ("buy-in", "cage") for c in CASES)
-        + " |"
-    )
-    print("| ---: " * (1 + 2 * len(CASES)) + "|")
-    for r in results:
-        p = r["per"]
-        cells = [
-            f"{p[(w + ' ' if w else '') + c]} ×{len(p[(w + ' ' if w else '') + c].process)}"
-            for w in ("", "cage")
-            for c in CASES
-        ]
-        print(f"| {r['days']} | " + " | ".join(cells) + " |")
+        print("| ---: " * (3 + (where == "buy-in") + len(cases)) + "|")
+        for r in results:
+            p = r["per"]
+            plain = p[f"{where} no patron"]
+            cells = [
+                f"{p[f'{where} {m}']} **{p[f'{where} {m}'].cost() - plain.cost():+.2f}**"
+                for m in cases
+            ]
+            off = f"{p[f'{where} compliance off']} | " if where == "buy-in" else ""
+            print(f"| {r['days']} | {r['tx']:,} | {plain} | {off}" + " | ".join(cells) + " |")
     return 0
-
-
-CASES = ("under the MTL", "an MTL entry", "over the CTR")
-MODES = (
-    "buy-in patron",
-    "buy-in plain",
-    "buy-in off",
-    "cage patron",
-    "cage plain",
-    *CASES,
-    *(f"cage {c}" for c in CASES),
-)
-
-
-def _case(tx: Any, ctr_cents: int) -> str:
-    from compliance.models import Direction, MtlEntry, PatronDay
-
-    day = PatronDay.objects.get(patron=tx.patron, gaming_day=tx.gaming_day)
-    total = day.cash_in_cents if tx.direction == Direction.CASH_IN else day.cash_out_cents
-    if total > ctr_cents:
-        return "over the CTR"
-    if MtlEntry.objects.filter(transaction=tx).exists():
-        return "an MTL entry"
-    return "under the MTL"
 
 
 class Samples:

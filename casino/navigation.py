@@ -15,6 +15,7 @@ from core.roles import (
     CREDIT_READERS,
     DEALERS,
     DISPLAY_KEEPERS,
+    MGR_READERS,
     PLAYER_READERS,
     RECORD_READERS,
     Role,
@@ -39,6 +40,8 @@ def places(user: Any) -> list[tuple[str, str, str]]:
         out.append(("slips", "Slips", reverse("accounting:desk")))
     if has_any_role(user, RECORD_READERS):
         out.append(("count", "Reconciliation", reverse("accounting:reconciliation")))
+    if has_any_role(user, MGR_READERS):
+        out.append(("mgr", "Master Game Report", reverse("reports:mgr")))
     if has_any_role(user, PLAYER_READERS):
         out.append(("players", "Players", reverse("players:search")))
     if has_any_role(user, CASH_OUT_ROLES):
@@ -62,6 +65,7 @@ def _current(path: str) -> str:
         ("/reports/dashboard/", "dashboard"),
         ("/reports/tables/", "dashboard"),
         ("/reports/alerts/", "alerts"),
+        ("/reports/mgr/", "mgr"),
         ("/reports/", "reports"),
         ("/audit/", "trail"),
         ("/admin/", "admin"),

@@ -105,7 +105,7 @@ def ctr_page(request: HttpRequest, ctr_id: int) -> HttpResponse:
             "cash_out_items": _money_items(form["cash_out_items"]),
             "cash_in": dollars(form["cash_in_cents"]),
             "cash_out": dollars(form["cash_out_cents"]),
-            "patron": selectors.patron_view(ctr.patron, request.user),
+            "patron": selectors.patron_view(row["patron"], request.user),  # through a merge
             "missing": row["missing"],
             "can_file": has_any_role(request.user, filing.CTR_FILERS),
         },

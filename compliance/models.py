@@ -13,6 +13,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower, Trim
 
 from tables.models import Table
 
@@ -123,6 +124,15 @@ class Patron(models.Model):
                 | Q(identified_at__isnull=False, identified_by__isnull=False),
                 name="patron_identified_complete",
             ),
+        ]
+        # The look-alike read on a described patron's every cash transaction (compliance.alerts):
+        # described patrons by their description as compared there, trimmed and without case.
+        indexes = [
+            models.Index(
+                *(Lower(Trim(f)) for f in DESCRIPTION_FIELDS),
+                name="patron_described_alike",
+                condition=Q(player__isnull=True, identified_at__isnull=True),
+            )
         ]
 
     def __str__(self) -> str:

@@ -289,11 +289,9 @@ def locked_day(patron: Patron, day: date) -> PatronDay:
     found = _day_locked(patron, day)
     if found is not None:  # the common case: one locking read
         return found
-    try:
-        with transaction.atomic():
-            PatronDay.objects.create(patron=patron, gaming_day=day)
-    except IntegrityError:
-        pass  # another transaction made it at the same moment: lock that one
+    # The day's first transaction: made unless another transaction made it at the same moment
+    # (then that one is locked).
+    PatronDay.objects.bulk_create([PatronDay(patron=patron, gaming_day=day)], ignore_conflicts=True)
     found = _day_locked(patron, day)
     assert found is not None
     return found
@@ -354,14 +352,26 @@ def _patron_now(pk: int) -> _NowAs:
     return _NowAs(row["merged_into__into__number"], identified, row["player__status"])
 
 
+# The gaming day of a patron's latest CTR: read on every cash transaction of a patron not yet
+# identified (most of them described ones), so compiled once.
+_LAST_CTR_DAY = PreparedQuery(
+    lambda patron: (
+        Ctr.objects.filter(patron_id=patron)
+        .order_by("-gaming_day")
+        .values_list("gaming_day", flat=True)[:1]
+    ),
+    patron=int,
+)
+
+
 def _refuse_unidentified(patron: Patron) -> None:
     if patron.is_identified:
         return
-    open_ctr = Ctr.objects.filter(patron=patron).order_by("-gaming_day").first()
-    if open_ctr is not None:
+    found = _LAST_CTR_DAY.column(patron=patron.pk)
+    if found:
         raise ServiceError(
             f"patron: {patron.number}'s cash over {dollars(ctr_threshold())} on "
-            f"{open_ctr.gaming_day.isoformat()} opened a Currency Transaction Report: identify "
+            f"{found[0].isoformat()} opened a Currency Transaction Report: identify "
             "the patron at the cage (name, date of birth, address, ID and occupation) before "
             "another cash transaction",
             field="patron",

@@ -28,6 +28,7 @@ class Role(models.TextChoices):
     HOST = "host", "Host"
     COMPLIANCE = "compliance", "Compliance"
     CREDIT = "credit", "Credit manager"
+    REVENUE_AUDIT = "revenue_audit", "Revenue auditor"
 
 
 def _role_names_query(user: int) -> Any:
@@ -107,6 +108,13 @@ PATRON_MERGERS: tuple[Role, ...] = (Role.COMPLIANCE, Role.CAGE)
 THRESHOLD_SETTERS: tuple[Role, ...] = (Role.COMPLIANCE,)
 # Who issues and revokes a table's display key (the players' display, tables.services.displays).
 DISPLAY_KEEPERS: tuple[Role, ...] = (Role.PIT_BOSS, Role.ADMIN)
+# The Master Game Report (docs/regulator.md): read by pit bosses and auditors; reviewed by an
+# auditor or a revenue auditor; signed final by a revenue auditor who did not work that day's
+# floor; its adjustments entered by one of them and approved by another.
+MGR_READERS: tuple[Role, ...] = (Role.PIT_BOSS, Role.AUDITOR, Role.REVENUE_AUDIT)
+MGR_REVIEWERS: tuple[Role, ...] = (Role.AUDITOR, Role.REVENUE_AUDIT)
+MGR_FINALIZERS: tuple[Role, ...] = (Role.REVENUE_AUDIT,)
+MGR_ADJUSTERS: tuple[Role, ...] = (Role.AUDITOR, Role.REVENUE_AUDIT)
 # Who may sign in to the Django admin at all (each then sees what their permissions allow).
 ADMIN_SITE: tuple[Role, ...] = (Role.PIT_BOSS, Role.ADMIN, Role.AUDITOR, Role.SECURITY)
 
@@ -197,6 +205,8 @@ ROLE_PERMISSIONS: dict[Role, dict[str, dict[str, tuple[str, ...]]]] = {
     Role.COMPLIANCE: {},
     # Credit managers work on the credit page (/compliance/credit/).
     Role.CREDIT: {},
+    # Revenue auditors work on the Master Game Report's pages (/reports/mgr/).
+    Role.REVENUE_AUDIT: {},
 }
 
 

@@ -237,3 +237,231 @@ class VerificationRun(models.Model):
     def is_open_failure(self) -> bool:
         """A failed run nobody has acknowledged yet: the dashboard's alert."""
         return self.ok is False and self.acknowledged_at is None
+
+
+class StatisticalInvestigation(models.Model):
+    """A fluctuation of the statistical report (reports.statistical): a table's (or a type of
+    game's, `table` empty) hold % of drop over a period ending on `gaming_day` outside its 95%
+    band or further than the threshold from the theoretical hold. Written once, never edited;
+    it stays open until its explanation (StatisticalExplanation) is signed."""
+
+    class Period(models.TextChoices):
+        DAY = "day", "Day"
+        MTD = "mtd", "Month to date"
+        YTD = "ytd", "Year to date"
+
+    AUDIT_BOUND = (
+        "gaming_day",
+        "period",
+        "table",
+        "game",
+        "drop_cents",
+        "win_cents",
+        "theoretical_win_cents",
+        "band_low_cents",
+        "band_high_cents",
+        "hold_percent",
+        "theoretical_percent",
+        "threshold_points",
+        "outside_band",
+        "past_threshold",
+        "opened_at",
+    )
+
+    gaming_day = models.DateField()
+    period = models.CharField(max_length=3, choices=Period.choices)
+    table = models.ForeignKey(
+        "tables.Table", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    game = models.CharField(max_length=20)
+    drop_cents = models.BigIntegerField()
+    win_cents = models.BigIntegerField()
+    theoretical_win_cents = models.BigIntegerField()
+    band_low_cents = models.BigIntegerField()
+    band_high_cents = models.BigIntegerField()
+    hold_percent = models.DecimalField(max_digits=9, decimal_places=2)
+    theoretical_percent = models.DecimalField(max_digits=9, decimal_places=2)
+    threshold_points = models.DecimalField(max_digits=5, decimal_places=2)
+    outside_band = models.BooleanField()
+    past_threshold = models.BooleanField()
+    opened_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["gaming_day", "game", "table__name", "period", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "period", "gaming_day"],
+                condition=Q(table__isnull=False),
+                name="statistical_one_per_table_period_day",
+            ),
+            models.UniqueConstraint(
+                fields=["game", "period", "gaming_day"],
+                condition=Q(table__isnull=True),
+                name="statistical_one_per_game_period_day",
+            ),
+            models.CheckConstraint(
+                condition=Q(outside_band=True) | Q(past_threshold=True),
+                name="statistical_investigation_has_a_cause",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"statistical investigation {self.pk} ({self.period} to {self.gaming_day})"
+
+
+class StatisticalExplanation(models.Model):
+    """A manager's signed explanation of a statistical investigation: one per investigation,
+    never edited; the investigation is closed once it has one."""
+
+    AUDIT_BOUND = ("investigation", "by", "at", "text")
+
+    investigation = models.OneToOneField(
+        StatisticalInvestigation, on_delete=models.PROTECT, related_name="explanation"
+    )
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+    text = models.TextField()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=~Q(text=""), name="statistical_explanation_given")
+        ]
+
+    def __str__(self) -> str:
+        return f"explanation of statistical investigation {self.investigation_id}"
+
+
+# --- the Master Game Report (reports.mgr, docs/regulator.md) -------------------------------------
+
+
+class MgrSignature(models.Model):
+    """A gaming day's Master Game Report signed: `reviewed` by a person, then `final` by a
+    revenue auditor who did not work that day's floor. Appended, never changed; one of each
+    step per day."""
+
+    class Step(models.TextChoices):
+        REVIEWED = "reviewed", "Reviewed"
+        FINAL = "final", "Final"
+
+    AUDIT_BOUND = ("gaming_day", "step", "by", "at")
+
+    gaming_day = models.DateField()
+    step = models.CharField(max_length=10, choices=Step.choices)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["gaming_day", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["gaming_day", "step"], name="mgr_one_step_per_day"),
+            models.CheckConstraint(
+                condition=Q(step__in=["reviewed", "final"]), name="mgr_signature_step_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"MGR {self.gaming_day:%Y-%m-%d} {self.step} by {self.by}"
+
+
+class MgrFigure(models.Model):
+    """One table and shift's figures as they stood when the day's report was signed final:
+    the report of a final day reads these, never the live record again."""
+
+    AUDIT_BOUND = (
+        "signature",
+        "table",
+        "shift",
+        "opener_cents",
+        "closer_cents",
+        "fills_cents",
+        "credits_cents",
+        "drop_cash_cents",
+        "drop_markers_cents",
+        "drop_chips_cents",
+        "drop_cents",
+        "win_cents",
+        "hands_win_cents",
+    )
+
+    signature = models.ForeignKey(MgrSignature, on_delete=models.PROTECT, related_name="figures")
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="+")
+    shift = models.CharField(max_length=5)
+    opener_cents = models.BigIntegerField(null=True)
+    closer_cents = models.BigIntegerField(null=True)
+    fills_cents = models.BigIntegerField()
+    credits_cents = models.BigIntegerField()
+    drop_cash_cents = models.BigIntegerField(null=True)
+    drop_markers_cents = models.BigIntegerField(null=True)
+    drop_chips_cents = models.BigIntegerField(null=True)
+    drop_cents = models.BigIntegerField(null=True)
+    win_cents = models.BigIntegerField(null=True)  # the count's win or loss
+    hands_win_cents = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["signature", "table", "shift"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["signature", "table", "shift"], name="mgr_figure_per_shift"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"MGR figures {self.table} {self.shift}"
+
+
+class MgrAdjustment(models.Model):
+    """A change to one figure of a final report: an amount (signed, cents) with its reason,
+    entered by one person; it counts once another approves it (`MgrAdjustmentApproval`)."""
+
+    AUDIT_BOUND = (
+        "gaming_day",
+        "table",
+        "shift",
+        "figure",
+        "amount_cents",
+        "reason",
+        "entered_by",
+        "entered_at",
+    )
+
+    gaming_day = models.DateField()
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="+")
+    shift = models.CharField(max_length=5)
+    figure = models.CharField(max_length=20)
+    amount_cents = models.BigIntegerField()
+    reason = models.CharField(max_length=500)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    entered_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["gaming_day", "id"]
+        indexes = [models.Index(fields=["gaming_day"], name="mgr_adjustment_day")]
+        constraints = [
+            models.CheckConstraint(condition=~Q(reason=""), name="mgr_adjustment_has_reason"),
+            models.CheckConstraint(condition=~Q(amount_cents=0), name="mgr_adjustment_nonzero"),
+        ]
+
+    def __str__(self) -> str:
+        return f"MGR adjustment {self.table} {self.shift} {self.figure}"
+
+
+class MgrAdjustmentApproval(models.Model):
+    """An adjustment approved by a second person (never its author)."""
+
+    AUDIT_BOUND = ("adjustment", "approved_by", "approved_at")
+
+    adjustment = models.OneToOneField(
+        MgrAdjustment, on_delete=models.PROTECT, related_name="approval"
+    )
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    approved_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"MGR adjustment {self.adjustment_id} approved"

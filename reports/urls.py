@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseRedirectBase
 from django.urls import path, reverse
 
-from . import correction_form, dashboard, record
+from . import correction_form, dashboard, mgr_views, record, statistical_page
 from . import trail as views
 
 app_name = "reports"
@@ -32,6 +32,19 @@ urlpatterns = [
     path("alerts/", dashboard.alerts, name="alerts"),
     path("alerts/<int:pk>/", dashboard.alert_edit, name="alert_edit"),
     path("alerts/<int:pk>/active/", dashboard.alert_toggle, name="alert_toggle"),
+    path("statistical/", statistical_page.statistical_report, name="statistical"),
+    path("statistical/review/", statistical_page.statistical_review, name="statistical_review"),
+    path(
+        "statistical/<int:pk>/explain/",
+        statistical_page.statistical_explain,
+        name="statistical_explain",
+    ),
+    path("mgr/", mgr_views.report, name="mgr"),
+    path("mgr/review/", mgr_views.review, name="mgr_review"),
+    path("mgr/final/", mgr_views.finalize, name="mgr_finalize"),
+    path("mgr/adjust/", mgr_views.adjust, name="mgr_adjust"),
+    path("mgr/adjustments/<int:pk>/approve/", mgr_views.approve, name="mgr_approve"),
+    path("mgr/exceptions/", mgr_views.exceptions, name="mgr_exceptions"),
 ]
 
 trail_urlpatterns = [

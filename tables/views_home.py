@@ -22,6 +22,7 @@ HOMES = (
     (Role.COUNT, "accounting:desk"),
     (Role.COMPLIANCE, "compliance:day"),  # the URL's name only: the floor imports no compliance
     (Role.CREDIT, "compliance:credit"),
+    (Role.REVENUE_AUDIT, "reports:mgr"),  # the Master Game Report
 )
 
 

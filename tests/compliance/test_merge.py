@@ -110,6 +110,9 @@ def test_a_merged_day_already_past_the_ctr_keeps_its_one_ctr(cash: dict[str, Any
     assert rows[0]["total_cents"] == 11_500_00
     page = _client(cash["compliance"]).get("/compliance/").content.decode()
     assert f"opened as {grey_suit.number}, merged into {walter.number}" in page
+    # the printable Form 112 is Walter's, with his identification
+    form = _client(cash["compliance"]).get(f"/compliance/ctr/{Ctr.objects.get().pk}/")
+    assert walter.number in form.content.decode() and "Reyes" in form.content.decode()
     # the described patron's refusal until identified is over: the number names Walter
     buy_in(cash, "PY-1", "50.00", seat=1, patron=grey_suit.number)
 

@@ -42,6 +42,8 @@ USERS = [
     ("compliance", Role.COMPLIANCE, False),  # patrons, the MTL, the CTRs (docs/compliance.md)
     ("credit", Role.CREDIT, False),  # credit lines and markers (docs/compliance.md)
     ("credit2", Role.CREDIT, False),  # a credit line's second person
+    ("revenue", Role.REVENUE_AUDIT, False),  # signs the Master Game Report final
+    ("revenue2", Role.REVENUE_AUDIT, False),  # approves another's adjustment
 ]
 
 
