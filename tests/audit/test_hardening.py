@@ -170,7 +170,7 @@ def test_the_insert_guards_name_every_unique_key_of_their_tables() -> None:
                         assert columns in named, f"{table}: unique key {columns} has no guard"
                 assert ("id",) in named
     no_replace = {n for n, _t in EXPECTED["sqlite"].items() if n.endswith("_no_replace")}
-    assert len(no_replace) == 42
+    assert len(no_replace) == 44
 
 
 # --- 1. a dropped or disabled guard is reported -----------------------------------------------
