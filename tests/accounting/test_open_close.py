@@ -95,9 +95,8 @@ def test_open_play_close_then_closed_again(pit: dict[str, Any], clock: Any) -> N
     with pytest.raises(ServiceError) as twice:
         slip_create(table=pit["SC-1"], kind="opener", by=pit["dealer"], chips=TRAY)
     assert (twice.value.status, twice.value.code) == (409, "table_open")
-    assert f"SC-1 is already open for the 06:00 shift of 2026-11-20 (opener slip {opened.number}" in (
-        twice.value.message
-    )
+    said = f"SC-1 is already open for the 06:00 shift of 2026-11-20 (opener slip {opened.number}"
+    assert said in twice.value.message
     closer(pit)
     state = open_state(table=pit["SC-1"])
     assert not state.is_open and state.closer is not None
