@@ -297,7 +297,7 @@ def check_open_for(*, kind: str, table: Table, day: date, shift: str) -> None:
             )
 
 
-def handover(*, opener: Slip, by: AbstractBaseUser | None = None) -> HandoverAlert | None:
+def handover(*, opener: Slip) -> HandoverAlert | None:
     """Within the opener's signing transaction: compare it, chip by chip, with the table's last
     signed closer before its shift (the shift it takes over from); a difference raises a
     handover alert at once, on the chain. None when they agree or no closer came before."""
@@ -513,7 +513,7 @@ def slip_sign(*, slip: Slip, by: AbstractBaseUser) -> Slip:
     )
     if slip.status == Slip.Status.SIGNED:
         if slip.kind == rules.OPENER:
-            handover(opener=slip, by=by)
+            handover(opener=slip)
         reconcile(table=slip.table, gaming_day=slip.gaming_day, shift=slip.shift)
     return slip
 
