@@ -218,3 +218,24 @@ def test_open_table_is_the_one_helper_and_leaves_an_open_table_as_it_is(
     assert first.signatures.get().by == floor["pitboss"]
     again = open_table(table=table, dealer=floor["dealer2"], pit_boss=floor["pitboss"])
     assert again == first and Slip.objects.count() == 1
+
+
+def test_a_handover_alert_is_never_changed_nor_deleted(pit: dict[str, Any], clock: Any) -> None:
+    from django.db import DatabaseError, transaction
+
+    opener(pit)
+    closer(pit)
+    clock.set(14, 5)
+    opener(pit, {"100.00": 10, "25.00": 39, "5.00": 105})
+    alert = HandoverAlert.objects.get()
+    for change in (
+        lambda: HandoverAlert.objects.filter(pk=alert.pk).update(difference_cents=0),
+        lambda: HandoverAlert.objects.filter(pk=alert.pk).delete(),
+    ):
+        with pytest.raises(DatabaseError), transaction.atomic():
+            change()
+    alert.refresh_from_db()
+    assert alert.difference_cents == 0 and alert.difference == {
+        "500": 5,
+        "2500": -1,
+    }
