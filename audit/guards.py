@@ -42,7 +42,14 @@ _COMPLIANCE_HISTORY = ("patronmerge", "cashvoid", "thresholdproposal", "threshol
 _SUSPICIOUS = ("alert", "case", "casealert", "casenote", "casedecision")
 _ACCOUNTING_TABLES = {
     name: f"accounting_{name}"
-    for name in ("slip", "slipsignature", "slipvoid", "variancealert", "chipdenomination")
+    for name in (
+        "slip",
+        "slipsignature",
+        "slipvoid",
+        "variancealert",
+        "chipdenomination",
+        "handoveralert",
+    )
 }
 
 
@@ -119,6 +126,8 @@ _SQLITE: dict[str, str] = {
     **_on("accounting_slipvoid", "slipvoid_no_update", "slipvoid_no_delete", "slipvoid_in_order"),
     **_on("accounting_variancealert", "variancealert_ack_once", "variancealert_no_delete"),
     **_on("accounting_chipdenomination", "chipdenomination_frozen", "chipdenomination_no_delete"),
+    # accounting 0005: the shift handover's alerts, append-only
+    **_on("accounting_handoveralert", "handoveralert_no_update", "handoveralert_no_delete"),
     # compliance 0003
     **{
         f"casino_{short}_{what}": f"compliance_{short}"
@@ -180,6 +189,7 @@ _POSTGRESQL: dict[str, str] = {
     **_on("accounting_slipvoid", "slipvoid_guard", "slipvoid_no_change"),
     **_on("accounting_variancealert", "variancealert_guard", "variancealert_no_delete"),
     **_on("accounting_chipdenomination", "chipdenomination_guard", "chipdenomination_no_delete"),
+    **_on("accounting_handoveralert", "handoveralert_no_change"),
     # compliance 0003
     **{
         f"casino_{short}_no_change": f"compliance_{short}"
