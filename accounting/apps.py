@@ -13,10 +13,11 @@ class AccountingConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_migrate
 
-        from tables.signals import hand_closed, round_closed
+        from tables.signals import hand_closed, play_starting, round_closed
 
         round_closed.connect(reconcile_on_change, dispatch_uid="accounting.reconcile")
         hand_closed.connect(reconcile_on_hand, dispatch_uid="accounting.reconcile_hand")
+        play_starting.connect(refuse_unless_open, dispatch_uid="accounting.open_for_play")
         # After migrate and after flush (a development or test database): the usual chips, as
         # contenttypes and permissions come back after a flush.
         post_migrate.connect(
@@ -49,3 +50,11 @@ def reconcile_on_hand(sender: Any, hand: Any, **kwargs: Any) -> None:
     from .services import reconcile_after_play
 
     reconcile_after_play(table_id=hand.table_id, gaming_day=hand.gaming_day, shift=hand.shift)
+
+
+def refuse_unless_open(sender: Any, table: Any, what: str, **kwargs: Any) -> None:
+    """A round or a hand opens only at a table open for play in the current gaming day and
+    shift (its opener signed, its closer not): a ServiceError otherwise (409, `table_closed`)."""
+    from .opening import require_open
+
+    require_open(table=table, what=what)

@@ -404,3 +404,37 @@ class SlipSteps(models.Model):
 
     def __str__(self) -> str:
         return f"{self.slip} signs by {', '.join(self.steps)}"
+
+
+class HandoverAlert(models.Model):
+    """At a shift change the next shift's opener counts the tray the last closer counted: a
+    chip that differs between the two (by denomination) raises this alert at once, in the
+    opener's signing transaction. Appended, never changed; the pit boss sees it on the
+    dashboard with the variance alerts."""
+
+    # What the audit record binds (audit.binding): the event that raises it carries these
+    # fields' canonical content, and verify_audit compares the row with it.
+    AUDIT_BOUND = (
+        "table",
+        "closer",
+        "opener",
+        "difference",
+        "difference_cents",
+        "raised_at",
+    )
+
+    table = models.ForeignKey(
+        "tables.Table", on_delete=models.PROTECT, related_name="handover_alerts"
+    )
+    closer = models.ForeignKey(Slip, on_delete=models.PROTECT, related_name="handovers_closed")
+    opener = models.OneToOneField(Slip, on_delete=models.PROTECT, related_name="handover_alert")
+    # {denomination in cents (text): opener's count − closer's count}, the chips that differ.
+    difference = models.JSONField()
+    difference_cents = models.BigIntegerField()
+    raised_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-raised_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"handover {self.table}: {self.difference_cents:+d}"

@@ -65,6 +65,8 @@ CHIP_KINDS = frozenset({OPENER, CLOSER, FILL, CREDIT})
 AMOUNT_KINDS = frozenset({DROP, BUY_IN})
 # One live count per table, gaming day and shift.
 ONE_PER_SHIFT = frozenset({OPENER, CLOSER, DROP})
+# Entered only at a table open for play in the slip's shift (its opener signed, not its closer).
+NEED_OPEN = frozenset({BUY_IN, FILL, CREDIT, CLOSER})
 
 # The reason the count team gives for the drop boxes of the previous gaming day, counted the
 # morning after (every slip of the previous gaming day needs a reason; the slip desk offers this

@@ -22,11 +22,12 @@ from typing import Any
 
 from django.db.models import Q, QuerySet, Sum
 
+from core.money import dollars
 from tables.models import Hand, Round, Table
 
 from . import rules
 from .cash import markers_issued
-from .models import Slip, VarianceAlert
+from .models import HandoverAlert, Slip, VarianceAlert
 
 FIGURES = (
     "opener_cents",
@@ -191,6 +192,23 @@ def open_alerts(*, tables: Iterable[int] | None = None) -> QuerySet[VarianceAler
     if tables is not None:
         alerts = alerts.filter(table_id__in=list(tables))
     return alerts
+
+
+def handover_alerts(*, gaming_day: date) -> QuerySet[HandoverAlert]:
+    """The shift handovers of a gaming day whose opener differs from the last closer (the
+    dashboard's alerts, beside the variance alerts)."""
+    return HandoverAlert.objects.filter(opener__gaming_day=gaming_day).select_related(
+        "table", "closer", "opener"
+    )
+
+
+def handover_lines(alert: HandoverAlert) -> list[str]:
+    """Each chip that differs, in floor words: "$25.00 chips: 1 fewer"."""
+    lines = []
+    for chip, moved in alert.difference.items():
+        more = "more" if moved > 0 else "fewer"
+        lines.append(f"{dollars(int(chip))} chips: {abs(moved)} {more} at the opener")
+    return lines
 
 
 def slips_awaiting(*, user_roles: Iterable[str]) -> QuerySet[Slip]:

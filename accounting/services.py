@@ -27,6 +27,7 @@ from tables.engine.money import format_cents, parse_cents
 from tables.gaming_day import gaming_day_of, shift_begins, shift_of, shift_starts
 from tables.models import DealerSession, Table
 from tables.services.limits import check_amount, limit_cents
+from tables.services.sessions import dealer_sign_in
 
 from . import rules, signature_rules
 from .cash import buy_in_voided, check_cash_in
@@ -34,12 +35,15 @@ from .models import (
     ChipDenomination,
     DropBoxMove,
     DropCount,
+    HandoverAlert,
     Slip,
     SlipSignature,
     SlipSteps,
     SlipVoid,
     VarianceAlert,
 )
+from .opening import open_state, require_open
+from .opening import required as opening_required
 
 
 def _signed_in_at(user: AbstractBaseUser, table: Table) -> bool:
@@ -247,6 +251,7 @@ def slip_create(
             f"shift must be one of {', '.join(valid_shifts)}, not {shift!r}", field="shift"
         )
     check_day(kind=kind, day=day, shift=shift, at=at, reason=reason)
+    check_open_for(kind=kind, table=table, day=day, shift=shift)
     cash = markers_cents = 0
     if kind != rules.DROP and (bills is not None or coupons is not None or box is not None):
         raise ServiceError(
@@ -422,6 +427,113 @@ def slip_create(
     return slip
 
 
+def check_open_for(*, kind: str, table: Table, day: date, shift: str) -> None:
+    """A buy-in, a fill, a credit or a closer needs the table open for the slip's gaming day and
+    shift (its opener signed, its closer not yet); an opener, a table not already open
+    (`accounting.opening`)."""
+    if kind in rules.NEED_OPEN:
+        what = {
+            rules.BUY_IN: "a buy-in",
+            rules.FILL: "a fill",
+            rules.CREDIT: "a credit",
+            rules.CLOSER: "a closer",
+        }[kind]
+        require_open(table=table, what=what, gaming_day=day, shift=shift)
+    elif kind == rules.OPENER and opening_required():
+        state = open_state(table=table, gaming_day=day, shift=shift)
+        if state.is_open:
+            raise ServiceError(
+                f"{table} is already open for the {shift} shift of {day.isoformat()} "
+                f"(opener slip {state.opener.number} signed): its closer closes it",
+                field="kind",
+                code="table_open",
+                status=409,
+            )
+
+
+def handover(*, opener: Slip) -> HandoverAlert | None:
+    """Within the opener's signing transaction: compare it, chip by chip, with the table's last
+    signed closer before its shift (the shift it takes over from); a difference raises a
+    handover alert at once, on the chain. None when they agree or no closer came before."""
+    begins = shift_begins(opener.gaming_day, opener.shift)
+    earlier = [
+        s
+        for s in Slip.objects.filter(
+            table_id=opener.table_id,
+            kind=rules.CLOSER,
+            status=Slip.Status.SIGNED,
+            gaming_day__lte=opener.gaming_day,
+            gaming_day__gte=opener.gaming_day - timedelta(days=7),
+        )
+        if shift_begins(s.gaming_day, s.shift) < begins
+    ]
+    if not earlier:
+        return None
+    closer = max(earlier, key=lambda s: (shift_begins(s.gaming_day, s.shift), s.number))
+    difference = {}
+    for chip in sorted({*opener.chips, *closer.chips}, key=int):
+        moved = int(opener.chips.get(chip, 0)) - int(closer.chips.get(chip, 0))
+        if moved:
+            difference[chip] = moved
+    if not difference:
+        return None
+    alert = HandoverAlert.objects.create(
+        table_id=opener.table_id,
+        closer=closer,
+        opener=opener,
+        difference=difference,
+        difference_cents=chips_total(difference),
+        raised_at=timezone.now(),
+    )
+    table = opener.table
+    audit_record(
+        actor=None,
+        actor_name="system",
+        kind=EventKind.HANDOVER_ALERT_RAISED,
+        obj=alert,
+        table_name=table.name,
+        data={
+            "table": table.name,
+            "closer": closer.number,
+            "closer_shift": f"{closer.gaming_day.isoformat()} {closer.shift}",
+            "opener": opener.number,
+            "opener_shift": f"{opener.gaming_day.isoformat()} {opener.shift}",
+            "difference": difference,
+            "difference_cents": alert.difference_cents,
+        },
+    )
+    return alert
+
+
+def open_table(
+    *,
+    table: Any,
+    dealer: AbstractBaseUser,
+    pit_boss: AbstractBaseUser,
+    chips: dict[str, Any] | None = None,
+    at: datetime | None = None,
+) -> Slip:
+    """Open `table` for the current gaming day and shift as the floor does: the dealer (signed
+    in at the table; signed in here if not) counts the tray, the pit boss signs the opener.
+    `chips` as a slip takes them (`{"25.00": 40}`); by default a $10,000.00 tray. Returns the
+    signed opener; a table already open is left as it is (its opener returned)."""
+    state = open_state(table=table, at=at)
+    if state.is_open:
+        return state.opener  # type: ignore[return-value]
+    if not DealerSession.objects.filter(
+        table_id=table.pk, dealer_id=dealer.pk, ended_at__isnull=True
+    ).exists():
+        dealer_sign_in(dealer=dealer, table=table)
+    opener = slip_create(
+        table=table,
+        kind=rules.OPENER,
+        by=dealer,
+        chips=chips if chips is not None else {"100.00": 60, "25.00": 120, "5.00": 200},
+        at=at,
+    )
+    return slip_sign(slip=opener, by=pit_boss)
+
+
 def buy_in_seat(value: Any, table: Table) -> int | None:
     """A buy-in's seat: empty (none named), or a seat of the table, "3" or 3."""
     if value is None or value == "":
@@ -560,6 +672,8 @@ def slip_sign(*, slip: Slip, by: AbstractBaseUser) -> Slip:
         bind=[signature],
     )
     if slip.status == Slip.Status.SIGNED:
+        if slip.kind == rules.OPENER:
+            handover(opener=slip)
         reconcile(table=slip.table, gaming_day=slip.gaming_day, shift=slip.shift)
     return slip
 

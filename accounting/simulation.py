@@ -36,7 +36,8 @@ from tables.models import Round, Table
 from . import rules
 from .count import box_arrive, box_remove
 from .models import ChipDenomination, DropBoxMove, Slip, SlipSignature
-from .services import reconcile, slip_create, slip_sign
+from .opening import open_state
+from .services import open_table, reconcile, slip_create, slip_sign
 
 OPENING_TRAY_CENTS = 20_000_00
 FILL_BELOW_CENTS = 10_000_00
@@ -107,6 +108,26 @@ def fill_chips(cents: int) -> dict[str, int]:
     for value, n in as_chips(rest).items():
         chips[value] = chips.get(value, 0) + n
     return {k: n for k, n in chips.items() if n}
+
+
+def open_for_play(tables: list[Table]) -> int:
+    """Open each table not yet open for the current gaming day and shift (`open_table`: the
+    dealer at the table counts the opening tray, the pit boss signs), as the floor does before
+    its first round. Returns how many were opened."""
+    from tables.simulation import dealer_for
+
+    people, opened = staff(), 0
+    for table in tables:
+        if open_state(table=table).is_open:
+            continue
+        open_table(
+            table=table,
+            dealer=dealer_for(table),
+            pit_boss=people["pit_boss"],
+            chips=as_chips(OPENING_TRAY_CENTS),
+        )
+        opened += 1
+    return opened
 
 
 @dataclass

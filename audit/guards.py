@@ -44,7 +44,14 @@ _SUSPICIOUS = ("alert", "case", "casealert", "casenote", "casedecision")
 _STATISTICAL = ("statisticalinvestigation", "statisticalexplanation")
 _ACCOUNTING_TABLES = {
     name: f"accounting_{name}"
-    for name in ("slip", "slipsignature", "slipvoid", "variancealert", "chipdenomination")
+    for name in (
+        "slip",
+        "slipsignature",
+        "slipvoid",
+        "variancealert",
+        "chipdenomination",
+        "handoveralert",
+    )
 }
 
 # accounting 0004: the drop boxes' moves, the count by parts, the count sheet's signatures, the
@@ -132,6 +139,8 @@ _SQLITE: dict[str, str] = {
     **_on("accounting_slipvoid", "slipvoid_no_update", "slipvoid_no_delete", "slipvoid_in_order"),
     **_on("accounting_variancealert", "variancealert_ack_once", "variancealert_no_delete"),
     **_on("accounting_chipdenomination", "chipdenomination_frozen", "chipdenomination_no_delete"),
+    # accounting 0005 and 0006: the shift handover's alerts, append-only
+    **_on("accounting_handoveralert", "handoveralert_no_update", "handoveralert_no_delete"),
     # compliance 0003
     **{
         f"casino_{short}_{what}": f"compliance_{short}"
@@ -204,6 +213,7 @@ _POSTGRESQL: dict[str, str] = {
     **_on("accounting_slipvoid", "slipvoid_guard", "slipvoid_no_change"),
     **_on("accounting_variancealert", "variancealert_guard", "variancealert_no_delete"),
     **_on("accounting_chipdenomination", "chipdenomination_guard", "chipdenomination_no_delete"),
+    **_on("accounting_handoveralert", "handoveralert_no_change"),
     # compliance 0003
     **{
         f"casino_{short}_no_change": f"compliance_{short}"

@@ -94,6 +94,7 @@ class EventKind(models.TextChoices):
     SIGNATURE_RULE_APPROVED = "signature_rule.approved", "Slip signature rule approved"
     VARIANCE_ALERT_RAISED = "variance.alert_raised", "Variance alert raised"
     VARIANCE_ACKNOWLEDGED = "variance.acknowledged", "Variance acknowledged"
+    HANDOVER_ALERT_RAISED = "handover.alert_raised", "Shift handover difference"
     CHIP_DENOMINATION_SAVED = "chip_denomination.saved", "Chip denomination saved"
     AMOUNT_LIMIT_SET = "amount_limit.set", "Amount limit set (slips, poker buy-ins)"
     # rated play (players)

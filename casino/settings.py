@@ -388,6 +388,10 @@ CASINO_SHIFTS = env.list("CASINO_SHIFTS", default=["06:00", "14:00", "22:00"])
 # Table accounting: a shift whose count win differs from its hands' win by more than this many
 # cents raises a variance alert that a pit boss must acknowledge.
 CASINO_VARIANCE_TOLERANCE_CENTS = env.int("CASINO_VARIANCE_TOLERANCE_CENTS", default=500)
+# A table is open for play by its signed opener, closed by its closer (accounting.opening):
+# rounds, hands, buy-ins, fills and credits at a table not open are refused. Off only for the
+# parts of the test suite whose fixtures play before any count.
+CASINO_OPENER_REQUIRED = env.bool("CASINO_OPENER_REQUIRED", default=True)
 if CASINO_VARIANCE_TOLERANCE_CENTS < 0:
     raise environ.ImproperlyConfigured("CASINO_VARIANCE_TOLERANCE_CENTS must not be negative")
 # Cash compliance (docs/compliance.md): a cash transaction at or above the MTL threshold, or

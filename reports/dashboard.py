@@ -304,7 +304,16 @@ def count_panel(day: date) -> dict[str, Any]:
             key=lambda kv: names.get(kv[0], ""),
         )
     ]
-    return {"day": day, "rows": rows, "alerts": list(accounting_selectors.open_alerts()[:20])}
+    handovers = [
+        {"alert": a, "chips": "; ".join(accounting_selectors.handover_lines(a))}
+        for a in accounting_selectors.handover_alerts(gaming_day=day)[:20]
+    ]
+    return {
+        "day": day,
+        "rows": rows,
+        "alerts": list(accounting_selectors.open_alerts()[:20]),
+        "handovers": handovers,
+    }
 
 
 @never_cache

@@ -38,7 +38,7 @@ from accounting import rules as slip_rules
 from accounting.count import count_sheet_sign
 from accounting.models import Slip
 from accounting.services import slip_create, slip_sign, slip_void
-from accounting.simulation import FILL_BELOW_CENTS, ShiftBook, as_chips, staff
+from accounting.simulation import FILL_BELOW_CENTS, ShiftBook, as_chips, open_for_play, staff
 from core.errors import ServiceError
 from players import services as player_svc
 from players.models import Player, Rating
@@ -206,6 +206,9 @@ class Day:
             if isinstance(games.get(t.game), games.PlayerVsPlayerGame) and not _banked(t)
         ]
         self.books = {t.name: self._open(t) for t in banked}
+        for table in poker:  # a poker table's tray is counted too before its first hand
+            open_for_play([table])
+            self.report.add("opener")
         rated = banked[-1] if banked else None
         for i in range(self.rounds):
             if i == 0:

@@ -16,3 +16,7 @@ hand_closed = Signal()
 # `demo_seeded(users=...)`: `seed_demo` made the demo floor (same transaction); the apps above add
 # their own demo data (the rated players), by the demo logins in `users`.
 demo_seeded = Signal()
+# `play_starting(table=..., what=...)`: a round or a hand is about to open at `table` (inside
+# its transaction, the table locked); a receiver refuses by raising a ServiceError (table
+# accounting: the table is not open for play until its opener is signed).
+play_starting = Signal()

@@ -72,6 +72,14 @@ def _fresh_counters(request: pytest.FixtureRequest) -> Any:
 
 
 @pytest.fixture(autouse=True)
+def _opener_required(request, settings):  # type: ignore[no-untyped-def]
+    """Most of the suite's fixtures play rounds at tables no opener opened: the rule that a
+    table is open for play only by its signed opener (accounting.opening) is off for them, and
+    on for a test marked `opener_required` (and wherever the settings are not the tests')."""
+    settings.CASINO_OPENER_REQUIRED = request.node.get_closest_marker("opener_required") is not None
+
+
+@pytest.fixture(autouse=True)
 def _audit_anchor(settings, tmp_path):  # type: ignore[no-untyped-def]
     """Each test its own anchor file (the chain it anchors lives only as long as the test)."""
     settings.AUDIT_ANCHOR_PATH = str(tmp_path / "audit-anchor.jsonl")

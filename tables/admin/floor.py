@@ -63,7 +63,11 @@ class TableForm(forms.ModelForm):  # type: ignore[type-arg]
             "paytable_version": "Only approved versions are offered. A new version applies to "
             "rounds that start after it is assigned.",
             "meter": "Only for a game that takes a progressive: the meter the table feeds.",
+            "is_open": "The table is on the floor. It opens for play only once its opener slip "
+            "(the tray's count) is signed for the gaming day and shift, and closes with its "
+            "signed closer: this box alone opens nothing.",
         }
+        labels = {"is_open": "In service"}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

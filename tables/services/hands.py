@@ -34,7 +34,7 @@ from tables import games
 from tables.gaming_day import gaming_day_of, shift_of
 from tables.models import Hand, HandPlayer, LimitKind, Table, TableSettingsVersion
 from tables.selectors import settings_in_force
-from tables.signals import hand_closed
+from tables.signals import hand_closed, play_starting
 
 from . import ServiceError
 from .duties import require_apart_from_hand
@@ -141,6 +141,7 @@ def hand_open(
     game = games.player_vs_player(table.game)
     if not table.is_open:
         raise ServiceError(f"{table} is closed", field="table", code="table_closed", status=409)
+    play_starting.send(sender=Table, table=table, what="a hand")
     version = settings_in_force(table)
     if version is None:
         raise ServiceError(

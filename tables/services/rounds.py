@@ -50,7 +50,7 @@ from tables.models import (
     Table,
 )
 from tables.selectors import STEP_CONFIRM, keep_preview, round_state, settle_round
-from tables.signals import round_closed
+from tables.signals import play_starting, round_closed
 
 from . import ServiceError
 from .meters import meter_apply_round
@@ -276,6 +276,7 @@ def round_open(*, table: Table, dealer: AbstractBaseUser, wagers: dict[Any, Any]
     require_dealer_at(table, dealer, signed_in=table.dealer_signed_in)
     if not table.is_open:
         raise ServiceError(f"{table} is closed", code="table_closed", status=409)
+    play_starting.send(sender=Table, table=table, what="a round")
     version = table.paytable_version
     if version is None or not version.is_approved:
         raise ServiceError(

@@ -91,6 +91,9 @@ class Command(BaseCommand):
                 if options["slips"]:
                     summary = self._with_slips(list(tables), options)
                 else:
+                    from accounting.simulation import open_for_play
+
+                    open_for_play(list(tables))  # a table plays once its opener is signed
                     summary = simulate(
                         list(tables),
                         options["rounds"],
