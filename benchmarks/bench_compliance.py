@@ -146,7 +146,7 @@ def main() -> int:
     from django.utils import timezone
 
     from accounting import cash, rules
-    from accounting.services import slip_create
+    from accounting.services import open_table, slip_create
     from compliance.models import CashTransaction, Kind
     from compliance.services import (
         cage_record,
@@ -164,6 +164,7 @@ def main() -> int:
     table = Table.objects.order_by("id").first()
     assert table is not None
     dealer_sign_in(dealer=dealer, table=table)
+    pit_boss = users.get(username="pitboss")
     rng = random.Random(args.seed)
 
     # Half rated players (active cards: a barred one buys no chips), half described; every one
@@ -220,6 +221,7 @@ def main() -> int:
         written = history(range(done + 1, size + 1), patrons, args.per_day, cashier, rng)
         done = max(done, size)
         per: dict[str, Samples] = {}
+        open_table(table=table, dealer=dealer, pit_boss=pit_boss)  # (again if the shift turned)
         for i in range(args.n):
             modes = [*cases, "no patron", "compliance off"]
             rng.shuffle(modes)  # the machine's noise falls on every mode alike

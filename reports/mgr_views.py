@@ -14,11 +14,14 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
 
 from accounting.views import forbidden, roles_only
 from core.bad_request import bad_query
 from core.errors import ServiceError
+from core.money import dollars
+from core.printing import respond, signature_lines
 from core.roles import MGR_ADJUSTERS, MGR_FINALIZERS, MGR_READERS, MGR_REVIEWERS, has_any_role
 from tables.gaming_day import gaming_day_of
 from tables.models import Table
@@ -159,4 +162,91 @@ def exceptions(request: HttpRequest) -> HttpResponse:
         request,
         "reports/mgr_exceptions.html",
         {"day": day, "ex": mgr.exceptions_report(day)},
+    )
+
+
+# The printed report's CSV: one line per table and shift, then the day's total; the figures
+# as signed (or as computed, before final) and with the approved adjustments.
+PRINT_FIGURES = (
+    ("opener_cents", "opener"),
+    ("fills_cents", "fills"),
+    ("credits_cents", "credits"),
+    ("closer_cents", "closer"),
+    ("drop_cash_cents", "drop: cash"),
+    ("drop_markers_cents", "drop: markers"),
+    ("drop_chips_cents", "drop: chips"),
+    ("drop_cents", "drop"),
+    ("win_cents", "win or loss"),
+    ("hands_win_cents", "hands' win"),
+    ("variance_cents", "variance"),
+)
+PRINT_COLUMNS = (
+    "gaming day",
+    "state",
+    "table",
+    "shift",
+    *(label for _key, label in PRINT_FIGURES),
+    "hold % of drop",
+    *(f"{label}, adjusted" for _key, label in PRINT_FIGURES),
+)
+
+
+def _csv_rows(report: dict[str, Any]) -> list[list[Any]]:
+    def money(value: int | None) -> str:
+        return "" if value is None else dollars(value)
+
+    lines = [
+        (row["table"], row["shift"], row["figures"], row["adjusted"]) for row in report["rows"]
+    ]
+    totals = report["totals"]
+    lines.append(("Total", "", totals["figures"], totals["adjusted"]))
+    return [
+        [
+            report["gaming_day"].isoformat(),
+            report["state"],
+            table,
+            shift,
+            *(money(figures.get(key)) for key, _label in PRINT_FIGURES),
+            adjusted.get("hold_percent") or "",
+            *(money(adjusted.get(key)) for key, _label in PRINT_FIGURES),
+        ]
+        for table, shift, figures, adjusted in lines
+    ]
+
+
+@roles_only(*MGR_READERS, what="The Master Game Report")
+@never_cache
+@require_GET
+def report_print(request: HttpRequest, fmt: str) -> HttpResponse:
+    """The day's Master Game Report as a printed form (its PDF, its CSV): the figures, the
+    adjustments, and the signatures it takes (reviewed, then final by the revenue auditor)."""
+    day = _day(request.GET.get("day"))
+    if day is None:
+        return _bad_day(request, request.GET["day"])
+    report = mgr.master_report(day)
+    given = [
+        (meaning, signed["by"], signed["at"])
+        for meaning, signed in (
+            ("Reviewed", report["reviewed"]),
+            ("Signed final by the revenue auditor", report["final"]),
+        )
+        if signed is not None
+    ]
+    wanted = ("Reviewed", "Signed final by the revenue auditor")
+    moments = [s["at"] for s in (report["reviewed"], report["final"]) if s is not None]
+    moments += [a["approved_at"] or a["entered_at"] for a in report["adjustments"]]
+    return respond(
+        request,
+        fmt=fmt,
+        template="print/mgr.html",
+        context={
+            "form_title": "Master Game Report",
+            "gaming_day": day,
+            "mgr": report,
+            "signatures": signature_lines(given, wanted),
+        },
+        filename=f"master-game-report-{day.isoformat()}",
+        stamp=max(moments) if moments else day,
+        columns=PRINT_COLUMNS,
+        rows=_csv_rows(report),
     )

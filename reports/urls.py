@@ -45,6 +45,9 @@ urlpatterns = [
     path("mgr/adjust/", mgr_views.adjust, name="mgr_adjust"),
     path("mgr/adjustments/<int:pk>/approve/", mgr_views.approve, name="mgr_approve"),
     path("mgr/exceptions/", mgr_views.exceptions, name="mgr_exceptions"),
+    path("mgr/print/", mgr_views.report_print, {"fmt": "html"}, name="mgr_print"),
+    path("mgr/print.pdf", mgr_views.report_print, {"fmt": "pdf"}, name="mgr_pdf"),
+    path("mgr/print.csv", mgr_views.report_print, {"fmt": "csv"}, name="mgr_csv"),
 ]
 
 trail_urlpatterns = [

@@ -346,3 +346,57 @@ def test_a_revenue_auditor_lands_on_the_mgr_with_its_navigation(floor: dict[str,
     page = c.get("/reports/mgr/").content.decode()
     assert page.count('<nav aria-label="Main">') == 1 and 'aria-current="page"' in page
     assert signed_in("revenue").get("/reports/dashboard/").status_code in (302, 403)
+
+
+def test_the_printed_report_its_pdf_and_csv_carry_the_figures_and_who_signed(
+    pit: dict[str, Any], clock: Any, tmp_path: Any
+) -> None:
+    """The print page (no navigation, no form controls), the CSV's figures equal the report's,
+    the PDF the same bytes twice with the signatures in it; a pit boss reads it, a dealer not."""
+    import shutil
+    import subprocess
+
+    from django.test import Client
+    from django.urls import reverse
+
+    from core.money import dollars
+    from core.printing import weasyprint
+
+    rec.run_day(pit, clock)
+    close_the_day(clock)
+    mgr.mgr_review(gaming_day=DAY, by=pit["revenue"])
+    mgr.mgr_finalize(gaming_day=DAY, by=pit["revenue2"])
+    report = mgr.master_report(DAY)
+
+    def get(who: str, name: str) -> Any:
+        c = Client()
+        c.force_login(pit[who])
+        return c.get(f"{reverse(name)}?day={DAY.isoformat()}")
+
+    page = get("pitboss", "reports:mgr_print").content.decode()
+    for absent in ("<nav", "<form", "<button", "<input", "<script"):
+        assert absent not in page, absent
+    for words in ("Master Game Report", "Fri 20 Nov 2026", "Final", "revenue2", "revenue"):
+        assert words in page, words
+    assert get("dealer", "reports:mgr_print").status_code == 403
+
+    lines = get("auditor", "reports:mgr_csv").content.decode().splitlines()
+    assert lines[0].startswith("gaming day,state,table,shift,opener")
+    assert len(lines) == 1 + len(report["rows"]) + 1  # the header, a line a shift, the total
+    total = report["totals"]["adjusted"]["win_cents"]
+    assert lines[-1].startswith("2026-11-20,final,Total,") and dollars(total) in lines[-1]
+
+    if weasyprint() is None:
+        pytest.skip("no WeasyPrint here: the PDF answers 503")
+    first, second = (get("pitboss", "reports:mgr_pdf").content for _ in range(2))
+    assert first.startswith(b"%PDF") and first == second
+    if shutil.which("pdftotext"):
+        (tmp_path / "mgr.pdf").write_bytes(first)
+        text = subprocess.run(
+            ["pdftotext", "-layout", str(tmp_path / "mgr.pdf"), "-"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for words in ("Master Game Report", "Signed final by the revenue auditor", "Page 1 of"):
+            assert words in text, words
