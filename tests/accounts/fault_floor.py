@@ -184,6 +184,7 @@ def main(cache: str, fault: str) -> None:
         call_command("seed_demo", stdout=quiet)
     from django.contrib.auth import get_user_model
 
+    from accounting.services import open_table
     from audit.models import AuditEvent
     from tables.models import Round, Table
     from tables.services.sessions import dealer_sign_in
@@ -191,6 +192,8 @@ def main(cache: str, fault: str) -> None:
     users = {u.username: u for u in get_user_model().objects.all()}
     table = Table.objects.get(name="SC-1")
     dealer_sign_in(dealer=users["dealer"], table=table)
+    # The table opens as the floor opens it (its opener counted and signed) before any round.
+    open_table(table=table, dealer=users["dealer"], pit_boss=users["pitboss"])
     dealer, boss = APIClient(), APIClient()
     assert dealer.login(username="dealer", password="demo")
     assert boss.login(username="pitboss", password="demo")
