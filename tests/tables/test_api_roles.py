@@ -38,7 +38,8 @@ PRINCIPALS = [
 ]
 # here: `dealer`, signed in at SC-1 where the round is (for a hand: `dealer3`, signed in at
 # RI-1 where the hand is); elsewhere: `dealer2`, signed in at
-# LB-1; security: identity management only, nothing on the floor; cage and count: the tables
+# LB-1; security: identity management, and the fills and credits a property's signature rule
+# gives them to sign (none here: a slip not theirs to see is not found); cage and count: the tables
 # and their own slips (accounting), nothing of the rounds or hands; norole: signed in but in no
 # role group; anonymous: no credentials. The schema and docs need sign-in (the docs page sends
 # an anonymous visitor to the sign-in page).
@@ -82,8 +83,8 @@ EXPECTED: dict[str, tuple[int, ...]] = {
     "slips.list": (200, 200, 200, 403, 200, 403, 200, 200, 403, 401),
     "slips.retrieve": (200, 404, 200, 403, 200, 403, 200, 404, 403, 401),
     "slips.create": (201, 403, 403, 403, 403, 403, 403, 403, 403, 401),
-    "slips.sign": (403, 404, 403, 403, 403, 403, 200, 404, 403, 401),
-    "slips.void": (403, 404, 200, 403, 403, 403, 200, 404, 403, 401),
+    "slips.sign": (403, 404, 403, 403, 403, 404, 200, 404, 403, 401),
+    "slips.void": (403, 404, 200, 403, 403, 404, 200, 404, 403, 401),
     "chip_denominations.list": (200, 200, 200, 200, 200, 403, 200, 200, 403, 401),
     "variance_alerts.list": (403, 403, 200, 403, 200, 403, 403, 403, 403, 401),
     "variance_alerts.acknowledge": (403, 403, 200, 403, 403, 403, 403, 403, 403, 401),
