@@ -16,7 +16,7 @@ month, a year), to see that the checks' cost does not grow with the record.
    alike, both as a buy-in slip (`accounting.services.slip_create`, as the tablet writes it)
    and as a cage transaction (`cage_record`):
    - no patron: $100 in cash, no patron named (the cash transaction and its event, no patron's
-     day): what the checks add is measured over this;
+     day): what the checks add is the difference to this;
    - compliance off (buy-ins only): the same slip with no cash check registered
      (`accounting.cash._checks` emptied): the slip alone;
    - under the MTL: $100 of a patron of the history (the day stays under the MTL);
